@@ -1,0 +1,345 @@
+/**
+ * THE table of endpoints: path, query parameters, lowest plan, credit cost rule,
+ * freshness class and the schema of `data`. The local API server validates and
+ * prices requests from it; the client builds, validates and caches requests from
+ * it. A correction to a path or a parameter is a one-line change here.
+ *
+ * Tags as in ../shared/spec/api-notes.md: entries without a tag come from the
+ * spec or the notes' [doc]/[inv]/[live] material; `guess` marks a parameter
+ * name or shape that no public material confirms.
+ */
+import * as v from 'valibot';
+import * as R from './records';
+
+// ---------------------------------------------------------------- plans
+export const PLANS = ['Sandbox', 'Basic', 'Advanced', 'Pro'] as const;
+export type Plan = (typeof PLANS)[number];
+
+export interface PlanLimits {
+  rateLimitPerMinute: number;
+  monthlyCredits: number;
+  /** Sandbox's 400 is [live]; the others scale with the monthly figure (guess: monthly / 25). */
+  dailyCredits: number;
+}
+export const PLAN_LIMITS: Record<Plan, PlanLimits> = {
+  Sandbox: { rateLimitPerMinute: 10, monthlyCredits: 10_000, dailyCredits: 400 },
+  Basic: { rateLimitPerMinute: 30, monthlyCredits: 100_000, dailyCredits: 4_000 },
+  Advanced: { rateLimitPerMinute: 60, monthlyCredits: 600_000, dailyCredits: 24_000 },
+  Pro: { rateLimitPerMinute: 100, monthlyCredits: 2_000_000, dailyCredits: 80_000 },
+};
+/** What a key may call before the client has read /v3/status. */
+export const DEFAULT_RATE_LIMIT_PER_MINUTE = PLAN_LIMITS.Sandbox.rateLimitPerMinute;
+
+export function planAllows(plan: Plan, required: Plan): boolean {
+  return PLANS.indexOf(plan) >= PLANS.indexOf(required);
+}
+
+// ---------------------------------------------------------------- parameters
+export type ParamSpec =
+  | { kind: 'int'; min: number; max: number; default?: number; required?: boolean }
+  | { kind: 'enum'; values: readonly string[]; default?: string; required?: boolean }
+  /** ISO 8601, or Unix seconds or milliseconds [doc]. */
+  | { kind: 'time'; required?: boolean }
+  | { kind: 'string'; minLength: number; maxLength: number; required?: boolean }
+  /** Comma-separated positive integer ids. */
+  | { kind: 'ids'; max: number; required?: boolean }
+  | { kind: 'bool'; default?: boolean };
+
+export const CONVERT_CURRENCIES = ['USD', 'EUR'] as const;
+export type ConvertCurrency = (typeof CONVERT_CURRENCIES)[number];
+
+const convert: ParamSpec = { kind: 'enum', values: CONVERT_CURRENCIES, default: 'USD' };
+const from: ParamSpec = { kind: 'time', required: true };
+const fromOptional: ParamSpec = { kind: 'time' };
+const to: ParamSpec = { kind: 'time' };
+
+// ---------------------------------------------------------------- cost and freshness
+/**
+ * - free: costs nothing (/v3/status, /v3/ping);
+ * - flat: 1 credit per request;
+ * - markets: 1, +1 for convert other than USD, +1 for include=sparkline7d (spec);
+ * - buckets: 1 + 1 per 100 buckets beyond the first 100 (history, [doc]).
+ */
+export type CostRule = 'free' | 'flat' | 'markets' | 'buckets';
+
+/**
+ * How long a response may be reused:
+ * - live: market data that moves (about a minute, configurable);
+ * - history: a time series; closed periods keep for a day or more, but a range
+ *   that reaches the current (incomplete) period is treated as live;
+ * - reference: slow-moving lists (currency map, categories, blockchains map): a day;
+ * - account: plan and credits: never served from cache for long.
+ */
+export type Freshness = 'live' | 'history' | 'reference' | 'account';
+
+export interface EndpointSpec {
+  path: string;
+  plan: Plan;
+  cost: CostRule;
+  freshness: Freshness;
+  params: Readonly<Record<string, ParamSpec>>;
+  /** Schema of `data` (or of the whole body when `wrapped` is false). */
+  data: v.GenericSchema;
+  /** Paginated endpoints carry `meta`; pageSize fixed per endpoint. */
+  pageSize?: number;
+  /** Holders answer with a richer meta record. */
+  meta?: v.GenericSchema;
+  /** /v3/status is not wrapped in the envelope [live]. */
+  wrapped?: false;
+}
+
+const list = <T extends v.GenericSchema>(s: T) => v.array(s);
+
+export const ENDPOINTS = {
+  status: { path: '/v3/status', plan: 'Sandbox', cost: 'free', freshness: 'account', params: {}, data: R.AccountStatus, wrapped: false },
+  ping: { path: '/v3/ping', plan: 'Sandbox', cost: 'free', freshness: 'account', params: {}, data: v.unknown() },
+
+  // currencies: reference
+  currencyMap: { path: '/v3/currencies/map', plan: 'Sandbox', cost: 'flat', freshness: 'reference', params: {}, data: list(R.CurrencyMapItem) },
+  categories: { path: '/v3/currencies/categories', plan: 'Sandbox', cost: 'flat', freshness: 'reference', params: {}, data: list(R.CurrencyCategory) },
+  tags: { path: '/v3/currencies/tags', plan: 'Sandbox', cost: 'flat', freshness: 'reference', params: {}, data: list(R.CurrencyTag) },
+  search: {
+    path: '/v3/currencies/search', plan: 'Basic', cost: 'flat', freshness: 'reference',
+    params: { query: { kind: 'string', minLength: 1, maxLength: 100, required: true } }, // guess: `query`
+    data: list(R.CurrencySearchItem),
+  },
+  currencyList: {
+    path: '/v3/currencies/list', plan: 'Sandbox', cost: 'flat', freshness: 'live', pageSize: 100,
+    // guess: page and currencyIds; `limit`, `orderBy`, `orderDirection` are rejected [live]
+    params: { page: { kind: 'int', min: 1, max: 1000, default: 1 }, currencyIds: { kind: 'ids', max: 100 } },
+    data: list(R.CurrencyListItem),
+  },
+
+  // currencies: market data
+  markets: {
+    path: '/v3/currencies/markets', plan: 'Sandbox', cost: 'markets', freshness: 'live', pageSize: 250,
+    params: {
+      offset: { kind: 'int', min: 0, max: 50_000, default: 0 },
+      limit: { kind: 'int', min: 1, max: 250, default: 100 },
+      sortBy: { kind: 'enum', values: ['change24h', 'change7d', 'marketCap', 'rank', 'volume24h'], default: 'rank' },
+      sortOrder: { kind: 'enum', values: ['asc', 'desc'], default: 'asc' },
+      category: { kind: 'int', min: 1, max: 1_000_000 },
+      tag: { kind: 'int', min: 1, max: 1_000_000 },
+      ecosystem: { kind: 'int', min: 1, max: 1_000_000 },
+      lifecycle: { kind: 'enum', values: ['traded', 'upcoming'], default: 'traded' },
+      convert,
+      include: { kind: 'enum', values: ['sparkline7d'] },
+    },
+    data: list(R.MarketItem),
+  },
+  profile: { path: '/v3/currencies/{id}', plan: 'Sandbox', cost: 'flat', freshness: 'live', params: { convert }, data: R.Profile },
+  contracts: { path: '/v3/currencies/{id}/contracts', plan: 'Basic', cost: 'flat', freshness: 'reference', params: {}, data: list(R.CurrencyContract) },
+  tokenomics: { path: '/v3/currencies/{id}/tokenomics', plan: 'Advanced', cost: 'flat', freshness: 'live', params: {}, data: R.Tokenomics },
+  performance: { path: '/v3/currencies/{id}/performance', plan: 'Advanced', cost: 'flat', freshness: 'live', params: {}, data: R.Performance },
+  /** guess: no parameters; the last 7 days in hourly buckets. */
+  sparkline: { path: '/v3/currencies/{id}/sparkline', plan: 'Basic', cost: 'flat', freshness: 'live', params: {}, data: list(R.SparklinePoint) },
+  trending: { path: '/v3/currencies/trending', plan: 'Sandbox', cost: 'flat', freshness: 'live', params: {}, data: list(R.TrendingItem) },
+  gainersLosers: {
+    path: '/v3/currencies/gainers-losers', plan: 'Basic', cost: 'flat', freshness: 'live',
+    params: {
+      // guess: all three names
+      type: { kind: 'enum', values: ['gainers', 'losers'], default: 'gainers' },
+      period: { kind: 'enum', values: ['24h', '7d', '30d'], default: '24h' },
+      limit: { kind: 'int', min: 1, max: 100, default: 20 },
+    },
+    data: list(R.GainerLoser),
+  },
+  derivatives: { path: '/v3/currencies/derivatives', plan: 'Advanced', cost: 'flat', freshness: 'live', params: {}, data: R.DerivativesSnapshot },
+
+  // currencies: history
+  /** Daily/weekly/monthly candles [doc]; page by moving `from` when a page is full. */
+  candles: {
+    path: '/v3/currencies/{id}/historical', plan: 'Advanced', cost: 'buckets', freshness: 'history',
+    params: {
+      interval: { kind: 'enum', values: ['day', 'week', 'month'], default: 'day' },
+      from,
+      to,
+      limit: { kind: 'int', min: 1, max: 5000, default: 5000 },
+    },
+    data: list(R.Candle),
+  },
+  /** guess: hourly candles over the last 30 days, same parameters shape as `candles`. */
+  ohlcv: {
+    path: '/v3/currencies/{id}/ohlcv', plan: 'Advanced', cost: 'buckets', freshness: 'history',
+    params: { interval: { kind: 'enum', values: ['hour'], default: 'hour' }, from, to, limit: { kind: 'int', min: 1, max: 720, default: 720 } },
+    data: list(R.Candle),
+  },
+  returns: {
+    path: '/v3/currencies/{id}/analytics/returns', plan: 'Advanced', cost: 'flat', freshness: 'history',
+    params: { period: { kind: 'enum', values: ['monthly', 'quarterly', 'yearly'], required: true } },
+    data: list(R.PeriodicReturn),
+  },
+  /** The historical item: several coins at one date (guess: `date`, `currencyIds`). */
+  historicalItem: {
+    path: '/v3/currencies/historical', plan: 'Advanced', cost: 'flat', freshness: 'history',
+    params: { date: { kind: 'time', required: true }, currencyIds: { kind: 'ids', max: 100, required: true }, convert },
+    data: list(R.HistoricalItem),
+  },
+
+  // currencies: supply
+  holders: {
+    path: '/v3/currencies/{id}/holders', plan: 'Advanced', cost: 'flat', freshness: 'live', pageSize: 100,
+    params: { page: { kind: 'int', min: 1, max: 10, default: 1 } },
+    data: list(R.HolderItem), meta: R.HoldersMeta,
+  },
+  holdersSummary: { path: '/v3/currencies/{id}/holders/summary', plan: 'Advanced', cost: 'flat', freshness: 'live', params: {}, data: R.HoldersSummary },
+  vestingAllocations: {
+    path: '/v3/currencies/{id}/vesting/allocations', plan: 'Pro', cost: 'flat', freshness: 'live',
+    params: { includeUntracked: { kind: 'bool', default: false } },
+    data: list(R.VestingAllocation),
+  },
+  vcPressure: { path: '/v3/currencies/{id}/vesting/vc-pressure', plan: 'Pro', cost: 'flat', freshness: 'live', params: {}, data: R.VcPressure },
+  upcomingUnlocks: {
+    path: '/v3/currencies/upcoming-token-unlocks', plan: 'Pro', cost: 'flat', freshness: 'live', pageSize: 25,
+    params: {
+      page: { kind: 'int', min: 1, max: 1000, default: 1 },
+      daysAhead: { kind: 'int', min: 1, max: 365, default: 30 },
+      minUsdAmount: { kind: 'int', min: 0, max: 1e15 },
+      minPercentOfMcap: { kind: 'int', min: 0, max: 100 },
+      sortBy: { kind: 'enum', values: ['date', 'usdAmount', 'percentOfMcap'], default: 'date' },
+      sortOrder: { kind: 'enum', values: ['asc', 'desc'], default: 'asc' },
+    },
+    data: list(R.UpcomingUnlock),
+  },
+
+  // global
+  globalMarket: { path: '/v3/global/market', plan: 'Sandbox', cost: 'flat', freshness: 'live', params: {}, data: R.GlobalMarket },
+  fearGreed: { path: '/v3/global/fear-greed', plan: 'Sandbox', cost: 'flat', freshness: 'live', params: {}, data: R.ChartFearGreed },
+  fearGreedChart: { path: '/v3/global/fear-greed/chart', plan: 'Basic', cost: 'buckets', freshness: 'history', params: { from, to }, data: list(R.ChartFearGreed) },
+  altcoinIndex: { path: '/v3/global/altcoin-index', plan: 'Sandbox', cost: 'flat', freshness: 'live', params: {}, data: R.ChartAltcoinIndex },
+  altcoinIndexChart: { path: '/v3/global/altcoin-index/chart', plan: 'Basic', cost: 'buckets', freshness: 'history', params: { from, to }, data: list(R.ChartAltcoinIndex) },
+  /** guess: `asset` selects whose share of the total market cap. */
+  dominance: {
+    path: '/v3/global/dominance', plan: 'Basic', cost: 'flat', freshness: 'live',
+    params: { asset: { kind: 'enum', values: ['btc', 'eth', 'usdt', 'others'], default: 'btc' } },
+    data: R.ChartDominance,
+  },
+  dominanceChart: {
+    path: '/v3/global/dominance/chart', plan: 'Basic', cost: 'buckets', freshness: 'history',
+    params: { asset: { kind: 'enum', values: ['btc', 'eth', 'usdt', 'others'], default: 'btc' }, from, to },
+    data: list(R.ChartDominance),
+  },
+
+  // blockchains
+  blockchainMap: { path: '/v3/blockchains/map', plan: 'Sandbox', cost: 'flat', freshness: 'reference', params: {}, data: list(R.BlockchainMapItem) },
+  blockchainList: { path: '/v3/blockchains/list', plan: 'Sandbox', cost: 'flat', freshness: 'live', pageSize: 100, params: {}, data: list(R.BlockchainListItem) },
+  blockchain: { path: '/v3/blockchains/{id}', plan: 'Sandbox', cost: 'flat', freshness: 'live', params: {}, data: R.Blockchain },
+  tvlChange: {
+    path: '/v3/blockchains/{id}/tvl/change', plan: 'Basic', cost: 'flat', freshness: 'live',
+    params: { period: { kind: 'enum', values: ['1d', '7d', '30d', '90d', '1y'], default: '1d' } }, // guess
+    data: R.BlockchainTvlChange,
+  },
+  tvlChart: { path: '/v3/blockchains/{id}/tvl/chart', plan: 'Basic', cost: 'buckets', freshness: 'history', params: { from: fromOptional, to }, data: list(R.ChartTvl) },
+
+  // persons
+  personsMap: { path: '/v3/persons/map', plan: 'Sandbox', cost: 'flat', freshness: 'reference', params: {}, data: list(R.PersonMapItem) },
+} as const satisfies Record<string, EndpointSpec>;
+
+export type EndpointName = keyof typeof ENDPOINTS;
+export type EndpointData<N extends EndpointName> = v.InferOutput<(typeof ENDPOINTS)[N]['data']>;
+export const ENDPOINT_NAMES = Object.keys(ENDPOINTS) as EndpointName[];
+
+/** Path with `{id}` filled in. */
+export function endpointPath(name: EndpointName, id?: number | string): string {
+  const p: string = ENDPOINTS[name].path;
+  if (p.includes('{id}')) {
+    if (id === undefined || id === null || id === '') throw new Error(`${name} needs an id`);
+    return p.replace('{id}', encodeURIComponent(String(id)));
+  }
+  return p;
+}
+
+/**
+ * Credits a successful request costs. `buckets` is the number of items a
+ * history request returned. The emulator charges by this; the benchmark derives
+ * its minimum from it.
+ */
+export function creditCost(name: EndpointName, query: Readonly<Record<string, string | undefined>>, buckets = 0): number {
+  const rule: CostRule = ENDPOINTS[name].cost;
+  switch (rule) {
+    case 'free':
+      return 0;
+    case 'flat':
+      return 1;
+    case 'markets':
+      return 1 + (query.convert && query.convert !== 'USD' ? 1 : 0) + (query.include === 'sparkline7d' ? 1 : 0);
+    case 'buckets':
+      return 1 + Math.ceil(Math.max(0, buckets - 100) / 100);
+  }
+}
+
+/** Parse a `time` parameter: ISO 8601, Unix seconds or Unix milliseconds. NaN if neither. */
+export function parseTimeParam(value: string): number {
+  if (/^\d+$/.test(value)) {
+    const n = Number(value);
+    // Ten digits or fewer are seconds (until the year 2286).
+    return value.length <= 10 ? n * 1000 : n;
+  }
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value)) return NaN;
+  return Date.parse(value);
+}
+
+/**
+ * Check one query against an endpoint's parameters, strictly, as the live
+ * service does: unknown names, bad types, out-of-range values and missing
+ * required ones are errors. Returns the list of problems (empty when valid),
+ * phrased like the live service ("property limit should not exist").
+ */
+export function validateQuery(name: EndpointName, query: Readonly<Record<string, string>>): string[] {
+  const params: Readonly<Record<string, ParamSpec>> = ENDPOINTS[name].params;
+  const problems: string[] = [];
+  for (const key of Object.keys(query)) {
+    if (!(key in params)) problems.push(`property ${key} should not exist`);
+  }
+  for (const [key, spec] of Object.entries(params)) {
+    const raw = query[key];
+    if (raw === undefined) {
+      if ('required' in spec && spec.required) problems.push(`${key} should not be empty`);
+      continue;
+    }
+    switch (spec.kind) {
+      case 'int': {
+        const n = /^-?\d+$/.test(raw) ? Number(raw) : NaN;
+        if (!Number.isInteger(n)) problems.push(`${key} must be an integer number`);
+        else if (n < spec.min) problems.push(`${key} must not be less than ${spec.min}`);
+        else if (n > spec.max) problems.push(`${key} must not be greater than ${spec.max}`);
+        break;
+      }
+      case 'enum':
+        if (!spec.values.includes(raw)) problems.push(`${key} must be one of the following values: ${spec.values.join(', ')}`);
+        break;
+      case 'time':
+        if (Number.isNaN(parseTimeParam(raw))) problems.push(`${key} must be an ISO 8601 date or a Unix timestamp`);
+        break;
+      case 'string':
+        if (raw.length < spec.minLength || raw.length > spec.maxLength) {
+          problems.push(`${key} must be between ${spec.minLength} and ${spec.maxLength} characters`);
+        }
+        break;
+      case 'ids': {
+        const parts = raw.split(',');
+        if (!parts.every((p) => /^[1-9]\d*$/.test(p))) problems.push(`${key} must be a comma-separated list of ids`);
+        else if (parts.length > spec.max) problems.push(`${key} must contain no more than ${spec.max} elements`);
+        break;
+      }
+      case 'bool':
+        if (raw !== 'true' && raw !== 'false') problems.push(`${key} must be a boolean value`);
+        break;
+    }
+  }
+  return problems;
+}
+
+/** Error codes the API answers with (spec and [doc]). */
+export const API_ERROR_CODES = {
+  VALIDATION_ERROR: { status: 400, message: 'Validation failed' },
+  API_KEY_MISSING: { status: 401, message: 'API key is missing' },
+  API_KEY_INVALID: { status: 401, message: 'API key is invalid' },
+  NO_ACTIVE_SUBSCRIPTION: { status: 403, message: 'No active subscription found' },
+  ENDPOINT_NOT_AVAILABLE: { status: 403, message: 'Endpoint is not available for your plan' },
+  PLAN_LIMIT_EXCEEDED: { status: 403, message: 'Plan limit exceeded' },
+  NOT_FOUND: { status: 404, message: 'Resource not found' },
+  RATE_LIMIT_EXCEEDED: { status: 429, message: 'Rate limit exceeded' },
+  INTERNAL_ERROR: { status: 500, message: 'Internal server error' },
+} as const;
+export type ApiErrorCode = keyof typeof API_ERROR_CODES;

@@ -1,0 +1,449 @@
+/**
+ * Record shapes of the market data API (../shared/spec/market-data-api.md), as
+ * valibot schemas: the one place a field's type and nullability are written.
+ * The client validates responses with them at the boundary; the emulator's
+ * contract tests check its output against them; the types are inferred.
+ *
+ * Where the spec says "fields not shown" (PercentChange, GainersVsLosers,
+ * VcPressureInvestor/Unlock, the rest of a vesting allocation) the shape here is
+ * our choice, marked "ours".
+ */
+import * as v from 'valibot';
+
+/** A decimal number carried as a JSON string ("123.45", "-0.5", "1e-7" is not allowed). */
+export const Decimal = v.pipe(v.string(), v.regex(/^-?\d+(\.\d+)?$/, 'expected a decimal string'));
+/** Epoch milliseconds. */
+export const EpochMs = v.pipe(v.number(), v.integer());
+/** ISO 8601 UTC text; parsed defensively (the live docs varied). */
+export const IsoDate = v.pipe(
+  v.string(),
+  v.check((s) => !Number.isNaN(Date.parse(s)), 'expected an ISO 8601 date'),
+);
+const Int = v.pipe(v.number(), v.integer());
+const N = v.nullable;
+
+export const LIFECYCLES = ['scheduled', 'funding', 'crowdsale', 'traded', 'inactive', 'unknown'] as const;
+export const CURRENCY_TYPES = ['coin', 'token', 'etf', 'leveraged-token', 'fiat', 'no-token', 'derivative'] as const;
+export const LINK_TYPES = [
+  'web', 'whitepaper', 'github', 'twitter', 'discord', 'telegram', 'reddit', 'medium', 'youtube', 'gitbook', 'farcaster',
+] as const;
+export const FEAR_GREED_BANDS = [
+  { label: 'Extreme Fear', max: 25 },
+  { label: 'Fear', max: 45 },
+  { label: 'Neutral', max: 55 },
+  { label: 'Greed', max: 75 },
+  { label: 'Extreme Greed', max: 100 },
+] as const;
+export const ALTCOIN_SEASON_BANDS = [
+  { label: 'Bitcoin Season', max: 25 },
+  { label: 'Neutral', max: 74 },
+  { label: 'Altcoin Season', max: 100 },
+] as const;
+export const DUMP_PRESSURES = ['low', 'moderate', 'high', 'very-high'] as const;
+export const HOLDER_BUCKETS = ['top1_5', 'top6_10', 'top11_25', 'top26_50', 'top51_100', 'outside100'] as const;
+export const HOLDER_TIERS = ['whale', 'shark', 'dolphin', 'fish', 'octopus', 'crab', 'shrimp'] as const;
+
+/** Classification of an index value by its bands (values are integers 0-100). */
+export function classify(bands: readonly { label: string; max: number }[], value: number): string {
+  for (const b of bands) if (Math.round(value) <= b.max) return b.label;
+  return bands[bands.length - 1].label;
+}
+
+// ---------------------------------------------------------------- blockchains
+export const GainersVsLosers = v.object({ gainers: Int, losers: Int }); // ours
+export const BlockchainListItem = v.object({
+  id: Int,
+  slug: v.string(),
+  name: v.string(),
+  symbol: N(v.string()),
+  nativeCurrencyId: N(Int),
+  explorerUrl: N(v.string()),
+  marketCap: N(Decimal),
+  marketCapDominance: N(v.number()),
+});
+export const Blockchain = v.object({
+  ...BlockchainListItem.entries,
+  imageUrl: N(v.string()),
+  volume24h: N(Decimal),
+  gainersVsLosers: GainersVsLosers,
+});
+export const BlockchainMapItem = v.object({ id: Int, slug: v.string(), name: v.string() });
+export const BlockchainTvlChange = v.object({ tvlChange: N(v.number()) });
+export const PersonMapItem = v.object({ id: Int, name: v.string(), slug: v.string() });
+
+// ---------------------------------------------------------------- charts
+export const ChartAltcoinIndex = v.object({
+  time: EpochMs,
+  value: v.number(),
+  altcoinsMarketCap: Decimal,
+  classification: v.picklist(ALTCOIN_SEASON_BANDS.map((b) => b.label)),
+});
+export const ChartDominance = v.object({ time: EpochMs, dominance: v.number() });
+export const ChartFearGreed = v.object({
+  time: EpochMs,
+  value: v.number(),
+  classification: v.picklist(FEAR_GREED_BANDS.map((b) => b.label)),
+});
+export const ChartTvl = v.object({ time: EpochMs, totalTvl: Decimal, tvl: Decimal });
+export const SparklinePoint = v.object({ time: EpochMs, price: Decimal, volume: Decimal });
+
+// ---------------------------------------------------------------- account and global
+export const Credits = v.object({
+  dailyLimit: v.number(),
+  dailyUsed: v.number(),
+  dailyRemaining: v.number(),
+  monthlyLimit: v.number(),
+  monthlyUsed: v.number(),
+  monthlyRemaining: v.number(),
+});
+/** `/v3/status`: free, and NOT wrapped in the envelope (api-notes). */
+export const AccountStatus = v.object({
+  plan: v.string(),
+  rateLimitPerMinute: v.number(),
+  credits: Credits,
+  currentPeriodStart: IsoDate,
+  currentPeriodEnd: IsoDate,
+  endpoints: v.array(v.string()),
+});
+export const DerivativesSnapshot = v.object({
+  totalOpenInterest: Decimal,
+  totalVolume24h: Decimal,
+  perpetualShare: v.number(),
+  futuresShare: v.number(),
+  activeDerivativesExchangesCount: Int,
+});
+export const GlobalMarket = v.object({
+  totalMarketCap: Decimal,
+  totalVolume24h: Decimal,
+  btcMarketCap: Decimal,
+  ethMarketCap: Decimal,
+  activeCurrencies: Int,
+  activeTickers: Int,
+  activeExchanges: Int,
+  marketCapChangePercent24h: v.number(),
+});
+
+// ---------------------------------------------------------------- currencies
+export const PeriodicReturn = v.object({ date: IsoDate, closingPrice: Decimal, pricePercentChange: v.number() });
+export const CurrencyCategory = v.object({ id: Int, slug: v.string(), name: v.string() });
+export const CurrencyTag = v.object({ id: Int, slug: v.string(), name: v.string() });
+/** `type` may grow: accept any string. */
+export const CurrencyLink = v.object({ type: v.string(), url: v.string() });
+export const CurrencyContract = v.object({
+  blockchainId: Int,
+  blockchainSlug: v.string(),
+  blockchainName: v.string(),
+  address: v.string(),
+  decimals: N(Int),
+  explorerUrl: N(v.string()),
+});
+export const CurrencyMapItem = v.object({ id: Int, slug: v.string(), symbol: N(v.string()), name: v.string() });
+export const CurrencySearchItem = v.object({
+  id: Int,
+  slug: v.string(),
+  symbol: N(v.string()),
+  name: v.string(),
+  rank: N(Int),
+  imageUrl: N(v.string()),
+});
+export const CurrencyListItem = v.object({
+  id: Int,
+  slug: v.string(),
+  symbol: N(v.string()),
+  name: v.string(),
+  rank: N(Int),
+  imageUrl: N(v.string()),
+  price: Decimal,
+  priceChangePercent24h: N(v.number()),
+  marketCap: N(Decimal),
+  volume24h: Decimal,
+  circulatingSupply: N(Decimal),
+});
+export const GainerLoser = v.object({
+  id: Int,
+  rank: N(Int),
+  slug: v.string(),
+  symbol: N(v.string()),
+  name: v.string(),
+  imageUrl: N(v.string()),
+  category: N(CurrencyCategory),
+  price: Decimal,
+  marketCap: N(Decimal),
+  pricePercentChange: v.number(),
+  volume24h: Decimal,
+});
+export const TrendingItem = v.object({
+  id: Int,
+  rank: Int,
+  slug: v.string(),
+  symbol: N(v.string()),
+  name: v.string(),
+  imageUrl: N(v.string()),
+  category: N(CurrencyCategory),
+  price: N(Decimal),
+  priceChangePercent24h: N(v.number()),
+  high24h: N(Decimal),
+  low24h: N(Decimal),
+  volume24h: N(Decimal),
+  marketCap: N(Decimal),
+  volMcapRatio: N(v.number()),
+  listingDate: N(IsoDate),
+});
+export const HistoricalItem = v.object({
+  id: Int,
+  slug: v.string(),
+  symbol: N(v.string()),
+  name: v.string(),
+  price: Decimal,
+  marketCap: N(Decimal),
+  volume24h: Decimal,
+  volume24hBase: Decimal,
+  circulatingSupply: N(Decimal),
+  storedTime: EpochMs,
+});
+export const Candle = v.object({
+  time: EpochMs,
+  open: Decimal,
+  high: Decimal,
+  low: Decimal,
+  close: Decimal,
+  avg: Decimal,
+  volume: Decimal,
+  circulatingSupply: Decimal,
+  priceChangePercent: N(v.number()),
+  volumeChangePercent: N(v.number()),
+  circulatingSupplyChangePercent: N(v.number()),
+});
+export const Performance = v.object({
+  slug: v.string(),
+  athPriceUsd: N(Decimal),
+  athDate: N(IsoDate),
+  atlPriceUsd: N(Decimal),
+  atlDate: N(IsoDate),
+  athMarketCapUsd: N(Decimal),
+  fromAthPercent: N(v.number()),
+  fromAtlPercent: N(v.number()),
+  vcAvgRoi: N(v.number()),
+  icoRoi: N(v.number()),
+});
+/** ours: the same periods as the market item's percentChange. */
+export const PercentChange = v.object({
+  h24: N(v.number()),
+  d7: N(v.number()),
+  d30: N(v.number()),
+  m3: N(v.number()),
+  ytd: N(v.number()),
+});
+export const Profile = v.object({
+  id: Int,
+  slug: v.string(),
+  symbol: N(v.string()),
+  name: v.string(),
+  rank: N(Int),
+  type: v.string(), // the spec lists seven values; accept new ones rather than fail a cell
+  lifecycle: v.picklist(LIFECYCLES),
+  category: N(CurrencyCategory),
+  tags: v.array(CurrencyTag),
+  imageUrl: N(v.string()),
+  description: N(v.string()),
+  listingDate: N(IsoDate),
+  links: v.array(CurrencyLink),
+  price: N(Decimal),
+  pricePercentChange: PercentChange,
+  volume24h: N(Decimal),
+  marketCap: N(Decimal),
+  volMcapRatio: N(v.number()),
+  volatility: N(v.number()),
+  high24hUsd: N(Decimal),
+  low24hUsd: N(Decimal),
+  fullyDilutedValuation: N(Decimal),
+  circulatingPercent: N(v.number()),
+  circulatingSupply: N(Decimal),
+  totalSupply: N(Decimal),
+  maxSupply: N(Decimal),
+});
+export const Tokenomics = v.object({
+  totalSupply: N(Decimal),
+  maxSupply: N(Decimal),
+  circulatingSupply: N(Decimal),
+  circulatingPercent: N(v.number()),
+  fullyDilutedValuation: N(Decimal),
+  totalUnlockedAmount: N(Decimal),
+  totalUnlockedPercent: N(v.number()),
+  totalLockedAmount: N(Decimal),
+  totalLockedPercent: N(v.number()),
+  untrackedAmount: N(Decimal),
+  untrackedPercent: N(v.number()),
+  nextUnlockDate: N(IsoDate),
+  nextUnlockTokenAmount: N(Decimal),
+  nextUnlockValue: N(Decimal),
+  nextUnlockPercentOfMcap: N(v.number()),
+  nextUnlockPercentOfSupply: N(v.number()),
+  vestingSourceUrls: v.array(v.string()),
+});
+export const UpcomingUnlock = v.object({
+  id: Int,
+  name: v.string(),
+  symbol: N(v.string()),
+  imageUrl: N(v.string()),
+  time: EpochMs,
+  unlockTokens: Decimal,
+  unlockValue: Decimal,
+  percentOfMcap: v.number(),
+  percentOfSupply: v.number(),
+  price: Decimal,
+  marketCap: Decimal,
+  circulatingSupply: Decimal,
+});
+/** ours */
+export const VcPressureInvestor = v.object({
+  id: Int,
+  name: v.string(),
+  slug: v.string(),
+  tier: N(Int),
+  type: v.string(),
+});
+/** ours */
+export const VcPressureUnlock = v.object({
+  date: IsoDate,
+  tokenAmount: Decimal,
+  usdAmount: N(Decimal),
+  percentOfSupply: v.number(),
+});
+export const VcPressure = v.object({
+  dumpPressure: v.picklist(DUMP_PRESSURES),
+  dominance: v.number(),
+  profit: v.number(),
+  nextUnlockDate: N(IsoDate),
+  unlock: N(VcPressureUnlock),
+  unlocked30d: v.number(),
+  circulatingSupply: Decimal,
+  investors: v.array(VcPressureInvestor),
+  priceChangePercent24h: N(v.number()),
+});
+/** Spec fields first; after lockedPercent the fields are ours. */
+export const VestingAllocation = v.object({
+  allocationId: Int,
+  allocationName: v.string(),
+  groupDominance: N(v.number()),
+  isTracked: v.boolean(),
+  lockedPercent: N(v.number()),
+  unlockedPercent: N(v.number()),
+  tokens: Decimal,
+  percentOfSupply: v.number(),
+  unlockType: N(v.string()),
+  nextUnlockDate: N(IsoDate),
+  endDate: N(IsoDate),
+});
+export const HolderItem = v.object({
+  rank: Int,
+  address: v.string(),
+  label: N(v.string()),
+  isContract: v.boolean(),
+  amount: Decimal,
+  percentOfSupply: v.number(),
+  value: N(Decimal),
+});
+export const HolderBucket = v.object({
+  bucket: v.picklist(HOLDER_BUCKETS),
+  amount: Decimal,
+  percentOfSupply: v.number(),
+  value: N(Decimal),
+});
+export const HolderTier = v.object({
+  tier: v.picklist(HOLDER_TIERS),
+  holdersCount: Int,
+  holdersPercent: v.number(),
+});
+export const HoldersMeta = v.object({
+  page: Int,
+  pageSize: Int,
+  hasNextPage: v.boolean(),
+  blockchainId: N(Int),
+  snapshotDate: N(IsoDate),
+});
+export const HoldersSummary = v.object({
+  blockchainId: N(Int),
+  snapshotDate: N(IsoDate),
+  holdersCount: N(Int),
+  totalSupply: N(Decimal),
+  top100Share: N(v.number()),
+  walletsShare: N(v.number()),
+  contractsShare: N(v.number()),
+  concentration: v.array(HolderBucket),
+  tierDistribution: v.array(HolderTier),
+});
+const Ref = v.object({ id: Int, slug: v.string(), name: v.string() });
+export const MarketItem = v.object({
+  id: Int,
+  slug: v.string(),
+  symbol: N(v.string()),
+  name: v.string(),
+  rank: N(Int),
+  categoryId: N(Int),
+  images: v.object({ icon: v.string(), x60: v.string(), x150: v.string(), native: v.string() }),
+  price: Decimal,
+  marketCap: N(Decimal),
+  volume24h: Decimal,
+  volume24hBase: Decimal,
+  fullyDilutedValuation: N(Decimal),
+  high24h: N(Decimal),
+  low24h: N(Decimal),
+  percentChange: v.object({ h24: v.number(), d7: v.number(), d30: v.number(), m3: v.number(), ytd: v.number() }),
+  circulatingSupply: N(Decimal),
+  totalSupply: N(Decimal),
+  maxSupply: N(Decimal),
+  isTraded: v.boolean(),
+  tags: v.array(Ref),
+  ecosystems: v.array(Ref),
+  lastUpdated: N(IsoDate),
+  sparkline7d: v.optional(v.array(Decimal)),
+});
+
+// ---------------------------------------------------------------- envelope and errors
+export const PageMeta = v.object({ page: Int, pageSize: Int, hasNextPage: v.boolean() });
+export const EnvelopeStatus = v.object({ timestamp: EpochMs, usedCredits: v.number() });
+export const ErrorBody = v.object({
+  error: v.object({ code: v.string(), message: v.string(), status: Int }),
+});
+
+export type Decimal = v.InferOutput<typeof Decimal>;
+export type BlockchainListItem = v.InferOutput<typeof BlockchainListItem>;
+export type Blockchain = v.InferOutput<typeof Blockchain>;
+export type BlockchainMapItem = v.InferOutput<typeof BlockchainMapItem>;
+export type BlockchainTvlChange = v.InferOutput<typeof BlockchainTvlChange>;
+export type PersonMapItem = v.InferOutput<typeof PersonMapItem>;
+export type ChartAltcoinIndex = v.InferOutput<typeof ChartAltcoinIndex>;
+export type ChartDominance = v.InferOutput<typeof ChartDominance>;
+export type ChartFearGreed = v.InferOutput<typeof ChartFearGreed>;
+export type ChartTvl = v.InferOutput<typeof ChartTvl>;
+export type SparklinePoint = v.InferOutput<typeof SparklinePoint>;
+export type Credits = v.InferOutput<typeof Credits>;
+export type AccountStatus = v.InferOutput<typeof AccountStatus>;
+export type DerivativesSnapshot = v.InferOutput<typeof DerivativesSnapshot>;
+export type GlobalMarket = v.InferOutput<typeof GlobalMarket>;
+export type PeriodicReturn = v.InferOutput<typeof PeriodicReturn>;
+export type CurrencyCategory = v.InferOutput<typeof CurrencyCategory>;
+export type CurrencyTag = v.InferOutput<typeof CurrencyTag>;
+export type CurrencyContract = v.InferOutput<typeof CurrencyContract>;
+export type CurrencyMapItem = v.InferOutput<typeof CurrencyMapItem>;
+export type CurrencySearchItem = v.InferOutput<typeof CurrencySearchItem>;
+export type CurrencyListItem = v.InferOutput<typeof CurrencyListItem>;
+export type GainerLoser = v.InferOutput<typeof GainerLoser>;
+export type TrendingItem = v.InferOutput<typeof TrendingItem>;
+export type HistoricalItem = v.InferOutput<typeof HistoricalItem>;
+export type Candle = v.InferOutput<typeof Candle>;
+export type Performance = v.InferOutput<typeof Performance>;
+export type Profile = v.InferOutput<typeof Profile>;
+export type Tokenomics = v.InferOutput<typeof Tokenomics>;
+export type UpcomingUnlock = v.InferOutput<typeof UpcomingUnlock>;
+export type VcPressure = v.InferOutput<typeof VcPressure>;
+export type VestingAllocation = v.InferOutput<typeof VestingAllocation>;
+export type HolderItem = v.InferOutput<typeof HolderItem>;
+export type HolderBucket = v.InferOutput<typeof HolderBucket>;
+export type HolderTier = v.InferOutput<typeof HolderTier>;
+export type HoldersMeta = v.InferOutput<typeof HoldersMeta>;
+export type HoldersSummary = v.InferOutput<typeof HoldersSummary>;
+export type MarketItem = v.InferOutput<typeof MarketItem>;
+export type PageMeta = v.InferOutput<typeof PageMeta>;
+export type ErrorBody = v.InferOutput<typeof ErrorBody>;

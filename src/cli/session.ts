@@ -1,0 +1,54 @@
+/**
+ * A calculation session outside Excel: a client and a calculation host over
+ * the given API, or over the local API server started in-process. The formula
+ * CLI, the formula tests and the benchmark all calculate through this.
+ */
+import { MarketClient, MemoryKeyStore, MemoryKvStore, type ClientOptions, type KvStore } from '../client';
+import { startEmulator, type Emulator, type EmulatorOptions } from '../emulator/server';
+import { CATALOG } from '../formulas/catalog';
+import { CalculationHost, type Settings } from '../formulas/host';
+
+export interface SessionOptions {
+  /** API origin; omitted → the local API server is started in-process. */
+  apiUrl?: string;
+  /** API key; null = no key. Default demo-pro. */
+  key?: string | null;
+  emulator?: EmulatorOptions;
+  settings?: Partial<Settings>;
+  storage?: KvStore;
+  client?: Partial<Omit<ClientOptions, 'baseUrl' | 'keyStore'>>;
+}
+
+export interface Session {
+  client: MarketClient;
+  host: CalculationHost;
+  keys: MemoryKeyStore;
+  /** Present when the session started its own local API server. */
+  emulator?: Emulator;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_KEY = 'demo-pro';
+
+export async function openSession(opts: SessionOptions = {}): Promise<Session> {
+  const emulator = opts.apiUrl ? undefined : await startEmulator(opts.emulator ?? {});
+  const keys = new MemoryKeyStore(opts.key === undefined ? DEFAULT_KEY : opts.key);
+  const now = opts.client?.now ?? (emulator ? () => emulator.clock.now() : undefined);
+  const client = new MarketClient({
+    ...opts.client,
+    ...(now ? { now } : {}),
+    baseUrl: opts.apiUrl ?? emulator!.url,
+    keyStore: keys,
+    storage: opts.storage ?? new MemoryKvStore(),
+  });
+  const host = new CalculationHost({ client, catalog: CATALOG, settings: opts.settings, now });
+  return {
+    client,
+    host,
+    keys,
+    emulator,
+    close: async () => {
+      await emulator?.close();
+    },
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * What a formula hands back to a cell, independent of Office: numbers, text,
+ * booleans, empty ("" — Excel turns a null inside a spilled array into 0,
+ * office-js#1503, so a missing value must be an empty string), and errors.
+ * The Office glue turns CellError into CustomFunctions.Error; the CLI prints it.
+ */
+
+export type ExcelErrorCode = '#N/A' | '#VALUE!';
+
+/** An error shown in one cell (inside a table) or as the whole result. */
+export class CellError {
+  constructor(
+    readonly error: ExcelErrorCode,
+    readonly message: string,
+  ) {}
+  toJSON(): { error: ExcelErrorCode; message: string } {
+    return { error: this.error, message: this.message };
+  }
+}
+
+/** Thrown by a formula: the whole result is this error. */
+export class FormulaError extends Error {
+  constructor(
+    readonly code: ExcelErrorCode,
+    message: string,
+    /** The client error behind it, for the task pane's error log. */
+    readonly apiCode?: string,
+    /** Whether a last good value may stand in for it (rate limit, outage). */
+    readonly transient = false,
+  ) {
+    super(message);
+  }
+  toCell(): CellError {
+    return new CellError(this.code, this.message);
+  }
+}
+
+export const invalidValue = (message: string) => new FormulaError('#VALUE!', message, 'INVALID_ARGUMENT');
+export const notAvailable = (message: string, apiCode?: string, transient = false) =>
+  new FormulaError('#N/A', message, apiCode, transient);
+
+export type Scalar = number | string | boolean;
+export type Cell = Scalar | CellError;
+export type Grid = Cell[][];
+export type FormulaResult = Cell | Grid;
+
+export const EMPTY = '';
+
+const MS_PER_DAY = 86_400_000;
+/** Days from Excel's 1899-12-30 epoch to the Unix epoch. */
+const EXCEL_EPOCH_OFFSET = 25_569;
+
+/** Epoch ms → Excel serial date (UTC). Users format the cell as a date. */
+export function toSerial(ms: number): number {
+  return ms / MS_PER_DAY + EXCEL_EPOCH_OFFSET;
+}
+export function fromSerial(serial: number): number {
+  return Math.round((serial - EXCEL_EPOCH_OFFSET) * MS_PER_DAY);
+}
+
+/** A decimal string from the API → number; null/undefined/unparseable → empty cell. */
+export function decimalCell(value: string | null | undefined): number | '' {
+  if (value === null || value === undefined || value === '') return EMPTY;
+  const n = Number(value);
+  return Number.isFinite(n) ? n : EMPTY;
+}
+export function numberCell(value: number | null | undefined): number | '' {
+  return value === null || value === undefined || !Number.isFinite(value) ? EMPTY : value;
+}
+/** ISO text or epoch ms → Excel serial date; missing → empty cell. */
+export function dateCell(value: string | number | null | undefined): number | '' {
+  if (value === null || value === undefined || value === '') return EMPTY;
+  const ms = typeof value === 'number' ? value : Date.parse(value);
+  return Number.isFinite(ms) ? toSerial(ms) : EMPTY;
+}
+export function textCell(value: string | null | undefined): string {
+  return value ?? EMPTY;
+}
+
+/**
+ * One column of a table: its header, and how to read a record into a cell.
+ * Tables keep the same columns whatever the data, so a user's references to
+ * column C stay right.
+ */
+export interface Column<T> {
+  header: string;
+  cell: (row: T) => Cell;
+}
+
+/** A table with an optional header row. An empty table is a header row alone, or #N/A without headers. */
+export function table<T>(rows: readonly T[], columns: readonly Column<T>[], headers: boolean, emptyMessage = 'No data'): Grid {
+  const body = rows.map((r) => columns.map((c) => c.cell(r)));
+  if (headers) return [columns.map((c) => c.header), ...body];
+  if (body.length === 0) return [[new CellError('#N/A', emptyMessage)]];
+  return body;
+}
+
+/** A record as a two-column field/value table (for "all fields" forms like PROFILE(coin)). */
+export function fieldTable(pairs: readonly [string, Cell][], headers: boolean): Grid {
+  const body: Grid = pairs.map(([k, val]) => [k, val]);
+  return headers ? [['Field', 'Value'], ...body] : body;
+}

@@ -1,0 +1,140 @@
+/**
+ * The calculation host: evaluates one formula by id with Excel-shaped
+ * arguments. Excel's glue (src/functions), the formula CLI, the tests and the
+ * benchmark all go through here, so a formula behaves the same everywhere.
+ *
+ * It owns the rules that hold for every formula: no credits during value
+ * preview, cancellation, the last good value on a transient failure, and the
+ * log of recent errors the task pane shows.
+ */
+import { LRUCache } from 'lru-cache';
+import type { MarketClient } from '../client';
+import { CellError, FormulaError, notAvailable, type FormulaResult, type Grid } from './cells';
+import type { Arg } from './args';
+import { toFormulaError } from './failure';
+
+export interface Settings {
+  defaultCurrency: 'USD' | 'EUR';
+}
+
+export interface FormulaContext {
+  client: MarketClient;
+  settings: Settings;
+  now(): number;
+  /** The formula's id, e.g. "PRICE": credits are attributed to it. */
+  caller: string;
+  signal?: AbortSignal;
+}
+
+export type FormulaFn = (ctx: FormulaContext, ...args: Arg[]) => Promise<FormulaResult>;
+export type Catalog = Readonly<Record<string, FormulaFn>>;
+
+export interface ErrorLogEntry {
+  time: number;
+  formula: string;
+  code: string;
+  message: string;
+}
+
+export interface EvaluateOptions {
+  signal?: AbortSignal;
+  /** Excel's formula value preview: answer from what is known, spend nothing. */
+  preview?: boolean;
+}
+
+export interface HostOptions {
+  client: MarketClient;
+  catalog: Catalog;
+  settings?: Partial<Settings>;
+  now?: () => number;
+  /** How many distinct formula calls keep a last good value (bounded memory). */
+  lastGoodEntries?: number;
+}
+
+export class CalculationHost extends EventTarget {
+  readonly client: MarketClient;
+  readonly settings: Settings;
+  private readonly catalog: Catalog;
+  private readonly now: () => number;
+  private readonly lastGood: LRUCache<string, { result: FormulaResult }>;
+  private readonly log: ErrorLogEntry[] = [];
+  private static readonly LOG_SIZE = 50;
+
+  constructor(opts: HostOptions) {
+    super();
+    this.client = opts.client;
+    this.catalog = opts.catalog;
+    this.settings = { defaultCurrency: 'USD', ...opts.settings };
+    this.now = opts.now ?? Date.now;
+    this.lastGood = new LRUCache({ max: opts.lastGoodEntries ?? 20_000 });
+  }
+
+  has(id: string): boolean {
+    return Object.hasOwn(this.catalog, id.toUpperCase());
+  }
+
+  /** Resolves with the result, or rejects with a FormulaError; always settles. */
+  async evaluate(id: string, args: Arg[], opts: EvaluateOptions = {}): Promise<FormulaResult> {
+    const formula = id.toUpperCase();
+    const fn = this.catalog[formula];
+    if (!fn) throw notAvailable(`Unknown formula CRYPTO.${formula}`);
+    const key = `${formula}\u0000${JSON.stringify(args)}`;
+    if (opts.preview) {
+      const known = this.lastGood.get(key);
+      if (known) return known.result;
+      throw notAvailable('Press Enter to fetch: the preview spends no credits');
+    }
+    try {
+      const ctx: FormulaContext = { client: this.client, settings: this.settings, now: this.now, caller: formula, signal: opts.signal };
+      const result = await fn(ctx, ...args);
+      this.lastGood.set(key, { result });
+      this.logCellErrors(formula, result);
+      return result;
+    } catch (e) {
+      const err = toFormulaError(e, formula);
+      const known = err.transient ? this.lastGood.get(key) : undefined;
+      this.record(formula, err, known !== undefined);
+      if (known) return known.result;
+      throw err;
+    }
+  }
+
+  /** Recent errors, newest first. */
+  errors(): readonly ErrorLogEntry[] {
+    return [...this.log].reverse();
+  }
+
+  /** Forget last good values too: after "Refresh all data" the user wants fresh numbers or a clear error. */
+  clearLastGood(): void {
+    this.lastGood.clear();
+  }
+
+  private record(formula: string, err: FormulaError, servedLastGood: boolean): void {
+    this.push({
+      time: this.now(),
+      formula,
+      code: err.apiCode ?? err.code,
+      message: servedLastGood ? `${err.message} (showing the last good value)` : err.message,
+    });
+  }
+
+  private logCellErrors(formula: string, result: FormulaResult): void {
+    if (!Array.isArray(result)) return;
+    for (const row of result as Grid) {
+      for (const cell of row) {
+        if (cell instanceof CellError) {
+          this.push({ time: this.now(), formula, code: cell.error, message: cell.message });
+          return; // one entry per result is enough to explain it
+        }
+      }
+    }
+  }
+
+  private push(entry: ErrorLogEntry): void {
+    this.log.push(entry);
+    if (this.log.length > CalculationHost.LOG_SIZE) this.log.shift();
+    this.dispatchEvent(new Event('error-logged'));
+  }
+}
+
+export { FormulaError };

@@ -1,0 +1,247 @@
+/**
+ * Currencies and markets: PRICE, QUOTE, MARKETS, SEARCH, PROFILE, CONTRACTS.
+ */
+import type { Quote } from '../client';
+import { ENDPOINTS } from '../api/endpoints';
+import type { MarketItem, Profile } from '../api/records';
+import {
+  coinArg, choiceArg, choicesOf, currencyArg, fieldArg, flatValues, headersArg, intArg, scalar, textArg, type Arg,
+} from './args';
+import {
+  EMPTY, dateCell, decimalCell, fieldTable, invalidValue, notAvailable, numberCell, table, textCell,
+  type Cell, type Column, type Grid,
+} from './cells';
+import { toFormulaError } from './failure';
+import type { Catalog, FormulaContext } from './host';
+
+// ---------------------------------------------------------------- quote fields
+
+/** QUOTE's fields: the markets record's names as the spec gives them, plus short aliases. */
+const QUOTE_FIELDS: Record<string, { header: string; cell: (q: Quote) => Cell }> = {
+  id: { header: 'Id', cell: (q) => q.id },
+  slug: { header: 'Slug', cell: (q) => q.slug },
+  symbol: { header: 'Symbol', cell: (q) => textCell(q.symbol) },
+  name: { header: 'Name', cell: (q) => q.name },
+  rank: { header: 'Rank', cell: (q) => numberCell(q.rank) },
+  price: { header: 'Price', cell: (q) => numberCell(q.price) },
+  marketCap: { header: 'Market cap', cell: (q) => numberCell(q.marketCap) },
+  volume24h: { header: 'Volume 24h', cell: (q) => numberCell(q.volume24h) },
+  volume24hBase: { header: 'Volume 24h (base)', cell: (q) => numberCell(q.volume24hBase) },
+  fullyDilutedValuation: { header: 'FDV', cell: (q) => numberCell(q.fullyDilutedValuation) },
+  high24h: { header: 'High 24h', cell: (q) => numberCell(q.high24h) },
+  low24h: { header: 'Low 24h', cell: (q) => numberCell(q.low24h) },
+  'percentChange.h24': { header: 'Change 24h %', cell: (q) => numberCell(q.change24h) },
+  'percentChange.d7': { header: 'Change 7d %', cell: (q) => numberCell(q.change7d) },
+  'percentChange.d30': { header: 'Change 30d %', cell: (q) => numberCell(q.change30d) },
+  'percentChange.m3': { header: 'Change 3m %', cell: (q) => numberCell(q.change3m) },
+  'percentChange.ytd': { header: 'Change YTD %', cell: (q) => numberCell(q.changeYtd) },
+  circulatingSupply: { header: 'Circulating supply', cell: (q) => numberCell(q.circulatingSupply) },
+  totalSupply: { header: 'Total supply', cell: (q) => numberCell(q.totalSupply) },
+  maxSupply: { header: 'Max supply', cell: (q) => numberCell(q.maxSupply) },
+  isTraded: { header: 'Traded', cell: (q) => q.isTraded },
+  lastUpdated: { header: 'Last updated', cell: (q) => dateCell(q.lastUpdated) },
+};
+const QUOTE_ALIASES: Record<string, string> = {
+  change24h: 'percentChange.h24', h24: 'percentChange.h24',
+  change7d: 'percentChange.d7', d7: 'percentChange.d7',
+  change30d: 'percentChange.d30', d30: 'percentChange.d30',
+  change3m: 'percentChange.m3', m3: 'percentChange.m3',
+  changeytd: 'percentChange.ytd', ytd: 'percentChange.ytd',
+  fdv: 'fullyDilutedValuation',
+};
+const QUOTE_CHOICES: Record<string, string> = {
+  ...Object.fromEntries(Object.keys(QUOTE_FIELDS).map((f) => [f.toLowerCase(), f])),
+  ...QUOTE_ALIASES,
+};
+const DEFAULT_QUOTE_FIELDS = ['name', 'symbol', 'price', 'percentChange.h24', 'marketCap', 'volume24h'];
+
+function quoteFields(v: Arg): string[] {
+  const raw = flatValues(v).flatMap((x) => String(x).split(',')).map((s) => s.trim()).filter(Boolean);
+  if (raw.length === 0) return DEFAULT_QUOTE_FIELDS;
+  const shown = Object.keys(QUOTE_FIELDS).join(', ');
+  return raw.map((f) => choiceArg(f, 'fields', QUOTE_CHOICES, undefined, `field names from: ${shown}`));
+}
+
+// ---------------------------------------------------------------- PRICE, QUOTE
+
+async function quoteOf(ctx: FormulaContext, coin: string | number, currency: 'USD' | 'EUR'): Promise<Quote> {
+  return ctx.client.quote(coin, { currency, caller: ctx.caller, signal: ctx.signal });
+}
+
+async function price(ctx: FormulaContext, coin: Arg, currency: Arg) {
+  const q = await quoteOf(ctx, coinArg(coin), currencyArg(currency, ctx.settings.defaultCurrency));
+  if (q.price === null) throw notAvailable(`${q.name} has no market price (not traded)`);
+  return q.price;
+}
+
+async function quote(ctx: FormulaContext, coins: Arg, fields: Arg, currency: Arg, headers: Arg): Promise<Grid> {
+  const inputs = flatValues(coins);
+  if (inputs.length === 0) throw invalidValue('coins is required: a coin or a range of coins');
+  const names = quoteFields(fields);
+  const cur = currencyArg(currency, ctx.settings.defaultCurrency);
+  const showHeaders = headersArg(headers);
+  // Every coin is asked at once, so the client batches them into few requests;
+  // a bad coin fails its own row, not the table.
+  const rows = await Promise.all(
+    inputs.map(async (input): Promise<Cell[]> => {
+      try {
+        const q = await quoteOf(ctx, coinArg(input), cur);
+        return [String(input), ...names.map((f) => QUOTE_FIELDS[f].cell(q))];
+      } catch (e) {
+        const err = toFormulaError(e, ctx.caller);
+        if (!err.transient && err.code === '#N/A' && err.apiCode !== 'UNKNOWN_COIN' && err.apiCode !== 'INVALID_ARGUMENT') throw err;
+        return [String(input), ...names.map(() => err.toCell())];
+      }
+    }),
+  );
+  return showHeaders ? [['Coin', ...names.map((f) => QUOTE_FIELDS[f].header)], ...rows] : rows;
+}
+
+// ---------------------------------------------------------------- MARKETS
+
+const MARKET_COLUMNS: Column<Quote>[] = (
+  ['rank', 'name', 'symbol', 'slug', 'id', 'price', 'percentChange.h24', 'percentChange.d7', 'percentChange.d30', 'marketCap',
+    'volume24h', 'circulatingSupply', 'totalSupply', 'maxSupply', 'fullyDilutedValuation', 'lastUpdated'] as const
+).map((f) => QUOTE_FIELDS[f]);
+
+const SORT_BY = { ...choicesOf(ENDPOINTS.markets.params.sortBy.values), change24h: 'change24h', marketcap: 'marketCap', volume24h: 'volume24h' } as Record<string, string>;
+
+async function lookupId(ctx: FormulaContext, v: Arg, name: 'category' | 'tag'): Promise<number | undefined> {
+  v = scalar(v);
+  if (v === null || v === undefined || v === '') return undefined;
+  if (typeof v === 'number' && Number.isInteger(v) && v > 0) return v;
+  const text = String(v).trim().toLowerCase();
+  if (/^\d+$/.test(text)) return Number(text);
+  const list = await ctx.client.get(name === 'category' ? 'categories' : 'tags', { caller: ctx.caller, signal: ctx.signal });
+  const hit = list.data.find((c) => c.slug.toLowerCase() === text || c.name.toLowerCase() === text);
+  if (!hit) throw notAvailable(`Unknown ${name} "${String(v)}"`, 'NOT_FOUND');
+  return hit.id;
+}
+
+async function markets(
+  ctx: FormulaContext, count: Arg, sortBy: Arg, sortOrder: Arg, category: Arg, tag: Arg, ecosystem: Arg, lifecycle: Arg,
+  currency: Arg, headers: Arg,
+): Promise<Grid> {
+  const n = intArg(count, 'count', 1, 5000, 100);
+  const sort = choiceArg(sortBy, 'sortBy', SORT_BY, 'rank', ENDPOINTS.markets.params.sortBy.values.map((x) => `"${x}"`).join(', '));
+  const order = textArg(sortOrder) === null ? null : choiceArg(sortOrder, 'sortOrder', choicesOf(['asc', 'desc']), undefined, '"asc" or "desc"');
+  const life = choiceArg(lifecycle, 'lifecycle', choicesOf(['traded', 'upcoming']), 'traded', '"traded" or "upcoming"');
+  const cur = currencyArg(currency, ctx.settings.defaultCurrency);
+  const eco = textArg(ecosystem) === null ? undefined : intArg(ecosystem, 'ecosystem', 1, 1_000_000, undefined);
+  const [cat, tg] = await Promise.all([lookupId(ctx, category, 'category'), lookupId(ctx, tag, 'tag')]);
+  const page = await ctx.client.getPages('markets', {
+    query: {
+      sortBy: sort === 'rank' ? undefined : sort,
+      // Rank reads best ascending; the other sorts read best descending.
+      sortOrder: order ?? (sort === 'rank' ? undefined : 'desc'),
+      category: cat, tag: tg, ecosystem: eco,
+      lifecycle: life === 'traded' ? undefined : life,
+      convert: cur === 'USD' ? undefined : cur,
+    },
+    maxItems: n,
+    caller: ctx.caller,
+    signal: ctx.signal,
+  });
+  const rows = page.data.slice(0, n).map((m) => marketItemQuote(m, cur, page.stale));
+  return table(rows, MARKET_COLUMNS, headersArg(headers), 'No coins match these filters');
+}
+
+/** The markets record as a Quote (numbers), the same shape PRICE and QUOTE read. */
+function marketItemQuote(m: MarketItem, currency: 'USD' | 'EUR', stale: boolean): Quote {
+  const n = (s: string | null) => { const x = decimalCell(s); return x === EMPTY ? null : x; };
+  return {
+    id: m.id, slug: m.slug, symbol: m.symbol, name: m.name, rank: m.rank, currency,
+    price: n(m.price), marketCap: n(m.marketCap), volume24h: n(m.volume24h), volume24hBase: n(m.volume24hBase),
+    fullyDilutedValuation: n(m.fullyDilutedValuation), high24h: n(m.high24h), low24h: n(m.low24h),
+    change24h: m.percentChange.h24, change7d: m.percentChange.d7, change30d: m.percentChange.d30, change3m: m.percentChange.m3,
+    changeYtd: m.percentChange.ytd, circulatingSupply: n(m.circulatingSupply), totalSupply: n(m.totalSupply),
+    maxSupply: n(m.maxSupply), isTraded: m.isTraded, lastUpdated: m.lastUpdated ? Date.parse(m.lastUpdated) : null, stale,
+  };
+}
+
+// ---------------------------------------------------------------- SEARCH
+
+async function search(ctx: FormulaContext, query: Arg, headers: Arg): Promise<Grid> {
+  const q = textArg(query);
+  if (!q) throw invalidValue('query is required: part of a coin name, slug or symbol');
+  if (q.length > 100) throw invalidValue('query must be at most 100 characters');
+  const res = await ctx.client.get('search', { query: { query: q }, caller: ctx.caller, signal: ctx.signal });
+  return table(res.data, [
+    { header: 'Rank', cell: (r) => numberCell(r.rank) },
+    { header: 'Name', cell: (r) => r.name },
+    { header: 'Symbol', cell: (r) => textCell(r.symbol) },
+    { header: 'Slug', cell: (r) => r.slug },
+    { header: 'Id', cell: (r) => r.id },
+  ], headersArg(headers), `Nothing found for "${q}"`);
+}
+
+// ---------------------------------------------------------------- PROFILE, CONTRACTS
+
+const PROFILE_FIELDS: Record<string, (p: Profile) => Cell> = {
+  id: (p) => p.id,
+  slug: (p) => p.slug,
+  symbol: (p) => textCell(p.symbol),
+  name: (p) => p.name,
+  rank: (p) => numberCell(p.rank),
+  type: (p) => p.type,
+  lifecycle: (p) => p.lifecycle,
+  category: (p) => textCell(p.category?.name),
+  tags: (p) => p.tags.map((t) => t.name).join(', '),
+  imageUrl: (p) => textCell(p.imageUrl),
+  description: (p) => textCell(p.description),
+  listingDate: (p) => dateCell(p.listingDate),
+  links: (p) => p.links.map((l) => l.url).join(' '),
+  price: (p) => decimalCell(p.price),
+  'pricePercentChange.h24': (p) => numberCell(p.pricePercentChange.h24),
+  'pricePercentChange.d7': (p) => numberCell(p.pricePercentChange.d7),
+  'pricePercentChange.d30': (p) => numberCell(p.pricePercentChange.d30),
+  'pricePercentChange.m3': (p) => numberCell(p.pricePercentChange.m3),
+  'pricePercentChange.ytd': (p) => numberCell(p.pricePercentChange.ytd),
+  volume24h: (p) => decimalCell(p.volume24h),
+  marketCap: (p) => decimalCell(p.marketCap),
+  volMcapRatio: (p) => numberCell(p.volMcapRatio),
+  volatility: (p) => numberCell(p.volatility),
+  high24hUsd: (p) => decimalCell(p.high24hUsd),
+  low24hUsd: (p) => decimalCell(p.low24hUsd),
+  fullyDilutedValuation: (p) => decimalCell(p.fullyDilutedValuation),
+  circulatingPercent: (p) => numberCell(p.circulatingPercent),
+  circulatingSupply: (p) => decimalCell(p.circulatingSupply),
+  totalSupply: (p) => decimalCell(p.totalSupply),
+  maxSupply: (p) => decimalCell(p.maxSupply),
+};
+const PROFILE_FIELD_NAMES = Object.keys(PROFILE_FIELDS);
+
+async function profile(ctx: FormulaContext, coin: Arg, field: Arg, currency: Arg): Promise<Grid> {
+  const input = coinArg(coin);
+  const f = fieldArg(field, PROFILE_FIELD_NAMES);
+  const cur = currencyArg(currency, ctx.settings.defaultCurrency);
+  const ref = await ctx.client.resolveCoin(input, { caller: ctx.caller, signal: ctx.signal });
+  const res = await ctx.client.get('profile', {
+    id: ref.id, query: { convert: cur === 'USD' ? undefined : cur }, caller: ctx.caller, signal: ctx.signal,
+  });
+  if (f) return [[PROFILE_FIELDS[f](res.data)]];
+  return fieldTable(PROFILE_FIELD_NAMES.map((k) => [k, PROFILE_FIELDS[k](res.data)]), true);
+}
+
+async function contracts(ctx: FormulaContext, coin: Arg, headers: Arg): Promise<Grid> {
+  const ref = await ctx.client.resolveCoin(coinArg(coin), { caller: ctx.caller, signal: ctx.signal });
+  const res = await ctx.client.get('contracts', { id: ref.id, caller: ctx.caller, signal: ctx.signal });
+  return table(res.data, [
+    { header: 'Blockchain', cell: (c) => c.blockchainName },
+    { header: 'Blockchain slug', cell: (c) => c.blockchainSlug },
+    { header: 'Address', cell: (c) => c.address },
+    { header: 'Decimals', cell: (c) => numberCell(c.decimals) },
+    { header: 'Explorer', cell: (c) => (c.explorerUrl ? c.explorerUrl + c.address : EMPTY) },
+  ], headersArg(headers), `${ref.name} has no token contracts`);
+}
+
+export const marketFormulas: Catalog = {
+  PRICE: price,
+  QUOTE: quote,
+  MARKETS: markets,
+  SEARCH: search,
+  PROFILE: profile,
+  CONTRACTS: contracts,
+};
+
+export { marketItemQuote, QUOTE_FIELDS };

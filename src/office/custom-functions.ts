@@ -1,0 +1,36 @@
+/**
+ * The thin edge between Excel's custom-functions runtime and the calculation
+ * host: cancellation, value preview, and turning cell errors into
+ * CustomFunctions.Error. Every call settles: no cell stays #BUSY!.
+ */
+import { CellError, FormulaError, type FormulaResult } from '../formulas/cells';
+import { getRuntime } from './runtime';
+
+function excelError(e: { code: string; message: string }): CustomFunctions.Error {
+  const code = e.code === '#VALUE!' ? CustomFunctions.ErrorCode.invalidValue : CustomFunctions.ErrorCode.notAvailable;
+  return new CustomFunctions.Error(code, e.message);
+}
+
+/** Grids may hold per-cell errors; Excel wants CustomFunctions.Error objects there. */
+function toExcel(result: FormulaResult): unknown {
+  if (result instanceof CellError) throw excelError({ code: result.error, message: result.message });
+  if (!Array.isArray(result)) return result;
+  return result.map((row) => row.map((cell) => (cell instanceof CellError ? excelError({ code: cell.error, message: cell.message }) : cell)));
+}
+
+const inPreview = (invocation?: CustomFunctions.Invocation) =>
+  String((invocation as { isInValuePreview?: unknown } | undefined)?.isInValuePreview) === 'true';
+
+export async function run(id: string, invocation: CustomFunctions.Invocation | undefined, args: unknown[]): Promise<any> {
+  const abort = new AbortController();
+  const cancelable = invocation as CustomFunctions.CancelableInvocation | undefined;
+  if (cancelable) cancelable.onCanceled = () => abort.abort();
+  try {
+    const { host } = await getRuntime();
+    return toExcel(await host.evaluate(id, args, { signal: abort.signal, preview: inPreview(invocation) }));
+  } catch (e) {
+    if (e instanceof CustomFunctions.Error) throw e;
+    const err = e instanceof FormulaError ? e : new FormulaError('#N/A', e instanceof Error ? e.message : 'Unexpected error');
+    throw excelError({ code: err.code, message: err.message });
+  }
+}

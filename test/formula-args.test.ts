@@ -1,0 +1,130 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { bindArguments } from '../src/cli/calculate';
+import { FormulaSyntaxError, parseFormula } from '../src/cli/formula-parser';
+import { loadFunctionMetadata } from '../src/cli/metadata';
+import { CATALOG } from '../src/formulas/catalog';
+import { boolArg, choiceArg, choicesOf, coinArg, headersArg, intArg, rangeArgs, spanArg } from '../src/formulas/args';
+import { FormulaError, dateCell, decimalCell, fromSerial, table, toSerial } from '../src/formulas/cells';
+
+const NOW = Date.UTC(2026, 10, 21, 15, 30); // 2026-11-21 15:30 UTC
+
+describe('formula parser', () => {
+  test('reads text, numbers, omitted arguments, booleans and the CRYPTO. prefix', () => {
+    const f = parseFormula('=CRYPTO.OHLCV("solana","2024-01-01",,"daily",1)');
+    assert.equal(f.name, 'OHLCV');
+    assert.deepEqual(f.args, ['solana', '2024-01-01', null, 'daily', 1]);
+    assert.deepEqual(parseFormula('crypto.price( "say ""hi""" , TRUE, -1.5e2 )').args, ['say "hi"', true, -150]);
+    assert.deepEqual(parseFormula('PRICE()').args, []);
+    assert.deepEqual(parseFormula('=CRYPTO.X(,)').args, [null, null]);
+  });
+
+  test('array constants are 2-D ranges and DATE() is an Excel serial date', () => {
+    assert.deepEqual(parseFormula('=CRYPTO.QUOTE({"a","b";"c","d"})').args, [[['a', 'b'], ['c', 'd']]]);
+    assert.deepEqual(parseFormula('=CRYPTO.QUOTE({"a";"b"})').args, [[['a'], ['b']]]);
+    const [serial] = parseFormula('=CRYPTO.HISTORICAL(DATE(2024,1,1))').args as number[];
+    assert.equal(serial, 45292); // Excel's serial for 2024-01-01
+  });
+
+  test('rejects what Excel would not accept', () => {
+    for (const bad of ['=CRYPTO.PRICE("bitcoin"', '=CRYPTO.PRICE("bit)', '=1+2', '=CRYPTO.PRICE({1,2;3})', '=CRYPTO.PRICE(1) x', '']) {
+      assert.throws(() => parseFormula(bad), FormulaSyntaxError, bad);
+    }
+  });
+});
+
+describe('date and period arguments', () => {
+  test('Excel serial dates and ISO text are that UTC day', () => {
+    assert.deepEqual(spanArg(45292, 'start', NOW), { start: Date.UTC(2024, 0, 1), end: Date.UTC(2024, 0, 2) });
+    assert.deepEqual(spanArg('2024-03-15', 'start', NOW), { start: Date.UTC(2024, 2, 15), end: Date.UTC(2024, 2, 16) });
+    assert.equal(toSerial(Date.UTC(2024, 0, 1)), 45292);
+    assert.equal(fromSerial(45292.5), Date.UTC(2024, 0, 1, 12));
+  });
+
+  test('periods: year, quarter, month and look-backs', () => {
+    assert.deepEqual(spanArg('2024', 's', NOW), { start: Date.UTC(2024, 0, 1), end: Date.UTC(2025, 0, 1) });
+    assert.deepEqual(spanArg('2024Q2', 's', NOW), { start: Date.UTC(2024, 3, 1), end: Date.UTC(2024, 6, 1) });
+    assert.deepEqual(spanArg('2024-q4', 's', NOW), { start: Date.UTC(2024, 9, 1), end: Date.UTC(2025, 0, 1) });
+    assert.deepEqual(spanArg('2024-03', 's', NOW), { start: Date.UTC(2024, 2, 1), end: Date.UTC(2024, 3, 1) });
+    assert.deepEqual(spanArg('30D', 's', NOW), { start: Date.UTC(2026, 9, 22), end: NOW });
+    assert.deepEqual(spanArg('1y', 's', NOW), { start: Date.UTC(2025, 10, 21), end: NOW });
+    assert.deepEqual(spanArg('6M', 's', NOW), { start: Date.UTC(2026, 4, 21), end: NOW });
+  });
+
+  test('a period given as start alone means that period; an omitted end means now', () => {
+    assert.deepEqual(rangeArgs('2024', null, NOW), { start: Date.UTC(2024, 0, 1), end: Date.UTC(2025, 0, 1) });
+    assert.deepEqual(rangeArgs('2024-01-01', null, NOW), { start: Date.UTC(2024, 0, 1), end: NOW });
+    assert.deepEqual(rangeArgs('2024-01-01', '2024-01-31', NOW), { start: Date.UTC(2024, 0, 1), end: Date.UTC(2024, 1, 1) });
+    assert.throws(() => rangeArgs('2024-02-01', '2024-01-01', NOW), /end must be after start/);
+  });
+
+  test('bad dates are #VALUE! naming the accepted forms', () => {
+    for (const bad of ['yesterday', '2024-13', '2024Q5', -3]) {
+      assert.throws(() => spanArg(bad, 'start', NOW), (e: unknown) => e instanceof FormulaError && e.code === '#VALUE!' && /"2024Q1"/.test(e.message));
+    }
+  });
+});
+
+describe('argument readers', () => {
+  test('choices match case-insensitively and errors list the allowed values', () => {
+    const c = choicesOf(['monthly', 'quarterly', 'yearly']);
+    assert.equal(choiceArg('Yearly', 'period', c, undefined), 'yearly');
+    assert.throws(() => choiceArg('weekly', 'period', c, undefined), (e: unknown) =>
+      e instanceof FormulaError && e.code === '#VALUE!' && /"monthly", "quarterly", "yearly"/.test(e.message) && /weekly/.test(e.message));
+    assert.equal(choiceArg(null, 'period', c, 'yearly'), 'yearly');
+  });
+
+  test('coins, headers, integers and booleans', () => {
+    assert.equal(coinArg(' bitcoin '), 'bitcoin');
+    assert.equal(coinArg([[1]]), 1);
+    assert.throws(() => coinArg(''), /coin is required/);
+    assert.throws(() => coinArg(1.5), /coin is required/);
+    assert.equal(headersArg(null), true);
+    assert.equal(headersArg(0), false);
+    assert.equal(headersArg(2), true);
+    assert.equal(boolArg('FALSE', 'x', true), false);
+    assert.throws(() => boolArg('maybe', 'x', true), /TRUE\/FALSE/);
+    assert.equal(intArg(null, 'count', 1, 10, 5), 5);
+    assert.throws(() => intArg(11, 'count', 1, 10, 5), /from 1 to 10/);
+  });
+
+  test('cells: decimals become numbers, missing values stay empty, tables keep their columns', () => {
+    assert.equal(decimalCell('0.000012345'), 0.000012345);
+    assert.equal(decimalCell(null), '');
+    assert.equal(dateCell('2024-01-01T00:00:00.000Z'), 45292);
+    assert.equal(dateCell(null), '');
+    const cols = [{ header: 'A', cell: (r: number) => r }, { header: 'B', cell: (r: number) => r * 2 }];
+    assert.deepEqual(table([1, 2], cols, true), [['A', 'B'], [1, 2], [2, 4]]);
+    assert.deepEqual(table([], cols, true), [['A', 'B']]);
+    const empty = table([], cols, false);
+    assert.equal(empty.length, 1);
+    assert.equal((empty[0][0] as { error: string }).error, '#N/A');
+  });
+});
+
+describe('generated functions.json', () => {
+  test('every catalog formula has metadata with a description, help URL and parameter help, and vice versa', async () => {
+    const meta = await loadFunctionMetadata();
+    const ids = meta.map((f) => f.id).sort();
+    assert.deepEqual(ids, Object.keys(CATALOG).sort());
+    for (const f of meta) {
+      assert.ok(f.description.length > 10, `${f.id} description`);
+      assert.equal(f.helpUrl, `https://localhost:3000/help/${f.id.toLowerCase()}.html`, `${f.id} helpUrl`);
+      for (const p of f.parameters) assert.ok(p.description && p.description.length > 3, `${f.id}.${p.name} help`);
+    }
+  });
+
+  test('binding: omitted optionals are null, ranges are 2-D, scalars in matrix params are wrapped, too many arguments fail', async () => {
+    const meta = await loadFunctionMetadata();
+    const quote = meta.find((f) => f.id === 'QUOTE')!;
+    assert.deepEqual(bindArguments(quote, ['BTC']), [[['BTC']], null, null, null]);
+    assert.deepEqual(bindArguments(quote, [[['a'], ['b']], 'price']), [[['a'], ['b']], [['price']], null, null]);
+    const price = meta.find((f) => f.id === 'PRICE')!;
+    assert.throws(() => bindArguments(price, ['a', 'USD', 3]), /at most 2 arguments/);
+    assert.throws(() => bindArguments(price, []), /needs coin/);
+    assert.throws(() => bindArguments(price, [[['a', 'b']]]), /takes one value, not a range/);
+    const markets = meta.find((f) => f.id === 'MARKETS')!;
+    assert.throws(() => bindArguments(markets, ['ten']), /count must be a number/);
+    assert.deepEqual(bindArguments(markets, ['10']).slice(0, 2), [10, null]);
+  });
+});

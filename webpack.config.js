@@ -1,0 +1,152 @@
+/*
+ * Builds the add-in: functions.js + functions.json (generated from JSDoc by
+ * custom-functions-metadata-plugin), the task pane page (which also loads the
+ * functions bundle: one shared runtime), the help pages, icons and manifest.
+ *
+ *   npm run build       production: URLs rewritten to ADDIN_PUBLIC_URL, Office.js from Microsoft's CDN,
+ *                       API base https://api.cryptorank.io
+ *   npm run build:dev   development: https://localhost:3000, local Office.js copy, demo data
+ *                       from the local API server (proxied at /v3 by the dev server)
+ */
+import CopyWebpackPlugin from 'copy-webpack-plugin';
+import CustomFunctionsMetadataPlugin from 'custom-functions-metadata-plugin';
+import HtmlWebpackPlugin from 'html-webpack-plugin';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import webpack from 'webpack';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const pkg = JSON.parse(readFileSync(path.join(here, 'package.json'), 'utf8'));
+const DEV_URL = `https://localhost:${pkg.config.dev_server_port}/`;
+const PROD_URL = (process.env.ADDIN_PUBLIC_URL || 'https://crypto-addin.example.com/').replace(/\/?$/, '/');
+const OFFICE_CDN = 'https://appsforoffice.microsoft.com/lib/1/hosted/office.js';
+/** Every file in src/functions declares custom functions (the Excel glue lives in src/office). */
+const FUNCTION_FILES = readdirSync(path.join(here, 'src/functions'))
+  .filter((f) => f.endsWith('.ts'))
+  .sort()
+  .map((f) => `./src/functions/${f}`);
+
+/** Rewrites development URLs in emitted text assets (manifest, functions.json) to the production host. */
+class RewriteUrlsPlugin {
+  constructor(from, to, test) {
+    Object.assign(this, { from, to, test });
+  }
+  apply(compiler) {
+    compiler.hooks.thisCompilation.tap('RewriteUrls', (compilation) => {
+      compilation.hooks.processAssets.tap({ name: 'RewriteUrls', stage: webpack.Compilation.PROCESS_ASSETS_STAGE_OPTIMIZE }, (assets) => {
+        for (const name of Object.keys(assets)) {
+          if (!this.test.test(name)) continue;
+          const text = assets[name].source().toString();
+          compilation.updateAsset(name, new webpack.sources.RawSource(text.split(this.from).join(this.to)));
+        }
+      });
+    });
+  }
+}
+
+/** One help page per function (its @helpurl) and an index, from functions.json and docs/formula-examples/*.json. */
+class HelpPagesPlugin {
+  apply(compiler) {
+    compiler.hooks.thisCompilation.tap('HelpPages', (compilation) => {
+      compilation.hooks.processAssets.tap({ name: 'HelpPages', stage: webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL }, () => {
+        const meta = compilation.getAsset('functions.json');
+        if (!meta) return;
+        const { functions } = JSON.parse(meta.source.source().toString());
+        const examplesDir = path.join(here, 'docs/formula-examples');
+        compilation.contextDependencies.add(examplesDir);
+        const examples = Object.assign(
+          {},
+          ...readdirSync(examplesDir)
+            .filter((f) => f.endsWith('.json'))
+            .map((f) => JSON.parse(readFileSync(path.join(examplesDir, f), 'utf8'))),
+        );
+        const esc = (s) => String(s ?? '').replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+        const page = (title, body) =>
+          `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
+          `<title>${esc(title)}</title><link rel="stylesheet" href="help.css"></head><body><main>${body}</main></body></html>\n`;
+        const items = [];
+        for (const f of functions) {
+          const file = `${f.id.toLowerCase()}.html`;
+          const params = (f.parameters || [])
+            .map((p) => `<tr><td><code>${esc(p.name)}</code>${p.optional ? ' <em>(optional)</em>' : ''}${p.repeating ? ' <em>(repeating)</em>' : ''}</td><td>${esc(p.description)}</td></tr>`)
+            .join('');
+          const ex = (examples[f.id] || [])
+            .map((e) => `<li><code>${esc(e.formula)}</code><br>${esc(e.result)}</li>`)
+            .join('');
+          const signature = `CRYPTO.${f.name}(${(f.parameters || []).map((p) => (p.optional ? `[${p.name}]` : p.name)).join(', ')})`;
+          const body =
+            `<p><a href="index.html">All formulas</a></p><h1><code>${esc(signature)}</code></h1><p>${esc(f.description)}</p>` +
+            `<h2>Arguments</h2><table>${params || '<tr><td colspan="2">None</td></tr>'}</table>` +
+            `<h2>Result</h2><p>${esc(f.result?.dimensionality === 'matrix' ? 'A table that spills into neighbouring cells.' : 'One value.')}</p>` +
+            `<h2>Examples</h2><ul>${ex}</ul>` +
+            `<h2>Errors</h2><p><code>#N/A</code> with a message: unknown coin (with the closest match), a plan that lacks this data, no API key, or the service unavailable with no earlier value. <code>#VALUE!</code>: an argument outside its allowed values, which the message lists.</p>`;
+          compilation.emitAsset(`help/${file}`, new webpack.sources.RawSource(page(`CRYPTO.${f.name}`, body)));
+          items.push(`<li><a href="${file}"><code>CRYPTO.${esc(f.name)}</code></a>: ${esc(f.description)}</li>`);
+        }
+        const index =
+          `<h1>Crypto Market Data for Excel</h1><p>Formulas that put CryptoRank market data into cells. Open <b>Crypto Data</b> on the Home tab to add your API key (a free Sandbox key is available from CryptoRank).</p>` +
+          `<h2>Formulas</h2><ul>${items.join('')}</ul>`;
+        compilation.emitAsset('help/index.html', new webpack.sources.RawSource(page('Crypto Market Data: help', index)));
+      });
+    });
+  }
+}
+
+export default async (env, options) => {
+  const dev = options.mode === 'development';
+  const emulatorPort = Number(process.env.EMULATOR_PORT || pkg.config.emulator_port);
+  const devServerPort = Number(process.env.DEV_SERVER_PORT || pkg.config.dev_server_port);
+  // Excel needs HTTPS with a trusted dev certificate (office-addin-dev-certs); a plain
+  // browser demo on Linux runs over HTTP (DEV_HTTPS=false), where no certificate can be trusted without sudo.
+  const https = Boolean(env?.WEBPACK_SERVE) && process.env.DEV_HTTPS !== 'false';
+  const httpsOptions = https ? await (await import('office-addin-dev-certs')).getHttpsServerOptions() : undefined;
+  return {
+    devtool: dev ? 'source-map' : false,
+    entry: {
+      functions: FUNCTION_FILES,
+      taskpane: './src/taskpane/taskpane.ts',
+    },
+    output: { path: path.join(here, 'dist'), filename: '[name].js', clean: true },
+    resolve: { extensions: ['.ts', '.js'] },
+    module: {
+      rules: [
+        { test: /\.ts$/, exclude: /node_modules/, use: { loader: 'ts-loader', options: { compilerOptions: { noEmit: false, sourceMap: dev } } } },
+        { test: /\.css$/, type: 'asset/resource', generator: { filename: '[name][ext]' } },
+      ],
+    },
+    performance: { maxAssetSize: 400_000, maxEntrypointSize: 400_000 },
+    plugins: [
+      new CustomFunctionsMetadataPlugin({ output: 'functions.json', input: FUNCTION_FILES }),
+      new webpack.DefinePlugin({
+        __DEFAULT_API_BASE_URL__: JSON.stringify(dev ? '' : 'https://api.cryptorank.io'),
+        __DEMO_DATA__: JSON.stringify(dev),
+      }),
+      new HtmlWebpackPlugin({
+        filename: 'taskpane.html',
+        template: './src/taskpane/taskpane.html',
+        chunks: ['functions', 'taskpane'],
+        templateParameters: { officeJs: dev ? 'office-js/office.js' : OFFICE_CDN, demo: dev },
+      }),
+      new CopyWebpackPlugin({
+        patterns: [
+          { from: 'assets/*.png', to: 'assets/[name][ext]' },
+          { from: 'src/help/help.css', to: 'help/help.css' },
+          { from: 'manifest.xml', to: 'manifest.xml' },
+        ],
+      }),
+      new HelpPagesPlugin(),
+      ...(dev ? [] : [new RewriteUrlsPlugin(DEV_URL, PROD_URL, /^(manifest\.xml|functions\.json|help\/.*\.html)$/)]),
+    ],
+    devServer: {
+      port: devServerPort,
+      host: 'localhost',
+      headers: { 'Access-Control-Allow-Origin': '*' },
+      server: https ? { type: 'https', options: httpsOptions } : 'http',
+      // Development only: Office.js from the local package (what ships loads it from Microsoft's CDN).
+      static: [{ directory: path.join(here, 'node_modules/@microsoft/office-js/dist'), publicPath: '/office-js', watch: false }],
+      // The demo talks to the local API server through the dev server: same origin, no mixed content.
+      proxy: [{ context: ['/v3'], target: `http://127.0.0.1:${emulatorPort}` }],
+    },
+  };
+};
