@@ -80,7 +80,10 @@ export interface EndpointSpec {
   params: Readonly<Record<string, ParamSpec>>;
   /** Schema of `data` (or of the whole body when `wrapped` is false). */
   data: v.GenericSchema;
-  /** Paginated endpoints carry `meta`; pageSize fixed per endpoint. */
+  /**
+   * Paginated endpoints carry `meta`. pageSize is fixed per endpoint, except on
+   * the markets list, where a page is `limit` items and this is its largest page.
+   */
   pageSize?: number;
   /** Holders answer with a richer meta record. */
   meta?: v.GenericSchema;
@@ -289,7 +292,8 @@ export function validateQuery(name: EndpointName, query: Readonly<Record<string,
   const params: Readonly<Record<string, ParamSpec>> = ENDPOINTS[name].params;
   const problems: string[] = [];
   for (const key of Object.keys(query)) {
-    if (!(key in params)) problems.push(`property ${key} should not exist`);
+    // hasOwn, not `in`: "toString" or "constructor" are not parameters.
+    if (!Object.hasOwn(params, key)) problems.push(`property ${key} should not exist`);
   }
   for (const [key, spec] of Object.entries(params)) {
     const raw = query[key];
