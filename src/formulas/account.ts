@@ -1,0 +1,48 @@
+/**
+ * CREDITS: the key's plan and credit usage from /v3/status (free: read fresh
+ * on every calculation, never from the cache), and what this workbook session
+ * spent, from the client's meter.
+ *
+ * Account fields are the account's (every machine and workbook on the same
+ * key); the `workbook*` fields count only the requests this add-in session made.
+ */
+import type { AccountStatus } from '../api/records';
+import type { MeterSnapshot } from '../client';
+import { fieldArg, type Arg } from './args';
+import { dateCell, fieldTable, type Cell, type Grid } from './cells';
+import type { Catalog, FormulaContext } from './host';
+
+interface AccountView {
+  status: AccountStatus;
+  meter: MeterSnapshot;
+}
+
+const CREDIT_FIELDS: Record<string, (a: AccountView) => Cell> = {
+  plan: (a) => a.status.plan,
+  rateLimitPerMinute: (a) => a.status.rateLimitPerMinute,
+  dailyLimit: (a) => a.status.credits.dailyLimit,
+  dailyUsed: (a) => a.status.credits.dailyUsed,
+  dailyRemaining: (a) => a.status.credits.dailyRemaining,
+  monthlyLimit: (a) => a.status.credits.monthlyLimit,
+  monthlyUsed: (a) => a.status.credits.monthlyUsed,
+  monthlyRemaining: (a) => a.status.credits.monthlyRemaining,
+  periodStart: (a) => dateCell(a.status.currentPeriodStart),
+  periodEnd: (a) => dateCell(a.status.currentPeriodEnd),
+  workbookCredits: (a) => a.meter.credits,
+  workbookRequests: (a) => a.meter.requests,
+  workbookCacheHits: (a) => a.meter.cacheHits,
+};
+export const CREDIT_FIELD_NAMES = Object.keys(CREDIT_FIELDS);
+
+async function credits(ctx: FormulaContext, field: Arg): Promise<Grid> {
+  const f = fieldArg(field, CREDIT_FIELD_NAMES);
+  // /v3/status costs nothing: always ask, so dailyUsed is the account's figure now.
+  const status = await ctx.client.status({ force: true, signal: ctx.signal });
+  const view: AccountView = { status, meter: ctx.client.meter.snapshot() };
+  if (f) return [[CREDIT_FIELDS[f](view)]];
+  return fieldTable(CREDIT_FIELD_NAMES.map((k) => [k, CREDIT_FIELDS[k](view)]), true);
+}
+
+export const accountFormulas: Catalog = {
+  CREDITS: credits,
+};

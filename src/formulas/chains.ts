@@ -1,0 +1,173 @@
+/**
+ * Blockchains and persons: BLOCKCHAINS, BLOCKCHAIN, TVL, TVLCHANGE, PERSONS.
+ *
+ * A chain is named by id, slug or name and resolved through the blockchain map
+ * (a reference list, cached for a day): an unknown chain is #N/A naming it and
+ * the closest names, before any per-chain request is spent.
+ */
+import { ENDPOINTS } from '../api/endpoints';
+import type { Blockchain, BlockchainMapItem } from '../api/records';
+import { choiceArg, choicesOf, fieldArg, headersArg, scalar, startOfUtcDay, textArg, type Arg } from './args';
+import {
+  dateCell, decimalCell, fieldTable, invalidValue, notAvailable, numberCell, table, textCell, type Cell, type Grid,
+} from './cells';
+import { chartRange } from './global';
+import type { Catalog, FormulaContext } from './host';
+
+// ---------------------------------------------------------------- chain resolution
+
+const norm = (s: string) => s.trim().toLowerCase();
+const squash = (s: string) => norm(s).replace(/[^a-z0-9]/g, '');
+
+/** Edit distance (two-row Levenshtein), for "did you mean". */
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+/** Up to `n` chain names closest to the input: substring matches first, then by edit distance. */
+export function closestChains(input: string, chains: readonly BlockchainMapItem[], n = 3): string[] {
+  const q = squash(input);
+  const scored = chains.map((c) => {
+    const keys = [squash(c.name), squash(c.slug)];
+    const contains = q.length > 0 && keys.some((k) => k.includes(q) || q.includes(k));
+    const d = Math.min(...keys.map((k) => distance(q, k)));
+    return { name: c.name, score: (contains ? 0 : 1000) + d };
+  });
+  return scored.sort((a, b) => a.score - b.score || a.name.localeCompare(b.name)).slice(0, n).map((s) => s.name);
+}
+
+const CHAIN_HELP = 'a blockchain id, slug or name, e.g. "ethereum" or "BNB Chain"';
+
+export async function resolveChain(ctx: FormulaContext, v: Arg): Promise<BlockchainMapItem> {
+  v = scalar(v);
+  let id: number | null = null;
+  let text: string | null = null;
+  if (typeof v === 'number') {
+    if (!Number.isInteger(v) || v < 1) throw invalidValue(`chain must be ${CHAIN_HELP}; got ${v}`);
+    id = v;
+  } else {
+    text = textArg(v);
+    if (text === null) throw invalidValue(`chain is required: ${CHAIN_HELP}`);
+    if (/^\d+$/.test(text)) id = Number(text);
+  }
+  const map = (await ctx.client.get('blockchainMap', { caller: ctx.caller, signal: ctx.signal })).data;
+  let hit: BlockchainMapItem | undefined;
+  if (id !== null) hit = map.find((c) => c.id === id);
+  else {
+    const t = norm(text!);
+    hit = map.find((c) => norm(c.slug) === t) ?? map.find((c) => norm(c.name) === t) ?? map.find((c) => squash(c.name) === squash(t));
+  }
+  if (!hit) {
+    const shown = id !== null ? String(id) : `"${text}"`;
+    const close = text !== null ? closestChains(text, map) : [];
+    throw notAvailable(
+      `Unknown blockchain ${shown}${close.length ? `; closest: ${close.join(', ')}` : ''}. CRYPTO.BLOCKCHAINS() lists them all`,
+      'UNKNOWN_CHAIN',
+    );
+  }
+  return hit;
+}
+
+// ---------------------------------------------------------------- BLOCKCHAINS, BLOCKCHAIN
+
+async function blockchains(ctx: FormulaContext, headers: Arg): Promise<Grid> {
+  const show = headersArg(headers);
+  const res = await ctx.client.getPages('blockchainList', { caller: ctx.caller, signal: ctx.signal });
+  return table(res.data, [
+    { header: 'Name', cell: (c) => c.name },
+    { header: 'Slug', cell: (c) => c.slug },
+    { header: 'Symbol', cell: (c) => textCell(c.symbol) },
+    { header: 'Id', cell: (c) => c.id },
+    { header: 'Market cap', cell: (c) => decimalCell(c.marketCap) },
+    { header: 'Dominance %', cell: (c) => numberCell(c.marketCapDominance) },
+    { header: 'Native coin id', cell: (c) => numberCell(c.nativeCurrencyId) },
+    { header: 'Explorer', cell: (c) => textCell(c.explorerUrl) },
+  ], show, 'No blockchains');
+}
+
+const CHAIN_FIELDS: Record<string, (b: Blockchain) => Cell> = {
+  id: (b) => b.id,
+  slug: (b) => b.slug,
+  name: (b) => b.name,
+  symbol: (b) => textCell(b.symbol),
+  nativeCurrencyId: (b) => numberCell(b.nativeCurrencyId),
+  explorerUrl: (b) => textCell(b.explorerUrl),
+  marketCap: (b) => decimalCell(b.marketCap),
+  marketCapDominance: (b) => numberCell(b.marketCapDominance),
+  volume24h: (b) => decimalCell(b.volume24h),
+  gainers: (b) => numberCell(b.gainersVsLosers.gainers),
+  losers: (b) => numberCell(b.gainersVsLosers.losers),
+  imageUrl: (b) => textCell(b.imageUrl),
+};
+const CHAIN_FIELD_NAMES = Object.keys(CHAIN_FIELDS);
+
+async function blockchain(ctx: FormulaContext, chain: Arg, field: Arg): Promise<Grid> {
+  const f = fieldArg(field, CHAIN_FIELD_NAMES);
+  const ref = await resolveChain(ctx, chain);
+  const res = await ctx.client.get('blockchain', { id: ref.id, caller: ctx.caller, signal: ctx.signal });
+  if (f) return [[CHAIN_FIELDS[f](res.data)]];
+  return fieldTable(CHAIN_FIELD_NAMES.map((k) => [k, CHAIN_FIELDS[k](res.data)]), true);
+}
+
+// ---------------------------------------------------------------- TVL, TVLCHANGE
+
+const DAY = 86_400_000;
+/** TVL without a start: the last 30 days (and today). */
+const TVL_DEFAULT_DAYS = 30;
+
+async function tvl(ctx: FormulaContext, chain: Arg, start: Arg, end: Arg, headers: Arg): Promise<Grid> {
+  const range = chartRange(ctx, start, end, (now) => startOfUtcDay(now) - TVL_DEFAULT_DAYS * DAY);
+  const show = headersArg(headers);
+  const ref = await resolveChain(ctx, chain);
+  const res = await ctx.client.get('tvlChart', { id: ref.id, query: range?.query, caller: ctx.caller, signal: ctx.signal });
+  const rows = [...res.data].sort((a, b) => a.time - b.time);
+  return table(rows, [
+    { header: 'Date', cell: (p) => dateCell(p.time) },
+    { header: 'TVL', cell: (p) => decimalCell(p.tvl) },
+    { header: 'Total TVL', cell: (p) => decimalCell(p.totalTvl) },
+  ], show, `No TVL data for ${ref.name} in this range`);
+}
+
+type TvlPeriod = (typeof ENDPOINTS.tvlChange.params.period.values)[number];
+const TVL_PERIODS: Record<string, TvlPeriod> = { ...choicesOf(ENDPOINTS.tvlChange.params.period.values), '24h': '1d', '1w': '7d', '1m': '30d', '3m': '90d', '12m': '1y', '365d': '1y' };
+
+async function tvlChange(ctx: FormulaContext, chain: Arg, period: Arg): Promise<number> {
+  const p = choiceArg(period, 'period', TVL_PERIODS, '1d', '"1d" (default), "7d", "30d", "90d" or "1y"');
+  const ref = await resolveChain(ctx, chain);
+  const res = await ctx.client.get('tvlChange', { id: ref.id, query: { period: p }, caller: ctx.caller, signal: ctx.signal });
+  if (res.data.tvlChange === null) throw notAvailable(`No TVL change for ${ref.name} over ${p}`, 'NOT_FOUND');
+  return res.data.tvlChange;
+}
+
+// ---------------------------------------------------------------- PERSONS
+
+async function persons(ctx: FormulaContext, query: Arg, headers: Arg): Promise<Grid> {
+  const q = textArg(query);
+  const show = headersArg(headers);
+  const res = await ctx.client.get('personsMap', { caller: ctx.caller, signal: ctx.signal });
+  const needle = q === null ? null : norm(q);
+  const rows = needle === null
+    ? res.data
+    : res.data.filter((p) => norm(p.name).includes(needle) || norm(p.slug).includes(needle));
+  return table([...rows].sort((a, b) => a.name.localeCompare(b.name)), [
+    { header: 'Name', cell: (p) => p.name },
+    { header: 'Slug', cell: (p) => p.slug },
+    { header: 'Id', cell: (p) => p.id },
+  ], show, q === null ? 'No persons' : `No person matches "${q}"`);
+}
+
+export const chainFormulas: Catalog = {
+  BLOCKCHAINS: blockchains,
+  BLOCKCHAIN: blockchain,
+  TVL: tvl,
+  TVLCHANGE: tvlChange,
+  PERSONS: persons,
+};

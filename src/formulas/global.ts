@@ -1,0 +1,196 @@
+/**
+ * The market as a whole: TRENDING, GAINERS, LOSERS, GLOBAL, DERIVATIVES, and
+ * the indices FEARGREED, ALTSEASON and DOMINANCE.
+ *
+ * The index formulas follow one rule: without dates they answer the current
+ * reading as one number (a 1x1 result, so `=CRYPTO.FEARGREED()` can be used in
+ * arithmetic); with a start date they answer the chart over [start, end) as a
+ * table (Date first). The headers argument only applies to the table.
+ */
+import { ENDPOINTS } from '../api/endpoints';
+import type { DerivativesSnapshot, GainerLoser, GlobalMarket, TrendingItem } from '../api/records';
+import { choiceArg, choicesOf, fieldArg, headersArg, intArg, rangeArgs, scalar, type Arg, type Span } from './args';
+import { dateCell, decimalCell, fieldTable, numberCell, table, textCell, type Cell, type Column, type Grid } from './cells';
+import type { Catalog, FormulaContext } from './host';
+
+const isBlank = (v: Arg) => {
+  v = scalar(v);
+  return v === null || v === undefined || v === '';
+};
+
+// ---------------------------------------------------------------- TRENDING, GAINERS, LOSERS
+
+/** The columns TRENDING, GAINERS and LOSERS share, so the three tables line up. */
+interface MoverRow {
+  rank: number | null;
+  name: string;
+  symbol: string | null;
+  price: string | null;
+  change: number | null;
+  marketCap: string | null;
+  volume24h: string | null;
+  category: string | null;
+}
+const MOVER_COLUMNS: Column<MoverRow>[] = [
+  { header: 'Rank', cell: (r) => numberCell(r.rank) },
+  { header: 'Name', cell: (r) => r.name },
+  { header: 'Symbol', cell: (r) => textCell(r.symbol) },
+  { header: 'Price', cell: (r) => decimalCell(r.price) },
+  { header: 'Change %', cell: (r) => numberCell(r.change) },
+  { header: 'Market cap', cell: (r) => decimalCell(r.marketCap) },
+  { header: 'Volume 24h', cell: (r) => decimalCell(r.volume24h) },
+  { header: 'Category', cell: (r) => textCell(r.category) },
+];
+
+const trendingRow = (t: TrendingItem): MoverRow => ({
+  rank: t.rank, name: t.name, symbol: t.symbol, price: t.price, change: t.priceChangePercent24h,
+  marketCap: t.marketCap, volume24h: t.volume24h, category: t.category?.name ?? null,
+});
+const moverRow = (g: GainerLoser): MoverRow => ({
+  rank: g.rank, name: g.name, symbol: g.symbol, price: g.price, change: g.pricePercentChange,
+  marketCap: g.marketCap, volume24h: g.volume24h, category: g.category?.name ?? null,
+});
+
+async function trending(ctx: FormulaContext, headers: Arg): Promise<Grid> {
+  const show = headersArg(headers);
+  const res = await ctx.client.get('trending', { caller: ctx.caller, signal: ctx.signal });
+  const rows = [...res.data].sort((a, b) => a.rank - b.rank).map(trendingRow);
+  return table(rows, MOVER_COLUMNS, show, 'No trending coins right now');
+}
+
+type Period = (typeof ENDPOINTS.gainersLosers.params.period.values)[number];
+const PERIODS: Record<string, Period> = { ...choicesOf(ENDPOINTS.gainersLosers.params.period.values), '1d': '24h', '1w': '7d', '1m': '30d' };
+const PERIODS_SHOWN = '"24h" (default), "7d" or "30d"';
+
+function movers(type: 'gainers' | 'losers') {
+  return async (ctx: FormulaContext, period: Arg, count: Arg, headers: Arg): Promise<Grid> => {
+    const p = choiceArg(period, 'period', PERIODS, '24h', PERIODS_SHOWN);
+    const spec = ENDPOINTS.gainersLosers.params.limit;
+    const n = intArg(count, 'count', spec.min, spec.max, spec.default);
+    const show = headersArg(headers);
+    const res = await ctx.client.get('gainersLosers', {
+      query: { type, period: p, limit: n }, caller: ctx.caller, signal: ctx.signal,
+    });
+    const rows = res.data.slice(0, n).map(moverRow);
+    return table(rows, MOVER_COLUMNS, show, `No ${type} over ${p}`);
+  };
+}
+
+// ---------------------------------------------------------------- GLOBAL, DERIVATIVES
+
+const GLOBAL_FIELDS: Record<keyof GlobalMarket, (g: GlobalMarket) => Cell> = {
+  totalMarketCap: (g) => decimalCell(g.totalMarketCap),
+  totalVolume24h: (g) => decimalCell(g.totalVolume24h),
+  btcMarketCap: (g) => decimalCell(g.btcMarketCap),
+  ethMarketCap: (g) => decimalCell(g.ethMarketCap),
+  activeCurrencies: (g) => numberCell(g.activeCurrencies),
+  activeTickers: (g) => numberCell(g.activeTickers),
+  activeExchanges: (g) => numberCell(g.activeExchanges),
+  marketCapChangePercent24h: (g) => numberCell(g.marketCapChangePercent24h),
+};
+const DERIVATIVES_FIELDS: Record<keyof DerivativesSnapshot, (d: DerivativesSnapshot) => Cell> = {
+  totalOpenInterest: (d) => decimalCell(d.totalOpenInterest),
+  totalVolume24h: (d) => decimalCell(d.totalVolume24h),
+  perpetualShare: (d) => numberCell(d.perpetualShare),
+  futuresShare: (d) => numberCell(d.futuresShare),
+  activeDerivativesExchangesCount: (d) => numberCell(d.activeDerivativesExchangesCount),
+};
+
+/** One field as a 1x1 result, or every field as a Field/Value table. */
+function oneOrAll<T>(fields: Record<string, (x: T) => Cell>, field: Arg, load: () => Promise<T>): Promise<Grid> {
+  const names = Object.keys(fields);
+  const f = fieldArg(field, names);
+  return load().then((x) => (f ? [[fields[f](x)]] : fieldTable(names.map((k) => [k, fields[k](x)]), true)));
+}
+
+function globalMarket(ctx: FormulaContext, field: Arg): Promise<Grid> {
+  return oneOrAll(GLOBAL_FIELDS, field, async () => (await ctx.client.get('globalMarket', { caller: ctx.caller, signal: ctx.signal })).data);
+}
+
+function derivatives(ctx: FormulaContext, field: Arg): Promise<Grid> {
+  return oneOrAll(DERIVATIVES_FIELDS, field, async () => (await ctx.client.get('derivatives', { caller: ctx.caller, signal: ctx.signal })).data);
+}
+
+// ---------------------------------------------------------------- FEARGREED, ALTSEASON, DOMINANCE
+
+/**
+ * The chart range of an index formula, or null for "the current reading" (no
+ * dates and no default start). `to` is left out when the range runs up to now
+ * ("up to now" is one cache key all day, not a new one every millisecond);
+ * otherwise it is the last millisecond of the span, so an API that counts the
+ * day containing `to` (as the charts do) stops at the span's last day.
+ */
+export function chartRange(
+  ctx: FormulaContext, start: Arg, end: Arg, defaultStart?: (now: number) => number,
+): { span: Span; query: { from: number; to?: number } } | null {
+  if (isBlank(start) && isBlank(end) && !defaultStart) return null;
+  const now = ctx.now();
+  const span = rangeArgs(start, end, now, defaultStart);
+  return { span, query: span.end >= now ? { from: span.start } : { from: span.start, to: span.end - 1 } };
+}
+
+const byTime = <T extends { time: number }>(rows: readonly T[]) => [...rows].sort((a, b) => a.time - b.time);
+
+async function fearGreed(ctx: FormulaContext, start: Arg, end: Arg, headers: Arg): Promise<Grid> {
+  const range = chartRange(ctx, start, end);
+  const show = headersArg(headers);
+  if (!range) {
+    const res = await ctx.client.get('fearGreed', { caller: ctx.caller, signal: ctx.signal });
+    return [[res.data.value]];
+  }
+  const res = await ctx.client.get('fearGreedChart', { query: range.query, caller: ctx.caller, signal: ctx.signal });
+  return table(byTime(res.data), [
+    { header: 'Date', cell: (p) => dateCell(p.time) },
+    { header: 'Value', cell: (p) => p.value },
+    { header: 'Classification', cell: (p) => p.classification },
+  ], show, 'No Fear & Greed readings in this range');
+}
+
+async function altSeason(ctx: FormulaContext, start: Arg, end: Arg, headers: Arg): Promise<Grid> {
+  const range = chartRange(ctx, start, end);
+  const show = headersArg(headers);
+  if (!range) {
+    const res = await ctx.client.get('altcoinIndex', { caller: ctx.caller, signal: ctx.signal });
+    return [[res.data.value]];
+  }
+  const res = await ctx.client.get('altcoinIndexChart', { query: range.query, caller: ctx.caller, signal: ctx.signal });
+  return table(byTime(res.data), [
+    { header: 'Date', cell: (p) => dateCell(p.time) },
+    { header: 'Value', cell: (p) => p.value },
+    { header: 'Classification', cell: (p) => p.classification },
+    { header: 'Altcoins market cap', cell: (p) => decimalCell(p.altcoinsMarketCap) },
+  ], show, 'No Altcoin Season readings in this range');
+}
+
+type Asset = (typeof ENDPOINTS.dominance.params.asset.values)[number];
+const ASSETS: Record<string, Asset> = { ...choicesOf(ENDPOINTS.dominance.params.asset.values), bitcoin: 'btc', ethereum: 'eth', tether: 'usdt', other: 'others' };
+const ASSETS_SHOWN = '"btc" (default), "eth", "usdt" or "others"';
+
+async function dominance(ctx: FormulaContext, asset: Arg, start: Arg, end: Arg, headers: Arg): Promise<Grid> {
+  const a = choiceArg(asset, 'asset', ASSETS, 'btc', ASSETS_SHOWN);
+  const range = chartRange(ctx, start, end);
+  const show = headersArg(headers);
+  const assetQuery = a === 'btc' ? undefined : a;
+  if (!range) {
+    const res = await ctx.client.get('dominance', { query: { asset: assetQuery }, caller: ctx.caller, signal: ctx.signal });
+    return [[res.data.dominance]];
+  }
+  const res = await ctx.client.get('dominanceChart', {
+    query: { asset: assetQuery, ...range.query }, caller: ctx.caller, signal: ctx.signal,
+  });
+  return table(byTime(res.data), [
+    { header: 'Date', cell: (p) => dateCell(p.time) },
+    { header: 'Dominance %', cell: (p) => numberCell(p.dominance) },
+  ], show, `No ${a.toUpperCase()} dominance readings in this range`);
+}
+
+export const globalFormulas: Catalog = {
+  TRENDING: trending,
+  GAINERS: movers('gainers'),
+  LOSERS: movers('losers'),
+  GLOBAL: globalMarket,
+  DERIVATIVES: derivatives,
+  FEARGREED: fearGreed,
+  ALTSEASON: altSeason,
+  DOMINANCE: dominance,
+};

@@ -1,0 +1,348 @@
+/**
+ * LIVEPRICE: the one opt-in streaming formula, and the poller behind it.
+ *
+ * PriceStream is pure (no Office globals): cells subscribe, one poll loop
+ * serves them all. Each tick asks the client for the quote of every due
+ * subscription at once, so the client's quote batcher folds them into as few
+ * markets pages as the coins need. Identical arguments share one subscription.
+ *
+ * How often a tick may come (the floor), the largest of:
+ * - the client's live freshness: the client has no way to ask for a quote
+ *   fresher than its cache, so a tick sooner than that would only re-read the
+ *   cache (ticks are scheduled from the END of the previous one, so the cached
+ *   page has always expired by the next tick);
+ * - the plan's rate: streaming may use at most `rateShare` (¼) of the plan's
+ *   requests per minute, given the requests one tick needs (one per markets
+ *   page the subscribed coins sit on, one per unlisted coin);
+ * - the plan's daily credits: streaming may use at most `dailyShare` (¼) of the
+ *   daily credits over 24 h (a EUR page costs 2 credits).
+ * Each subscription is then polled no more often than max(its interval, floor).
+ * The loop stops when the last subscriber leaves: no timer is left behind.
+ */
+import { DEFAULT_RATE_LIMIT_PER_MINUTE, PLAN_LIMITS, type ConvertCurrency } from '../api/endpoints';
+import type { AccountStatus } from '../api/records';
+import { DEFAULT_FRESHNESS_MS, type Quote } from '../client';
+import { coinArg, currencyArg, intArg, type Arg } from './args';
+import { notAvailable, type FormulaError } from './cells';
+import { toFormulaError } from './failure';
+import type { Catalog, FormulaContext } from './host';
+
+export const LIVE_CALLER = 'LIVEPRICE';
+export const DEFAULT_INTERVAL_SECONDS = 60;
+export const MIN_INTERVAL_SECONDS = 1;
+export const MAX_INTERVAL_SECONDS = 86_400;
+const MARKETS_PAGE = 250;
+/** A subscription is due when at most this much of its interval is left (timer jitter). */
+const DUE_SLACK_MS = 1_000;
+/** setTimeout fires at once beyond 2^31-1 ms: longer waits are taken in steps. */
+const MAX_TIMER_MS = 2_000_000_000;
+
+export interface LiveArgs {
+  coin: string | number;
+  currency: ConvertCurrency;
+  intervalSeconds: number;
+}
+
+/** LIVEPRICE's arguments, checked; a bad one is #VALUE! naming what is allowed. */
+export function liveArgs(coin: Arg, intervalSeconds: Arg, currency: Arg, defaultCurrency: ConvertCurrency): LiveArgs {
+  return {
+    coin: coinArg(coin),
+    intervalSeconds: intArg(intervalSeconds, 'intervalSeconds', MIN_INTERVAL_SECONDS, MAX_INTERVAL_SECONDS, DEFAULT_INTERVAL_SECONDS),
+    currency: currencyArg(currency, defaultCurrency),
+  };
+}
+
+/** What the poller needs of the client (MarketClient has it). */
+export interface LiveClient {
+  quote(coin: string | number, opts: { currency?: ConvertCurrency; caller?: string; signal?: AbortSignal }): Promise<Quote>;
+  readonly meter: { snapshot(): { plan: AccountStatus | null } };
+  /** The pacer's requests/minute before /v3/status was read. */
+  readonly rateLimitPerMinute?: number;
+}
+
+export type TimerHandle = unknown;
+
+export interface PriceStreamOptions {
+  client: LiveClient;
+  now?: () => number;
+  setTimer?: (fn: () => void, ms: number) => TimerHandle;
+  clearTimer?: (handle: TimerHandle) => void;
+  /** The client's live freshness (its `freshnessMs.live`); default 60 s. */
+  liveFreshnessMs?: number;
+  /** Share of the plan's requests per minute streaming may use; default 0.25. */
+  rateShare?: number;
+  /** Share of the plan's daily credits streaming may use; default 0.25. */
+  dailyShare?: number;
+  /** Credits are attributed to this caller; default LIVEPRICE. */
+  caller?: string;
+}
+
+export type PriceListener = (price: number, quote: Quote) => void;
+export type ErrorListener = (error: FormulaError) => void;
+
+interface Listener {
+  onValue: PriceListener;
+  onError: ErrorListener;
+}
+
+type Outcome = { price: number; quote: Quote } | { error: FormulaError };
+
+interface Subscription {
+  key: string;
+  args: LiveArgs;
+  listeners: Set<Listener>;
+  last: Outcome | null;
+  lastFetch: number | null;
+  inFlight: boolean;
+  /** From the last quote: rank (markets page) or null (unlisted: a profile request). */
+  rank: number | null | undefined;
+}
+
+export interface PriceStreamStats {
+  /** Poll rounds run (the first fetch of a new subscription counts as one). */
+  polls: number;
+  /** Quotes asked of the client. */
+  quotes: number;
+  subscriptions: number;
+  listeners: number;
+  timerPending: boolean;
+}
+
+export class PriceStream {
+  readonly #client: LiveClient;
+  readonly #now: () => number;
+  readonly #setTimer: (fn: () => void, ms: number) => TimerHandle;
+  readonly #clearTimer: (h: TimerHandle) => void;
+  readonly #freshness: number;
+  readonly #rateShare: number;
+  readonly #dailyShare: number;
+  readonly #caller: string;
+  readonly #subs = new Map<string, Subscription>();
+  #timer: { handle: TimerHandle; due: number } | null = null;
+  #ticking = false;
+  #lastTickEnd: number | null = null;
+  #abort = new AbortController();
+  #running = new Set<Promise<void>>();
+  #polls = 0;
+  #quotes = 0;
+
+  constructor(opts: PriceStreamOptions) {
+    this.#client = opts.client;
+    this.#now = opts.now ?? Date.now;
+    this.#setTimer = opts.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
+    this.#clearTimer = opts.clearTimer ?? ((h) => clearTimeout(h as ReturnType<typeof setTimeout>));
+    this.#freshness = opts.liveFreshnessMs ?? DEFAULT_FRESHNESS_MS.live;
+    this.#rateShare = opts.rateShare ?? 0.25;
+    this.#dailyShare = opts.dailyShare ?? 0.25;
+    this.#caller = opts.caller ?? LIVE_CALLER;
+  }
+
+  /**
+   * Start (or join) the stream for these arguments. A joiner gets the last
+   * value at once; a new subscription is fetched at once. Returns the
+   * unsubscribe function (idempotent).
+   */
+  subscribe(args: LiveArgs, onValue: PriceListener, onError: ErrorListener): () => void {
+    const key = `${typeof args.coin === 'number' ? args.coin : args.coin.toLowerCase()}|${args.currency}|${args.intervalSeconds}`;
+    let sub = this.#subs.get(key);
+    const listener: Listener = { onValue, onError };
+    const isNew = !sub;
+    if (!sub) {
+      sub = { key, args, listeners: new Set(), last: null, lastFetch: null, inFlight: false, rank: undefined };
+      this.#subs.set(key, sub);
+    }
+    sub.listeners.add(listener);
+    if (sub.last) deliver(listener, sub.last);
+    if (isNew) this.#track(this.#poll([sub]));
+    else this.#schedule();
+    const s = sub;
+    return () => {
+      if (!s.listeners.delete(listener)) return;
+      if (s.listeners.size === 0 && this.#subs.get(s.key) === s) this.#subs.delete(s.key);
+      if (this.#subs.size === 0) this.#stop();
+      else this.#schedule();
+    };
+  }
+
+  /** Requests and credits one tick over every subscription needs (estimated from the coins' ranks). */
+  perTick(): { requests: number; credits: number } {
+    const pages = new Set<string>();
+    let requests = 0;
+    let credits = 0;
+    for (const s of this.#subs.values()) {
+      const cost = s.args.currency === 'USD' ? 1 : 2;
+      if (s.rank === null) {
+        requests++;
+        credits += 1; // a profile request
+        continue;
+      }
+      const page = s.rank === undefined ? `?${s.key}` : `${s.args.currency}:${Math.floor((s.rank - 1) / MARKETS_PAGE)}`;
+      if (pages.has(page)) continue;
+      pages.add(page);
+      requests++;
+      credits += cost;
+    }
+    return { requests, credits };
+  }
+
+  /** The shortest time between polls the plan affords (ms, whole seconds). */
+  floorMs(): number {
+    const plan = this.#client.meter.snapshot().plan;
+    const rpm = plan?.rateLimitPerMinute ?? this.#client.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE;
+    const daily = plan?.credits.dailyLimit ?? PLAN_LIMITS.Sandbox.dailyCredits;
+    const { requests, credits } = this.perTick();
+    const rateFloor = rpm > 0 ? (Math.max(1, requests) * 60_000) / (rpm * this.#rateShare) : Infinity;
+    const creditFloor = daily > 0 ? (Math.max(1, credits) * 86_400_000) / (daily * this.#dailyShare) : Infinity;
+    const floor = Math.max(this.#freshness, rateFloor, creditFloor);
+    return Number.isFinite(floor) ? Math.ceil(floor / 1000) * 1000 : MAX_INTERVAL_SECONDS * 1000;
+  }
+
+  /** How often a subscription with this interval is actually polled now. */
+  effectiveIntervalMs(intervalSeconds: number, floor = this.floorMs()): number {
+    return Math.max(intervalSeconds * 1000, floor);
+  }
+
+  stats(): PriceStreamStats {
+    let listeners = 0;
+    for (const s of this.#subs.values()) listeners += s.listeners.size;
+    return { polls: this.#polls, quotes: this.#quotes, subscriptions: this.#subs.size, listeners, timerPending: this.#timer !== null };
+  }
+
+  /** Settles when no poll is running (tests). */
+  async idle(): Promise<void> {
+    while (this.#running.size > 0) await Promise.allSettled([...this.#running]);
+  }
+
+  /** Drop every subscription and stop (runtime rebuilt, add-in unloading). */
+  dispose(): void {
+    this.#subs.clear();
+    this.#stop();
+  }
+
+  // ------------------------------------------------------------ loop
+
+  #track(p: Promise<void>): void {
+    this.#running.add(p);
+    void p.finally(() => this.#running.delete(p));
+  }
+
+  #stop(): void {
+    if (this.#timer) this.#clearTimer(this.#timer.handle);
+    this.#timer = null;
+    this.#lastTickEnd = null;
+    this.#abort.abort();
+    this.#abort = new AbortController();
+  }
+
+  /** The loop's period: the shortest effective interval among the subscriptions. */
+  #period(): number {
+    const floor = this.floorMs();
+    let min = Infinity;
+    for (const s of this.#subs.values()) min = Math.min(min, s.args.intervalSeconds * 1000);
+    return Math.max(floor, min);
+  }
+
+  #schedule(): void {
+    if (this.#subs.size === 0) return this.#stop();
+    if (this.#ticking) return; // the tick reschedules when it ends
+    const now = this.#now();
+    // Next tick: one period after the last one ended, or after the earliest first fetch.
+    let anchor = this.#lastTickEnd;
+    if (anchor === null) {
+      for (const s of this.#subs.values()) if (s.lastFetch !== null) anchor = anchor === null ? s.lastFetch : Math.min(anchor, s.lastFetch);
+    }
+    if (anchor === null) return; // first fetches still running; they reschedule
+    const due = Math.max(now, anchor + this.#period());
+    if (this.#timer && this.#timer.due === due) return;
+    if (this.#timer) this.#clearTimer(this.#timer.handle);
+    const clamped = due - now > MAX_TIMER_MS;
+    const handle = this.#setTimer(() => {
+      if (this.#timer?.handle !== handle) return;
+      this.#timer = null;
+      if (clamped && this.#now() < due - DUE_SLACK_MS) return this.#schedule(); // a long wait, taken in steps
+      this.#track(this.#tick());
+    }, Math.min(due - now, MAX_TIMER_MS));
+    this.#timer = { handle, due };
+  }
+
+  async #tick(): Promise<void> {
+    this.#ticking = true;
+    try {
+      const now = this.#now();
+      const floor = this.floorMs();
+      const due = [...this.#subs.values()].filter(
+        (s) => !s.inFlight && (s.lastFetch === null || now - s.lastFetch >= this.effectiveIntervalMs(s.args.intervalSeconds, floor) - DUE_SLACK_MS),
+      );
+      if (due.length > 0) await this.#fetch(due);
+      this.#lastTickEnd = this.#now();
+    } finally {
+      this.#ticking = false;
+    }
+    this.#schedule();
+  }
+
+  /** A new subscription's first fetch: outside the tick, so the cell gets a value at once. */
+  async #poll(subs: Subscription[]): Promise<void> {
+    await this.#fetch(subs);
+    this.#schedule();
+  }
+
+  /** One round: every quote asked at once (the client batches them), each subscription told its outcome. */
+  async #fetch(subs: Subscription[]): Promise<void> {
+    this.#polls++;
+    const signal = this.#abort.signal;
+    for (const s of subs) s.inFlight = true;
+    this.#quotes += subs.length;
+    const outcomes = await Promise.all(
+      subs.map(async (s): Promise<Outcome> => {
+        try {
+          const q = await this.#client.quote(s.args.coin, { currency: s.args.currency, caller: this.#caller, signal });
+          s.rank = q.rank;
+          if (q.price === null) return { error: notAvailable(`${q.name} has no market price (not traded)`, 'NOT_TRADED') };
+          return { price: q.price, quote: q };
+        } catch (e) {
+          return { error: toFormulaError(e, this.#caller) };
+        }
+      }),
+    );
+    const end = this.#now();
+    subs.forEach((s, i) => {
+      s.inFlight = false;
+      s.lastFetch = end;
+      if (this.#subs.get(s.key) !== s || signal.aborted) return; // left while we were asking
+      const o = outcomes[i];
+      const changed = !s.last || !sameOutcome(s.last, o);
+      s.last = o;
+      if (changed) for (const l of [...s.listeners]) deliver(l, o);
+    });
+  }
+}
+
+function sameOutcome(a: Outcome, b: Outcome): boolean {
+  if ('price' in a && 'price' in b) return a.price === b.price;
+  if ('error' in a && 'error' in b) return a.error.code === b.error.code && a.error.message === b.error.message;
+  return false;
+}
+
+function deliver(l: Listener, o: Outcome): void {
+  try {
+    if ('price' in o) l.onValue(o.price, o.quote);
+    else l.onError(o.error);
+  } catch {
+    // a listener's failure must not stop the stream for the others
+  }
+}
+
+// ---------------------------------------------------------------- LIVEPRICE outside Excel
+
+/** Outside a streaming host (CLI, tests, benchmark) LIVEPRICE answers the current price once. */
+async function livePriceOnce(ctx: FormulaContext, coin: Arg, intervalSeconds: Arg, currency: Arg): Promise<number> {
+  const a = liveArgs(coin, intervalSeconds, currency, ctx.settings.defaultCurrency);
+  const q = await ctx.client.quote(a.coin, { currency: a.currency, caller: ctx.caller, signal: ctx.signal });
+  if (q.price === null) throw notAvailable(`${q.name} has no market price (not traded)`, 'NOT_TRADED');
+  return q.price;
+}
+
+export const liveFormulas: Catalog = {
+  LIVEPRICE: livePriceOnce,
+};

@@ -1,0 +1,77 @@
+/*
+ * CRYPTO.* functions for blockchains and persons. Thin documented wrappers
+ * (JSDoc → functions.json); the work happens in src/formulas/chains.ts.
+ * Function ids are stable once shipped: Excel caches them.
+ */
+import { run } from '../office/custom-functions';
+
+/**
+ * Every supported blockchain with its market cap and dominance.
+ * @customfunction BLOCKCHAINS
+ * @helpurl https://localhost:3000/help/blockchains.html
+ * @param [headers] 1 (default) shows a header row, 0 hides it.
+ * @param invocation Invocation
+ * @returns Name, Slug, Symbol, Id, Market cap, Dominance %, Native coin id and Explorer per blockchain.
+ * @cancelable
+ */
+export function blockchains(headers?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run('BLOCKCHAINS', invocation, [headers]);
+}
+
+/**
+ * One blockchain's market data: one field, or every field as a two-column table.
+ * @customfunction BLOCKCHAIN
+ * @helpurl https://localhost:3000/help/blockchain.html
+ * @param chain Blockchain id, slug or name, e.g. "ethereum" or "BNB Chain".
+ * @param [field] id, slug, name, symbol, nativeCurrencyId, explorerUrl, marketCap, marketCapDominance, volume24h, gainers, losers or imageUrl. Omit for all fields.
+ * @param invocation Invocation
+ * @returns The field's value, or a field/value table.
+ * @cancelable
+ */
+export function blockchain(chain: any, field?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run('BLOCKCHAIN', invocation, [chain, field]);
+}
+
+/**
+ * Total value locked (TVL) of a blockchain over time, beside the TVL of all blockchains.
+ * @customfunction TVL
+ * @helpurl https://localhost:3000/help/tvl.html
+ * @param chain Blockchain id, slug or name.
+ * @param [start] A date, a period ("2024", "2024Q1", "2024-03") or a look-back ("90D", "6M"). Omit for the last 30 days.
+ * @param [end] End date (default: now).
+ * @param [headers] 1 (default) shows a header row, 0 hides it.
+ * @param invocation Invocation
+ * @returns A table of Date, TVL, Total TVL.
+ * @cancelable
+ */
+export function tvl(chain: any, start?: any, end?: any, headers?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run('TVL', invocation, [chain, start, end, headers]);
+}
+
+/**
+ * Change of a blockchain's TVL over a period, in percent.
+ * @customfunction TVLCHANGE
+ * @helpurl https://localhost:3000/help/tvlchange.html
+ * @param chain Blockchain id, slug or name.
+ * @param [period] "1d" (default), "7d", "30d", "90d" or "1y".
+ * @param invocation Invocation
+ * @returns The TVL change in percent (2.5 means 2.5%).
+ * @cancelable
+ */
+export function tvlChange(chain: any, period?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<number> {
+  return run('TVLCHANGE', invocation, [chain, period]);
+}
+
+/**
+ * People in the crypto industry (founders, investors), optionally filtered by name.
+ * @customfunction PERSONS
+ * @helpurl https://localhost:3000/help/persons.html
+ * @param [query] Part of a name or slug, e.g. "vitalik". Omit for everyone.
+ * @param [headers] 1 (default) shows a header row, 0 hides it.
+ * @param invocation Invocation
+ * @returns A table of Name, Slug, Id.
+ * @cancelable
+ */
+export function persons(query?: any, headers?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run('PERSONS', invocation, [query, headers]);
+}

@@ -1,0 +1,122 @@
+/*
+ * CRYPTO.* functions for the market as a whole: movers, global figures and
+ * indices. Thin documented wrappers (JSDoc → functions.json); the work happens
+ * in src/formulas/global.ts through the calculation host.
+ * Function ids are stable once shipped: Excel caches them.
+ */
+import { run } from '../office/custom-functions';
+
+/**
+ * Trending coins right now, as a table.
+ * @customfunction TRENDING
+ * @helpurl https://localhost:3000/help/trending.html
+ * @param [headers] 1 (default) shows a header row, 0 hides it.
+ * @param invocation Invocation
+ * @returns Rank, Name, Symbol, Price, Change %, Market cap, Volume 24h and Category per coin.
+ * @cancelable
+ */
+export function trending(headers?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run('TRENDING', invocation, [headers]);
+}
+
+/**
+ * The coins that rose most over a period.
+ * @customfunction GAINERS
+ * @helpurl https://localhost:3000/help/gainers.html
+ * @param [period] "24h" (default), "7d" or "30d".
+ * @param [count] How many coins, 1 to 100 (default 20).
+ * @param [headers] 1 (default) shows a header row, 0 hides it.
+ * @param invocation Invocation
+ * @returns Rank, Name, Symbol, Price, Change %, Market cap, Volume 24h and Category per coin, biggest gain first.
+ * @cancelable
+ */
+export function gainers(period?: any, count?: any, headers?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run('GAINERS', invocation, [period, count, headers]);
+}
+
+/**
+ * The coins that fell most over a period.
+ * @customfunction LOSERS
+ * @helpurl https://localhost:3000/help/losers.html
+ * @param [period] "24h" (default), "7d" or "30d".
+ * @param [count] How many coins, 1 to 100 (default 20).
+ * @param [headers] 1 (default) shows a header row, 0 hides it.
+ * @param invocation Invocation
+ * @returns Rank, Name, Symbol, Price, Change %, Market cap, Volume 24h and Category per coin, biggest loss first.
+ * @cancelable
+ */
+export function losers(period?: any, count?: any, headers?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run('LOSERS', invocation, [period, count, headers]);
+}
+
+/**
+ * Global market figures: total market cap, 24h volume, BTC and ETH market caps, active coins, tickers and exchanges.
+ * @customfunction GLOBAL
+ * @helpurl https://localhost:3000/help/global.html
+ * @param [field] totalMarketCap, totalVolume24h, btcMarketCap, ethMarketCap, activeCurrencies, activeTickers, activeExchanges or marketCapChangePercent24h. Omit for all fields.
+ * @param invocation Invocation
+ * @returns The field's value, or a field/value table.
+ * @cancelable
+ */
+export function globalMarket(field?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run('GLOBAL', invocation, [field]);
+}
+
+/**
+ * Global derivatives snapshot: open interest, volume, perpetual and futures shares, active exchanges.
+ * @customfunction DERIVATIVES
+ * @helpurl https://localhost:3000/help/derivatives.html
+ * @param [field] totalOpenInterest, totalVolume24h, perpetualShare, futuresShare or activeDerivativesExchangesCount. Omit for all fields.
+ * @param invocation Invocation
+ * @returns The field's value, or a field/value table.
+ * @cancelable
+ */
+export function derivatives(field?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run('DERIVATIVES', invocation, [field]);
+}
+
+/**
+ * Fear & Greed Index (0-100): the current value, or its history between two dates.
+ * @customfunction FEARGREED
+ * @helpurl https://localhost:3000/help/feargreed.html
+ * @param [start] Omit for the current value. A date, a period ("2024", "2024Q1", "2024-03") or a look-back ("30D", "6M") for the history.
+ * @param [end] End date of the history (default: now).
+ * @param [headers] For the history: 1 (default) shows a header row, 0 hides it.
+ * @param invocation Invocation
+ * @returns The current value, or a table of Date, Value, Classification.
+ * @cancelable
+ */
+export function fearGreed(start?: any, end?: any, headers?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run('FEARGREED', invocation, [start, end, headers]);
+}
+
+/**
+ * Altcoin Season Index (0-100): the current value, or its history between two dates.
+ * @customfunction ALTSEASON
+ * @helpurl https://localhost:3000/help/altseason.html
+ * @param [start] Omit for the current value. A date, a period ("2024", "2024Q1", "2024-03") or a look-back ("30D", "6M") for the history.
+ * @param [end] End date of the history (default: now).
+ * @param [headers] For the history: 1 (default) shows a header row, 0 hides it.
+ * @param invocation Invocation
+ * @returns The current value, or a table of Date, Value, Classification, Altcoins market cap.
+ * @cancelable
+ */
+export function altSeason(start?: any, end?: any, headers?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run('ALTSEASON', invocation, [start, end, headers]);
+}
+
+/**
+ * Market cap dominance in percent: the current value, or its history between two dates.
+ * @customfunction DOMINANCE
+ * @helpurl https://localhost:3000/help/dominance.html
+ * @param [asset] "btc" (default), "eth", "usdt" or "others".
+ * @param [start] Omit for the current value. A date, a period ("2024", "2024Q1", "2024-03") or a look-back ("30D", "6M") for the history.
+ * @param [end] End date of the history (default: now).
+ * @param [headers] For the history: 1 (default) shows a header row, 0 hides it.
+ * @param invocation Invocation
+ * @returns The current dominance %, or a table of Date, Dominance %.
+ * @cancelable
+ */
+export function dominance(asset?: any, start?: any, end?: any, headers?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run('DOMINANCE', invocation, [asset, start, end, headers]);
+}

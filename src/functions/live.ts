@@ -1,0 +1,70 @@
+/*
+ * CRYPTO.LIVEPRICE: the one streaming function. The wiring only: Excel's
+ * streaming invocation ↔ the shared PriceStream (src/formulas/live.ts), which
+ * polls once for every cell. Deleting the cell (or editing its formula) calls
+ * onCanceled, which unsubscribes; the poll loop stops with the last cell.
+ */
+import type { MarketClient } from '../client';
+import type { FormulaError } from '../formulas/cells';
+import { liveArgs, PriceStream } from '../formulas/live';
+import { getRuntime } from '../office/runtime';
+
+/** One stream per client: a new runtime (settings changed) gets a new stream for new cells. */
+let shared: { client: MarketClient; stream: PriceStream } | null = null;
+
+function streamFor(client: MarketClient, liveFreshnessSeconds: number): PriceStream {
+  if (!shared || shared.client !== client) {
+    shared = { client, stream: new PriceStream({ client, liveFreshnessMs: liveFreshnessSeconds * 1000 }) };
+  }
+  return shared.stream;
+}
+
+function toExcelError(e: { code: string; message: string }): CustomFunctions.Error {
+  const code = e.code === '#VALUE!' ? CustomFunctions.ErrorCode.invalidValue : CustomFunctions.ErrorCode.notAvailable;
+  return new CustomFunctions.Error(code, e.message);
+}
+
+const inPreview = (invocation: CustomFunctions.Invocation) =>
+  String((invocation as { isInValuePreview?: unknown }).isInValuePreview) === 'true';
+
+/**
+ * A coin's price that keeps updating while the workbook is open (opt-in: it spends credits on every update).
+ * @customfunction LIVEPRICE
+ * @helpurl https://localhost:3000/help/liveprice.html
+ * @param coin Coin id, slug, symbol or name, e.g. "bitcoin", "BTC" or 1.
+ * @param [intervalSeconds] Seconds between updates, 1 to 86400 (default 60). Never faster than your plan affords or than the live-data freshness setting.
+ * @param [currency] "USD" (default) or "EUR".
+ * @param invocation Streaming invocation
+ * @returns The price, updated in place.
+ * @streaming
+ */
+export function livePrice(coin: any, intervalSeconds: any, currency: any, invocation: CustomFunctions.StreamingInvocation<number>): void {
+  let canceled = false;
+  let unsubscribe: (() => void) | null = null;
+  invocation.onCanceled = () => {
+    canceled = true;
+    unsubscribe?.();
+    unsubscribe = null;
+  };
+  if (inPreview(invocation)) {
+    invocation.setResult(toExcelError({ code: '#N/A', message: 'Press Enter to start streaming: the preview spends no credits' }));
+    return;
+  }
+  void getRuntime()
+    .then((rt) => {
+      if (canceled) return;
+      const args = liveArgs(coin, intervalSeconds, currency, rt.settings.defaultCurrency);
+      unsubscribe = streamFor(rt.client, rt.settings.liveFreshnessSeconds).subscribe(
+        args,
+        (price) => !canceled && invocation.setResult(price),
+        (err: FormulaError) => !canceled && invocation.setResult(toExcelError(err)),
+      );
+    })
+    .catch((e: unknown) => {
+      if (canceled) return;
+      const err = e as Partial<FormulaError>;
+      invocation.setResult(
+        toExcelError({ code: typeof err.code === 'string' ? err.code : '#N/A', message: e instanceof Error ? e.message : 'Unexpected error' }),
+      );
+    });
+}

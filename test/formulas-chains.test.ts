@@ -1,0 +1,176 @@
+/**
+ * BLOCKCHAINS, BLOCKCHAIN, TVL, TVLCHANGE and PERSONS, evaluated as formula
+ * text through a calculation session against the local API server (frozen
+ * clock; the client sleeps by advancing it).
+ *
+ *   node --import tsx --test test/formulas-chains.test.ts
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openSession, type Session, type SessionOptions } from '../src/cli/session';
+import { calculate, type JsonCell, type Outcome } from '../src/cli/calculate';
+import { toSerial } from '../src/formulas/cells';
+
+const NOW = Date.parse('2026-03-15T12:00:00.000Z');
+const DAY = 86_400_000;
+const TODAY = Math.floor(NOW / DAY) * DAY;
+
+async function frozenSession(opts: SessionOptions = {}): Promise<Session> {
+  const box: { s?: Session } = {};
+  const s = await openSession({
+    ...opts,
+    emulator: { now: NOW, ...opts.emulator },
+    client: { sleep: async (ms) => box.s?.emulator?.clock.advance(ms), ...opts.client },
+  });
+  box.s = s;
+  return s;
+}
+
+let s: Session;
+let sandbox: Session;
+let nokey: Session;
+before(async () => {
+  [s, sandbox, nokey] = await Promise.all([frozenSession(), frozenSession({ key: 'demo-sandbox' }), frozenSession({ key: null })]);
+});
+after(async () => {
+  await Promise.all([s?.close(), sandbox?.close(), nokey?.close()]);
+});
+
+const calc = (text: string, on: Session = s): Promise<Outcome> => calculate(on.host, text);
+async function grid(text: string, on: Session = s): Promise<JsonCell[][]> {
+  const out = await calc(text, on);
+  assert.ok('value' in out, `${text}: expected a value, got ${JSON.stringify(out)}`);
+  return out.value;
+}
+async function one(text: string, on: Session = s): Promise<JsonCell> {
+  const g = await grid(text, on);
+  assert.equal(g.length, 1);
+  assert.equal(g[0].length, 1);
+  return g[0][0];
+}
+async function num(text: string, on: Session = s): Promise<number> {
+  const v = await one(text, on);
+  assert.equal(typeof v, 'number', `${text}: a number, got ${JSON.stringify(v)}`);
+  return v as number;
+}
+async function failure(text: string, on: Session = s): Promise<{ error: string; message: string }> {
+  const out = await calc(text, on);
+  assert.ok('error' in out, `${text}: expected an error, got ${JSON.stringify(out)}`);
+  return out;
+}
+const col = (g: JsonCell[][], header: string): JsonCell[] => {
+  const i = g[0].indexOf(header);
+  assert.ok(i >= 0, `no column ${header} in ${JSON.stringify(g[0])}`);
+  return g.slice(1).map((r) => r[i]);
+};
+const close = (a: number, b: number, tol = 1e-9) => Math.abs(a - b) <= tol * Math.max(1, Math.abs(a), Math.abs(b));
+
+describe('BLOCKCHAINS and BLOCKCHAIN', () => {
+  test('the list: one row per chain, dominance shares add up to 100', async () => {
+    const g = await grid('=CRYPTO.BLOCKCHAINS()');
+    assert.deepEqual(g[0], ['Name', 'Slug', 'Symbol', 'Id', 'Market cap', 'Dominance %', 'Native coin id', 'Explorer']);
+    assert.ok(g.length > 10);
+    const ids = col(g, 'Id') as number[];
+    assert.equal(new Set(ids).size, ids.length, 'no chain twice');
+    const dom = col(g, 'Dominance %').filter((x): x is number => typeof x === 'number');
+    assert.ok(Math.abs(dom.reduce((a, b) => a + b, 0) - 100) < 0.2, 'shares add up to 100');
+    for (const r of g.slice(1)) assert.ok(typeof r[4] === 'number' || r[4] === '', 'market cap a number or empty');
+    assert.deepEqual(await grid('=CRYPTO.BLOCKCHAINS(0)'), g.slice(1));
+  });
+  test('one chain by slug, name or id: the same record, agreeing with the list', async () => {
+    const list = await grid('=CRYPTO.BLOCKCHAINS()');
+    const eth = list.find((r) => r[1] === 'ethereum');
+    assert.ok(eth, 'ethereum listed');
+    const t = await grid('=CRYPTO.BLOCKCHAIN("ethereum")');
+    assert.deepEqual(t[0], ['Field', 'Value']);
+    const f = new Map(t.slice(1).map((r) => [r[0], r[1]]));
+    assert.equal(f.get('id'), eth[3]);
+    assert.equal(f.get('marketCap'), eth[4]);
+    assert.equal(f.get('marketCapDominance'), eth[5]);
+    assert.ok((f.get('gainers') as number) + (f.get('losers') as number) > 0);
+    assert.equal(await num(`=CRYPTO.BLOCKCHAIN(${eth[3]},"id")`), eth[3], 'by id');
+    assert.equal(await num('=CRYPTO.BLOCKCHAIN("ETHEREUM","marketCap")'), eth[4], 'by name, any case');
+    assert.equal(await one('=CRYPTO.BLOCKCHAIN("BNB Chain","slug")'), 'bnb-chain');
+    assert.equal(await one('=CRYPTO.BLOCKCHAIN("base","symbol")'), '', 'a missing value is empty, not 0');
+  });
+  test('unknown chain: #N/A naming it and the closest names; bad field: #VALUE!', async () => {
+    const e = await failure('=CRYPTO.BLOCKCHAIN("etherium")');
+    assert.equal(e.error, '#N/A');
+    assert.match(e.message, /Unknown blockchain "etherium"; closest: Ethereum/);
+    const id = await failure('=CRYPTO.BLOCKCHAIN(999999)');
+    assert.equal(id.error, '#N/A');
+    assert.match(id.message, /Unknown blockchain 999999/);
+    const arb = await failure('=CRYPTO.TVL("arbitrun")');
+    assert.match(arb.message, /closest: Arbitrum/);
+    const fld = await failure('=CRYPTO.BLOCKCHAIN("ethereum","tvl")');
+    assert.equal(fld.error, '#VALUE!');
+    assert.match(fld.message, /marketCap/);
+  });
+  test('Sandbox may read blockchains; no key: #N/A saying where to add one', async () => {
+    assert.ok((await num('=CRYPTO.BLOCKCHAIN("solana","marketCap")', sandbox)) > 0);
+    const e = await failure('=CRYPTO.BLOCKCHAINS()', nokey);
+    assert.equal(e.error, '#N/A');
+    assert.match(e.message, /No API key.*add your key/);
+  });
+});
+
+describe('TVL and TVLCHANGE', () => {
+  test('TVL: daily rows, chain TVL below the total; default is the last 30 days', async () => {
+    const g = await grid('=CRYPTO.TVL("ethereum","90D")');
+    assert.deepEqual(g[0], ['Date', 'TVL', 'Total TVL']);
+    const dates = col(g, 'Date') as number[];
+    assert.equal(dates[0], toSerial(TODAY - 90 * DAY));
+    assert.equal(dates[dates.length - 1], toSerial(TODAY));
+    dates.forEach((d, i) => i > 0 && assert.equal(d - dates[i - 1], 1));
+    for (const [, tvl, total] of g.slice(1)) assert.ok((tvl as number) > 0 && (tvl as number) < (total as number));
+    const dflt = await grid('=CRYPTO.TVL("ethereum",,,0)');
+    assert.equal(dflt.length, 31);
+    assert.deepEqual(dflt, g.slice(-31), 'the same points as the longer range');
+  });
+  test('TVLCHANGE agrees with the TVL series for every period', async () => {
+    const g = await grid('=CRYPTO.TVL("solana","1Y",,0)');
+    const tvlAt = (daysAgo: number) => g[g.length - 1 - daysAgo][1] as number;
+    const last = tvlAt(0);
+    for (const [p, d] of [['1d', 1], ['7d', 7], ['30d', 30], ['90d', 90]] as const) {
+      const ch = await num(`=CRYPTO.TVLCHANGE("solana","${p}")`);
+      assert.ok(Math.abs(ch - (last / tvlAt(d) - 1) * 100) < 1e-3, `${p}: ${ch} vs series`);
+    }
+    assert.equal(await num('=CRYPTO.TVLCHANGE("solana")'), await num('=CRYPTO.TVLCHANGE("solana","1d")'), 'default 1d');
+  });
+  test('bad period: #VALUE! listing the periods; Sandbox: #N/A naming Basic', async () => {
+    const e = await failure('=CRYPTO.TVLCHANGE("solana","2w")');
+    assert.equal(e.error, '#VALUE!');
+    assert.match(e.message, /"1d".*"7d".*"30d".*"90d".*"1y"/);
+    const p = await failure('=CRYPTO.TVL("solana")', sandbox);
+    assert.equal(p.error, '#N/A');
+    assert.match(p.message, /TVL needs the Basic plan/);
+    const c = await failure('=CRYPTO.TVLCHANGE("solana")', sandbox);
+    assert.match(c.message, /TVLCHANGE needs the Basic plan/);
+  });
+  test('end before start is #VALUE!', async () => {
+    const e = await failure('=CRYPTO.TVL("solana","2026-03-10","2026-03-01")');
+    assert.equal(e.error, '#VALUE!');
+  });
+});
+
+describe('PERSONS', () => {
+  test('everyone, by name; a query filters by name or slug, case-insensitively', async () => {
+    const all = await grid('=CRYPTO.PERSONS()');
+    assert.deepEqual(all[0], ['Name', 'Slug', 'Id']);
+    assert.ok(all.length > 10);
+    const names = col(all, 'Name') as string[];
+    assert.deepEqual([...names].sort((a, b) => a.localeCompare(b)), names);
+    const someone = all[5];
+    const part = String(someone[0]).split(' ')[0].slice(0, 4).toUpperCase();
+    const hits = await grid(`=CRYPTO.PERSONS("${part}")`);
+    const expected = all.slice(1).filter((r) => String(r[0]).toLowerCase().includes(part.toLowerCase()) || String(r[1]).includes(part.toLowerCase()));
+    assert.deepEqual(hits.slice(1), expected);
+    assert.ok(hits.some((r) => r[2] === someone[2]));
+    assert.ok(hits.length < all.length);
+  });
+  test('no match: a header alone, or #N/A naming the query without headers', async () => {
+    assert.deepEqual(await grid('=CRYPTO.PERSONS("zzqx")'), [['Name', 'Slug', 'Id']]);
+    const g = await grid('=CRYPTO.PERSONS("zzqx",0)');
+    assert.deepEqual(g, [[{ error: '#N/A', message: 'No person matches "zzqx"' }]]);
+  });
+});

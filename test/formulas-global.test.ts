@@ -1,0 +1,283 @@
+/**
+ * TRENDING, GAINERS, LOSERS, GLOBAL, DERIVATIVES, FEARGREED, ALTSEASON,
+ * DOMINANCE and CREDITS, evaluated as formula text through a calculation
+ * session against the local API server (frozen clock: the data is the same
+ * every run; the client sleeps by advancing that clock).
+ *
+ *   node --import tsx --test test/formulas-global.test.ts
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openSession, type Session, type SessionOptions } from '../src/cli/session';
+import { calculate, type JsonCell, type Outcome } from '../src/cli/calculate';
+import { fromSerial, toSerial } from '../src/formulas/cells';
+
+const NOW = Date.parse('2026-03-15T12:00:00.000Z');
+const DAY = 86_400_000;
+const TODAY = Math.floor(NOW / DAY) * DAY;
+
+async function frozenSession(opts: SessionOptions = {}): Promise<Session> {
+  const box: { s?: Session } = {};
+  const s = await openSession({
+    ...opts,
+    emulator: { now: NOW, ...opts.emulator },
+    client: { sleep: async (ms) => box.s?.emulator?.clock.advance(ms), ...opts.client },
+  });
+  box.s = s;
+  return s;
+}
+
+let s: Session;
+let sandbox: Session;
+let nokey: Session;
+before(async () => {
+  [s, sandbox, nokey] = await Promise.all([frozenSession(), frozenSession({ key: 'demo-sandbox' }), frozenSession({ key: null })]);
+});
+after(async () => {
+  await Promise.all([s?.close(), sandbox?.close(), nokey?.close()]);
+});
+
+const calc = (text: string, on: Session = s): Promise<Outcome> => calculate(on.host, text);
+
+async function grid(text: string, on: Session = s): Promise<JsonCell[][]> {
+  const out = await calc(text, on);
+  assert.ok('value' in out, `${text}: expected a value, got ${JSON.stringify(out)}`);
+  return out.value;
+}
+async function num(text: string, on: Session = s): Promise<number> {
+  const g = await grid(text, on);
+  assert.equal(g.length, 1, `${text}: one row`);
+  assert.equal(g[0].length, 1, `${text}: one cell`);
+  assert.equal(typeof g[0][0], 'number', `${text}: a number, got ${JSON.stringify(g[0][0])}`);
+  return g[0][0] as number;
+}
+async function failure(text: string, on: Session = s): Promise<{ error: string; message: string }> {
+  const out = await calc(text, on);
+  assert.ok('error' in out, `${text}: expected an error, got ${JSON.stringify(out)}`);
+  return out;
+}
+const col = (g: JsonCell[][], header: string): JsonCell[] => {
+  const i = g[0].indexOf(header);
+  assert.ok(i >= 0, `no column ${header} in ${JSON.stringify(g[0])}`);
+  return g.slice(1).map((r) => r[i]);
+};
+const fieldMap = (g: JsonCell[][]) => new Map(g.slice(1).map((r) => [r[0] as string, r[1]]));
+
+const FG_BANDS: [number, string][] = [[25, 'Extreme Fear'], [45, 'Fear'], [55, 'Neutral'], [75, 'Greed'], [100, 'Extreme Greed']];
+const ALT_BANDS: [number, string][] = [[25, 'Bitcoin Season'], [74, 'Neutral'], [100, 'Altcoin Season']];
+const band = (bands: [number, string][], v: number) => bands.find(([max]) => v <= max)![1];
+
+const MOVER_HEADERS = ['Rank', 'Name', 'Symbol', 'Price', 'Change %', 'Market cap', 'Volume 24h', 'Category'];
+
+/** Daily chart rows: Date serials one day apart, starting at `from` (ms), ending today. */
+function assertDaily(g: JsonCell[][], from: number, to: number): void {
+  const dates = col(g, 'Date') as number[];
+  assert.ok(dates.length > 0);
+  assert.equal(dates[0], toSerial(from), 'first point on the start day');
+  dates.forEach((d, i) => i > 0 && assert.equal(d - dates[i - 1], 1, 'one point per day'));
+  assert.equal(dates[dates.length - 1], toSerial(to), 'last point on the end day');
+}
+
+describe('TRENDING', () => {
+  test('a ranked table of coins with numbers where numbers belong', async () => {
+    const g = await grid('=CRYPTO.TRENDING()');
+    assert.deepEqual(g[0], MOVER_HEADERS);
+    assert.ok(g.length > 5, 'some trending coins');
+    assert.deepEqual(col(g, 'Rank'), g.slice(1).map((_, i) => i + 1), 'ranks 1..n in order');
+    for (const r of g.slice(1)) {
+      assert.equal(typeof r[1], 'string');
+      assert.ok(typeof r[3] === 'number' && r[3] > 0, 'price');
+      assert.ok(typeof r[5] === 'number' || r[5] === '', 'market cap or empty');
+      assert.ok(!r.includes(null as unknown as JsonCell), 'no nulls');
+    }
+    const bare = await grid('=CRYPTO.TRENDING(0)');
+    assert.deepEqual(bare, g.slice(1), 'headers=0 drops only the header row');
+  });
+  test('its price agrees with PRICE', async () => {
+    const g = await grid('=CRYPTO.TRENDING()');
+    const [, name, , price] = g[1];
+    const p = await num(`=CRYPTO.PRICE("${name}")`);
+    assert.ok(Math.abs(p - (price as number)) / p < 1e-9, `${name}: ${p} vs ${price}`);
+  });
+});
+
+describe('GAINERS and LOSERS', () => {
+  test('count rows, sorted by change, gainers above losers', async () => {
+    const up = await grid('=CRYPTO.GAINERS("24h",7)');
+    const down = await grid('=CRYPTO.LOSERS(,7)');
+    assert.deepEqual(up[0], MOVER_HEADERS);
+    assert.equal(up.length, 8);
+    assert.equal(down.length, 8);
+    const cu = col(up, 'Change %') as number[];
+    const cd = col(down, 'Change %') as number[];
+    assert.deepEqual([...cu].sort((a, b) => b - a), cu, 'gainers: largest first');
+    assert.deepEqual([...cd].sort((a, b) => a - b), cd, 'losers: smallest first');
+    assert.ok(cu.every((x) => x > 0) && cd.every((x) => x < 0));
+    assert.ok(Math.min(...cu) > Math.max(...cd));
+  });
+  test('the change is the period asked for: 24h agrees with QUOTE, 7d with QUOTE percentChange.d7', async () => {
+    const d1 = await grid('=CRYPTO.GAINERS(,3,0)');
+    const d7 = await grid('=CRYPTO.GAINERS("7d",3,0)');
+    const q1 = await grid(`=CRYPTO.QUOTE("${d1[0][1]}","percentChange.h24",,0)`);
+    const q7 = await grid(`=CRYPTO.QUOTE("${d7[0][1]}","percentChange.d7",,0)`);
+    assert.ok(Math.abs((q1[0][1] as number) - (d1[0][4] as number)) < 1e-3, `24h ${q1[0][1]} vs ${d1[0][4]}`);
+    assert.ok(Math.abs((q7[0][1] as number) - (d7[0][4] as number)) < 1e-3, `7d ${q7[0][1]} vs ${d7[0][4]}`);
+    assert.notDeepEqual(d1.map((r) => r[1]), d7.map((r) => r[1]), '7d leaders differ from 24h leaders');
+  });
+  test('bad period or count: #VALUE! naming what is allowed', async () => {
+    const p = await failure('=CRYPTO.GAINERS("1h")');
+    assert.equal(p.error, '#VALUE!');
+    assert.match(p.message, /"24h".*"7d".*"30d"/);
+    const c = await failure('=CRYPTO.LOSERS("7d",101)');
+    assert.equal(c.error, '#VALUE!');
+    assert.match(c.message, /count must be a whole number from 1 to 100/);
+  });
+  test('Sandbox key: #N/A naming the Basic plan', async () => {
+    const e = await failure('=CRYPTO.GAINERS()', sandbox);
+    assert.equal(e.error, '#N/A');
+    assert.match(e.message, /GAINERS needs the Basic plan/);
+  });
+});
+
+describe('GLOBAL and DERIVATIVES', () => {
+  test('one field is a number; no field is the whole Field/Value table, same values', async () => {
+    const g = await grid('=CRYPTO.GLOBAL()');
+    assert.deepEqual(g[0], ['Field', 'Value']);
+    const f = fieldMap(g);
+    assert.deepEqual([...f.keys()], [
+      'totalMarketCap', 'totalVolume24h', 'btcMarketCap', 'ethMarketCap', 'activeCurrencies', 'activeTickers', 'activeExchanges',
+      'marketCapChangePercent24h',
+    ]);
+    for (const v of f.values()) assert.equal(typeof v, 'number');
+    assert.equal(await num('=CRYPTO.GLOBAL("totalMarketCap")'), f.get('totalMarketCap'));
+    assert.equal(await num('=CRYPTO.GLOBAL("ACTIVEEXCHANGES")'), f.get('activeExchanges'), 'field names are case-insensitive');
+    assert.ok((f.get('btcMarketCap') as number) < (f.get('totalMarketCap') as number));
+    assert.ok((f.get('ethMarketCap') as number) < (f.get('btcMarketCap') as number));
+  });
+  test('btcMarketCap / totalMarketCap x 100 is DOMINANCE("btc"), and eth likewise', async () => {
+    const total = await num('=CRYPTO.GLOBAL("totalMarketCap")');
+    const btc = await num('=CRYPTO.GLOBAL("btcMarketCap")');
+    const eth = await num('=CRYPTO.GLOBAL("ethMarketCap")');
+    assert.ok(Math.abs((btc / total) * 100 - (await num('=CRYPTO.DOMINANCE()'))) <= 0.011);
+    assert.ok(Math.abs((eth / total) * 100 - (await num('=CRYPTO.DOMINANCE("ETH")'))) <= 0.011);
+  });
+  test('unknown field: #VALUE! listing the fields', async () => {
+    const e = await failure('=CRYPTO.GLOBAL("marketCap")');
+    assert.equal(e.error, '#VALUE!');
+    assert.match(e.message, /totalMarketCap, totalVolume24h/);
+  });
+  test('DERIVATIVES: shares add up to 100; Advanced plan', async () => {
+    const g = await grid('=CRYPTO.DERIVATIVES()');
+    const f = fieldMap(g);
+    assert.equal(f.size, 5);
+    assert.ok(Math.abs((f.get('perpetualShare') as number) + (f.get('futuresShare') as number) - 100) < 0.011);
+    assert.ok((await num('=CRYPTO.DERIVATIVES("totalOpenInterest")')) > 0);
+    const e = await failure('=CRYPTO.DERIVATIVES()', sandbox);
+    assert.match(e.message, /needs the Advanced plan/);
+  });
+  test('no key: #N/A saying where to add one', async () => {
+    const e = await failure('=CRYPTO.GLOBAL("totalMarketCap")', nokey);
+    assert.equal(e.error, '#N/A');
+    assert.match(e.message, /No API key.*add your key/);
+  });
+});
+
+describe('FEARGREED, ALTSEASON, DOMINANCE', () => {
+  test('FEARGREED(): the current value; a range: daily rows classified by their band, ending with the current value', async () => {
+    const now = await num('=CRYPTO.FEARGREED()');
+    assert.ok(Number.isInteger(now) && now >= 0 && now <= 100);
+    const g = await grid('=CRYPTO.FEARGREED("30D")');
+    assert.deepEqual(g[0], ['Date', 'Value', 'Classification']);
+    assertDaily(g, TODAY - 30 * DAY, TODAY);
+    for (const [, v, c] of g.slice(1)) assert.equal(c, band(FG_BANDS, v as number), `value ${v}`);
+    assert.equal(g[g.length - 1][1], now, "today's point is the current value");
+    assert.ok(new Set(g.slice(1).map((r) => r[1])).size > 1, 'values move');
+  });
+  test('a closed period stops at its last day; end before start is #VALUE!', async () => {
+    const g = await grid('=CRYPTO.FEARGREED("2025-02",,0)');
+    assert.equal(g.length, 28, 'February 2025: 28 rows, no header');
+    assert.equal(fromSerial(g[0][0] as number), Date.UTC(2025, 1, 1));
+    assert.equal(fromSerial(g[27][0] as number), Date.UTC(2025, 1, 28));
+    const e = await failure('=CRYPTO.FEARGREED("2026-03-10","2026-03-01")');
+    assert.equal(e.error, '#VALUE!');
+    assert.match(e.message, /end must be after start/);
+    const bad = await failure('=CRYPTO.FEARGREED("last week")');
+    assert.equal(bad.error, '#VALUE!');
+    assert.match(bad.message, /start must be a date/);
+  });
+  test('FEARGREED: current value on Sandbox, history needs Basic', async () => {
+    assert.equal(await num('=CRYPTO.FEARGREED()', sandbox), await num('=CRYPTO.FEARGREED()'));
+    const e = await failure('=CRYPTO.FEARGREED("7D")', sandbox);
+    assert.equal(e.error, '#N/A');
+    assert.match(e.message, /FEARGREED needs the Basic plan/);
+  });
+  test('ALTSEASON: current value and a quarter, classified by band', async () => {
+    const now = await num('=CRYPTO.ALTSEASON()');
+    assert.ok(now >= 0 && now <= 100);
+    const g = await grid('=CRYPTO.ALTSEASON("2025Q1")');
+    assert.deepEqual(g[0], ['Date', 'Value', 'Classification', 'Altcoins market cap']);
+    assertDaily(g, Date.UTC(2025, 0, 1), Date.UTC(2025, 2, 31));
+    for (const [, v, c, cap] of g.slice(1)) {
+      assert.equal(c, band(ALT_BANDS, v as number));
+      assert.ok(typeof cap === 'number' && cap > 0);
+    }
+    const week = await grid('=CRYPTO.ALTSEASON("7D")');
+    assert.equal(week[week.length - 1][1], now);
+  });
+  test('DOMINANCE: the four assets add up to 100; the chart ends at the current value', async () => {
+    const parts = await Promise.all(['btc', 'eth', 'usdt', 'others'].map((a) => num(`=CRYPTO.DOMINANCE("${a}")`)));
+    assert.ok(Math.abs(parts.reduce((a, b) => a + b) - 100) < 0.02, `sum ${parts}`);
+    const g = await grid('=CRYPTO.DOMINANCE("btc","14D")');
+    assert.deepEqual(g[0], ['Date', 'Dominance %']);
+    assertDaily(g, TODAY - 14 * DAY, TODAY);
+    assert.equal(g[g.length - 1][1], parts[0]);
+    const e = await failure('=CRYPTO.DOMINANCE("doge")');
+    assert.equal(e.error, '#VALUE!');
+    assert.match(e.message, /"btc".*"eth".*"usdt".*"others"/);
+  });
+});
+
+describe('CREDITS', () => {
+  test('the account figures are the server\'s; dailyUsed grows by exactly what formulas spent', async () => {
+    const before = await grid('=CRYPTO.CREDITS()');
+    const f0 = fieldMap(before);
+    const u0 = s.emulator!.usage('demo-pro');
+    assert.equal(f0.get('plan'), 'Pro');
+    assert.equal(f0.get('dailyUsed'), u0.dailyUsed);
+    assert.equal(f0.get('dailyLimit'), 80_000);
+    assert.equal(f0.get('dailyRemaining'), 80_000 - u0.dailyUsed);
+    assert.equal(f0.get('periodEnd'), toSerial(Date.parse(u0.currentPeriodEnd)));
+    assert.equal(f0.get('workbookCredits'), s.client.meter.snapshot().credits);
+    assert.equal(f0.get('workbookCredits'), u0.dailyUsed, 'this session is the key\'s only user');
+
+    const meter0 = s.client.meter.snapshot().credits;
+    await grid('=CRYPTO.LOSERS("30d",4)');
+    await grid('=CRYPTO.FEARGREED("2024")'); // 366 daily points: 1 + 3 credits
+    await grid('=CRYPTO.FEARGREED("2024")'); // cached: free
+    const spent = s.client.meter.snapshot().credits - meter0;
+    assert.equal(spent, 1 + 4);
+    const used = await num('=CRYPTO.CREDITS("dailyUsed")');
+    assert.equal(used - (f0.get('dailyUsed') as number), spent);
+    assert.equal(used, s.emulator!.usage('demo-pro').dailyUsed);
+    assert.equal(await num('=CRYPTO.CREDITS("workbookCredits")'), s.client.meter.snapshot().credits);
+  });
+  test('CREDITS itself is free and never cached', async () => {
+    const a = s.emulator!.usage('demo-pro');
+    await num('=CRYPTO.CREDITS("dailyUsed")');
+    await num('=CRYPTO.CREDITS("dailyUsed")');
+    const b = s.emulator!.usage('demo-pro');
+    assert.equal(b.dailyUsed, a.dailyUsed);
+    assert.equal(b.byPath['/v3/status'].requests - a.byPath['/v3/status'].requests, 2, 'two status reads');
+  });
+  test('Sandbox figures; bad field; no key', async () => {
+    assert.equal(await num('=CRYPTO.CREDITS("rateLimitPerMinute")', sandbox), 10);
+    const g = await grid('=CRYPTO.CREDITS("plan")', sandbox);
+    assert.deepEqual(g, [['Sandbox']]);
+    const e = await failure('=CRYPTO.CREDITS("credits")');
+    assert.equal(e.error, '#VALUE!');
+    assert.match(e.message, /dailyUsed/);
+    const k = await failure('=CRYPTO.CREDITS()', nokey);
+    assert.equal(k.error, '#N/A');
+    assert.match(k.message, /No API key/);
+  });
+});

@@ -1,0 +1,302 @@
+/**
+ * LIVEPRICE: the PriceStream poller against the local API server, with the
+ * emulator's controlled clock (prices move once per clock hour) and injected
+ * timers (a test fires them by hand), and LIVEPRICE as a one-shot formula.
+ *
+ *   node --import tsx --test test/formulas-live.test.ts
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openSession, type Session, type SessionOptions } from '../src/cli/session';
+import { calculate } from '../src/cli/calculate';
+import type { FormulaError } from '../src/formulas/cells';
+import { PriceStream, type LiveArgs, type PriceStreamOptions } from '../src/formulas/live';
+
+const NOW = Date.parse('2026-03-15T12:00:00.000Z');
+const HOUR = 3_600_000;
+const MARKETS = '/v3/currencies/markets';
+
+async function frozenSession(opts: SessionOptions = {}): Promise<Session> {
+  const box: { s?: Session } = {};
+  const s = await openSession({
+    ...opts,
+    emulator: { now: NOW, ...opts.emulator },
+    client: { sleep: async (ms) => box.s?.emulator?.clock.advance(ms), ...opts.client },
+  });
+  box.s = s;
+  return s;
+}
+
+/** Timers the test fires by hand; `ms` is what the poller asked for. */
+class FakeTimers {
+  readonly pending = new Map<number, { fn: () => void; ms: number }>();
+  #next = 1;
+  set = (fn: () => void, ms: number): number => {
+    const id = this.#next++;
+    this.pending.set(id, { fn, ms });
+    return id;
+  };
+  clear = (h: unknown): void => {
+    this.pending.delete(h as number);
+  };
+  /** The one pending timer. */
+  only(): { fn: () => void; ms: number } {
+    assert.equal(this.pending.size, 1, `one timer pending, not ${this.pending.size}`);
+    return [...this.pending.values()][0];
+  }
+  fire(): void {
+    const [id, t] = [...this.pending.entries()][0];
+    assert.equal(this.pending.size, 1);
+    this.pending.delete(id);
+    t.fn();
+  }
+}
+
+/** Records what one subscriber was told. */
+class Cell {
+  values: number[] = [];
+  errors: FormulaError[] = [];
+  log: string[] = [];
+  onValue = (p: number) => {
+    this.values.push(p);
+    this.log.push(`v:${p}`);
+  };
+  onError = (e: FormulaError) => {
+    this.errors.push(e);
+    this.log.push(`e:${e.message}`);
+  };
+  get last(): number | undefined {
+    return this.values[this.values.length - 1];
+  }
+}
+
+let s: Session;
+let sandbox: Session;
+before(async () => {
+  [s, sandbox] = await Promise.all([frozenSession(), frozenSession({ key: 'demo-sandbox' })]);
+});
+after(async () => {
+  await Promise.all([s?.close(), sandbox?.close()]);
+});
+
+function streamOn(on: Session, opts: Partial<PriceStreamOptions> = {}): { stream: PriceStream; timers: FakeTimers } {
+  const timers = new FakeTimers();
+  const stream = new PriceStream({
+    client: on.client, now: () => on.emulator!.clock.now(), setTimer: timers.set, clearTimer: timers.clear, ...opts,
+  });
+  return { stream, timers };
+}
+const args = (coin: string | number, intervalSeconds = 3600, currency: 'USD' | 'EUR' = 'USD'): LiveArgs => ({ coin, intervalSeconds, currency });
+const marketsRequests = (on: Session) => on.emulator!.usage(on === s ? 'demo-pro' : 'demo-sandbox').byPath[MARKETS]?.requests ?? 0;
+async function price(coin: string, on: Session = s, currency = 'USD'): Promise<number> {
+  const out = await calculate(on.host, `=CRYPTO.PRICE("${coin}","${currency}")`);
+  assert.ok('value' in out, JSON.stringify(out));
+  return out.value[0][0] as number;
+}
+
+describe('PriceStream', () => {
+  test('one poll serves every subscriber; identical arguments share one subscription; each tick reads fresh prices', async () => {
+    const { stream, timers } = streamOn(s);
+    const btc1 = new Cell(), btc2 = new Cell(), btc3 = new Cell(), eth = new Cell(), sol = new Cell();
+    const m0 = marketsRequests(s);
+    const offs = [
+      stream.subscribe(args('bitcoin'), btc1.onValue, btc1.onError),
+      stream.subscribe(args('bitcoin'), btc2.onValue, btc2.onError),
+      stream.subscribe(args('ethereum'), eth.onValue, eth.onError),
+      stream.subscribe(args('solana'), sol.onValue, sol.onError),
+    ];
+    await stream.idle();
+    assert.equal(marketsRequests(s) - m0, 1, 'three coins, one markets page');
+    assert.deepEqual(stream.stats().subscriptions, 3);
+    assert.deepEqual(stream.stats().listeners, 4);
+    const p0 = await price('bitcoin');
+    assert.deepEqual(btc1.values, [p0]);
+    assert.deepEqual(btc2.values, [p0]);
+    assert.deepEqual(eth.values, [await price('ethereum')]);
+    // A late joiner with the same arguments gets the last value at once, without a request.
+    offs.push(stream.subscribe(args('BITCOIN'), btc3.onValue, btc3.onError));
+    assert.deepEqual(btc3.values, [p0]);
+    assert.equal(stream.stats().subscriptions, 3);
+    await stream.idle();
+    assert.equal(marketsRequests(s) - m0, 1);
+
+    // One timer for the whole stream, at the subscriptions' interval.
+    assert.equal(timers.only().ms, 3600_000);
+    for (let hour = 1; hour <= 2; hour++) {
+      s.emulator!.clock.advance(HOUR);
+      const before = marketsRequests(s);
+      timers.fire();
+      await stream.idle();
+      assert.equal(marketsRequests(s) - before, 1, `tick ${hour}: one request for every coin`);
+      const p = await price('bitcoin');
+      assert.notEqual(p, p0, 'the price moved with the clock');
+      for (const c of [btc1, btc2, btc3]) assert.equal(c.last, p, `tick ${hour}: every bitcoin cell updated`);
+      assert.equal(eth.last, await price('ethereum'));
+      assert.equal(sol.values.length, hour + 1);
+      assert.equal(timers.only().ms, 3600_000);
+    }
+    offs.forEach((off) => off());
+    assert.equal(timers.pending.size, 0);
+  });
+
+  test('the interval floor: live freshness on Pro, a quarter of the daily credits on Sandbox, more for more pages', async () => {
+    // Pro: 100 requests/min and 80 000 credits/day afford far more; the 60 s freshness rules.
+    const pro = streamOn(s);
+    const offPro = pro.stream.subscribe(args('bitcoin', 1), () => {}, () => {});
+    await pro.stream.idle();
+    assert.equal(pro.timers.only().ms, 60_000);
+    assert.equal(pro.stream.effectiveIntervalMs(1), 60_000);
+    assert.equal(pro.stream.effectiveIntervalMs(300), 300_000, 'a longer interval is kept');
+    offPro();
+
+    // A slower freshness setting is a slower floor.
+    const slow = streamOn(s, { liveFreshnessMs: 120_000 });
+    const offSlow = slow.stream.subscribe(args('bitcoin', 30), () => {}, () => {});
+    await slow.stream.idle();
+    assert.equal(slow.timers.only().ms, 120_000);
+    offSlow();
+
+    // Sandbox: 400 credits/day, a quarter for streaming = 100 polls of one page a day → every 864 s.
+    const sb = streamOn(sandbox);
+    const cell = new Cell();
+    const offSb = sb.stream.subscribe(args('bitcoin', 1), cell.onValue, cell.onError);
+    await sb.stream.idle();
+    assert.equal(cell.values.length, 1);
+    assert.deepEqual(sb.stream.perTick(), { requests: 1, credits: 1 });
+    assert.equal(sb.timers.only().ms, 864_000);
+    // A EUR subscription needs a second page at 2 credits: 3 credits a tick → 2592 s.
+    const offEur = sb.stream.subscribe(args('bitcoin', 1, 'EUR'), () => {}, () => {});
+    await sb.stream.idle();
+    assert.deepEqual(sb.stream.perTick(), { requests: 2, credits: 3 });
+    assert.equal(sb.timers.only().ms, 2_592_000);
+    offEur();
+    assert.equal(sb.timers.only().ms, 864_000, 'back to one page when the EUR cell leaves');
+    offSb();
+    assert.equal(sb.timers.pending.size, 0);
+  });
+
+  test('coins on two markets pages: two requests a tick, and the floor counts both', async () => {
+    const top = await calculate(s.host, '=CRYPTO.MARKETS(300,,,,,,,,0)');
+    assert.ok('value' in top);
+    const deep = String(top.value[299][3]); // slug of the coin ranked 300th
+    const { stream, timers } = streamOn(s);
+    const a = new Cell(), b = new Cell();
+    const offs = [stream.subscribe(args('bitcoin'), a.onValue, a.onError), stream.subscribe(args(deep), b.onValue, b.onError)];
+    await stream.idle();
+    assert.deepEqual(stream.perTick(), { requests: 2, credits: 2 });
+    assert.equal(b.last, await price(deep));
+    s.emulator!.clock.advance(HOUR);
+    const before = marketsRequests(s);
+    timers.fire();
+    await stream.idle();
+    assert.equal(marketsRequests(s) - before, 2, 'page 1 and page 2');
+    assert.equal(a.values.length, 2);
+    assert.equal(b.values.length, 2);
+    offs.forEach((off) => off());
+  });
+
+  test('cleanup: the last unsubscribe clears the timer; a poll in flight does not start a new one', async () => {
+    const { stream, timers } = streamOn(s);
+    const a = new Cell(), b = new Cell();
+    const offA = stream.subscribe(args('ethereum'), a.onValue, a.onError);
+    const offB = stream.subscribe(args('ethereum'), b.onValue, b.onError);
+    await stream.idle();
+    assert.equal(timers.pending.size, 1);
+    offA();
+    offA(); // idempotent
+    assert.equal(timers.pending.size, 1, 'one listener left: the stream goes on');
+    s.emulator!.clock.advance(HOUR);
+    timers.fire();
+    await stream.idle();
+    assert.equal(a.values.length, 1, 'the one that left hears nothing more');
+    assert.equal(b.values.length, 2);
+    offB();
+    assert.equal(timers.pending.size, 0);
+    assert.deepEqual(stream.stats(), { ...stream.stats(), subscriptions: 0, listeners: 0, timerPending: false });
+
+    // Leave while the first fetch is still running: nothing is delivered, nothing is scheduled.
+    const c = new Cell();
+    s.emulator!.clock.advance(HOUR);
+    const offC = stream.subscribe(args('cardano'), c.onValue, c.onError);
+    offC();
+    await stream.idle();
+    assert.deepEqual(c.log, []);
+    assert.equal(timers.pending.size, 0);
+  });
+
+  test('errors reach the cells without stopping the stream, and values come back', async () => {
+    const { stream, timers } = streamOn(s);
+    const good = new Cell(), bad = new Cell();
+    const offs = [
+      stream.subscribe(args('bitcoin'), good.onValue, good.onError),
+      stream.subscribe(args('notacoinatall'), bad.onValue, bad.onError),
+    ];
+    await stream.idle();
+    assert.equal(good.values.length, 1);
+    assert.equal(bad.values.length, 0);
+    assert.equal(bad.errors.length, 1);
+    assert.equal(bad.errors[0].code, '#N/A');
+    assert.match(bad.errors[0].message, /notacoinatall/);
+
+    // The key is removed: the next tick is an error for every cell, and the loop keeps going.
+    s.keys.setKey(null);
+    s.emulator!.clock.advance(HOUR);
+    timers.fire();
+    await stream.idle();
+    assert.equal(good.errors.length, 1);
+    assert.match(good.errors[0].message, /No API key/);
+    assert.equal(timers.pending.size, 1, 'still polling');
+
+    // The key is back: values again.
+    s.keys.setKey('demo-pro');
+    s.emulator!.clock.advance(HOUR);
+    timers.fire();
+    await stream.idle();
+    assert.equal(good.last, await price('bitcoin'));
+    assert.deepEqual(good.log.map((x) => x[0]), ['v', 'e', 'v']);
+    offs.forEach((off) => off());
+    assert.equal(timers.pending.size, 0);
+  });
+
+  test('a listener that throws does not stop the others', async () => {
+    const { stream } = streamOn(s);
+    const ok = new Cell();
+    const offs = [
+      stream.subscribe(args('bitcoin', 7200), () => { throw new Error('boom'); }, () => {}),
+      stream.subscribe(args('bitcoin', 7200), ok.onValue, ok.onError),
+    ];
+    await stream.idle();
+    assert.equal(ok.values.length, 1);
+    offs.forEach((off) => off());
+  });
+});
+
+describe('LIVEPRICE outside Excel', () => {
+  test('answers the current price once', async () => {
+    const out = await calculate(s.host, '=CRYPTO.LIVEPRICE("bitcoin")');
+    assert.ok('value' in out, JSON.stringify(out));
+    assert.equal(out.value[0][0], await price('bitcoin'));
+    const eur = await calculate(s.host, '=CRYPTO.LIVEPRICE("ethereum",120,"eur")');
+    assert.ok('value' in eur, JSON.stringify(eur));
+    assert.equal(eur.value[0][0], await price('ethereum', s, 'EUR'));
+    assert.notEqual(eur.value[0][0], await price('ethereum'));
+  });
+  test('bad interval or currency: #VALUE! naming what is allowed; no key: #N/A', async () => {
+    const i = await calculate(s.host, '=CRYPTO.LIVEPRICE("bitcoin",0)');
+    assert.ok('error' in i);
+    assert.equal(i.error, '#VALUE!');
+    assert.match(i.message, /intervalSeconds must be a whole number from 1 to 86400/);
+    const c = await calculate(s.host, '=CRYPTO.LIVEPRICE("bitcoin",60,"GBP")');
+    assert.ok('error' in c);
+    assert.match(c.message, /"USD" or "EUR"/);
+    const nokey = await frozenSession({ key: null });
+    try {
+      const k = await calculate(nokey.host, '=CRYPTO.LIVEPRICE("bitcoin")');
+      assert.ok('error' in k);
+      assert.equal(k.error, '#N/A');
+      assert.match(k.message, /No API key/);
+    } finally {
+      await nokey.close();
+    }
+  });
+});
