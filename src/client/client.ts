@@ -1,0 +1,497 @@
+/**
+ * MarketClient: the facade the formula layer and the task pane use. Every
+ * request goes: canonical form and validation → response cache (fresh answer?)
+ * → shared call in flight → key, budget, plan → pacer → one HTTP attempt, with
+ * retries → meter → cache. Pure: global fetch, AbortController, EventTarget and
+ * setTimeout only, so it runs in Node (tests) and in the Excel runtime.
+ */
+import {
+  CONVERT_CURRENCIES,
+  DEFAULT_RATE_LIMIT_PER_MINUTE,
+  ENDPOINTS,
+  creditCost,
+  type ConvertCurrency,
+  type EndpointData,
+  type EndpointName,
+  type Freshness,
+} from '../api/endpoints';
+import type { AccountStatus, MarketItem, Profile } from '../api/records';
+import { allowsStaleFallback, ApiError, abortedError } from './api-error';
+import { canonicalRequest, freshnessOf, type CanonicalRequest, type QueryInput } from './canonical-request';
+import { abortable, realSleep, type Sleep } from './clock';
+import { CoinMap, CoinMapStorage, MARKETS_PAGE_SIZE, RankBook } from './coin-map';
+import type { Ambiguity, CoinRef } from './coin-ref';
+import { CoinResolver, type ResolveOptions } from './coin-resolver';
+import { CreditMeter } from './credit-meter';
+import { normalizeKey, type KeyStore } from './key-store';
+import { MemoryKvStore, type KvStore } from './kv-store';
+import { Pacer } from './pacer';
+import { QuoteBatcher } from './quote-batcher';
+import type { Quote } from './quote';
+import { ResponseCache, type CacheEntry } from './response-cache';
+import { withRetries } from './retry';
+import { attempt } from './transport';
+
+export interface ClientOptions {
+  /** Host root, e.g. 'https://api.cryptorank.io' or 'http://127.0.0.1:4010'; endpoint paths start with /v3. */
+  baseUrl: string;
+  keyStore: KeyStore;
+  /** Where the currency map and learned ranks persist across sessions; default memory. */
+  storage?: KvStore;
+  now?: () => number;
+  fetch?: typeof fetch;
+  /** Per attempt; default 20 s (well under Excel's ~60 s). */
+  timeoutMs?: number;
+  /** Default 3. */
+  maxRetries?: number;
+  freshnessMs?: Partial<Record<Freshness, number>>;
+  /** Bounded memory; default 5 000 responses (and 4x as many per-coin quotes). */
+  maxCacheEntries?: number;
+  /** Quote coalescing window; default 15 ms. */
+  batchWindowMs?: number;
+  sleep?: Sleep;
+  random?: () => number;
+}
+
+export interface Fetched<T> {
+  data: T;
+  meta?: Record<string, unknown>;
+  stale: boolean;
+  fetchedAt: number;
+  fromCache: boolean;
+}
+
+export interface RequestOptions {
+  id?: number;
+  query?: QueryInput;
+  caller?: string;
+  signal?: AbortSignal;
+}
+
+export const DEFAULT_FRESHNESS_MS: Record<Freshness, number> = {
+  live: 60_000,
+  history: 24 * 3_600_000,
+  reference: 24 * 3_600_000,
+  account: 15_000,
+};
+export const DEFAULT_TIMEOUT_MS = 20_000;
+export const DEFAULT_MAX_RETRIES = 3;
+export const DEFAULT_MAX_CACHE_ENTRIES = 5_000;
+export const DEFAULT_BATCH_WINDOW_MS = 15;
+/** After a failed lazy /v3/status, how long requests go ahead on the default rate before asking again. */
+const STATUS_RETRY_MS = 60_000;
+/** getPages never reads more pages than this. */
+const MAX_PAGES = 200;
+
+interface Answer {
+  entry: CacheEntry;
+  stale: boolean;
+  fromCache: boolean;
+}
+
+interface RequestFlags {
+  caller?: string;
+  signal?: AbortSignal;
+  /** Skip the fresh-cache check (status({force})). */
+  force?: boolean;
+  /** Do not keep the answer in the response cache (the currency map lives in CoinMap). */
+  store?: boolean;
+}
+
+const AUTH_CODES = new Set(['NO_API_KEY', 'API_KEY_MISSING', 'API_KEY_INVALID', 'NO_ACTIVE_SUBSCRIPTION']);
+
+export class MarketClient {
+  readonly meter: CreditMeter;
+  readonly #o: Required<Omit<ClientOptions, 'freshnessMs' | 'storage'>> & { freshnessMs: Record<Freshness, number> };
+  readonly #cache: ResponseCache;
+  readonly #pacer: Pacer;
+  readonly #ranks: RankBook;
+  readonly #storage: CoinMapStorage;
+  readonly #resolver: CoinResolver;
+  readonly #batcher: QuoteBatcher;
+  #map: CoinMap | null = null;
+  #mapLoading: Promise<CoinMap> | null = null;
+  #storageRead: Promise<void> | null = null;
+  #plan: AccountStatus | null = null;
+  #planLoading: Promise<void> | null = null;
+  #planFailedAt: number | null = null;
+  #budget: number | null = null;
+  #rankSaveScheduled = false;
+
+  constructor(opts: ClientOptions) {
+    const now = opts.now ?? Date.now;
+    const f = opts.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
+    this.#o = {
+      baseUrl: opts.baseUrl,
+      keyStore: opts.keyStore,
+      now,
+      fetch: f,
+      timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      maxRetries: opts.maxRetries ?? DEFAULT_MAX_RETRIES,
+      freshnessMs: { ...DEFAULT_FRESHNESS_MS, ...opts.freshnessMs },
+      maxCacheEntries: opts.maxCacheEntries ?? DEFAULT_MAX_CACHE_ENTRIES,
+      batchWindowMs: opts.batchWindowMs ?? DEFAULT_BATCH_WINDOW_MS,
+      sleep: opts.sleep ?? realSleep,
+      random: opts.random ?? Math.random,
+    };
+    this.meter = new CreditMeter(now);
+    this.#cache = new ResponseCache(this.#o.maxCacheEntries);
+    this.#pacer = new Pacer({ rpm: DEFAULT_RATE_LIMIT_PER_MINUTE, now, sleep: this.#o.sleep });
+    this.#storage = new CoinMapStorage(opts.storage ?? new MemoryKvStore());
+    this.#ranks = new RankBook(() => this.#scheduleRankSave());
+    this.#resolver = new CoinResolver({
+      loadMap: (o) => this.#loadMap(o),
+      ranks: this.#ranks,
+      now,
+      fetchListingPage: async (page, o) => (await this.#marketsPage(page, 'USD', o)).entry.data.length,
+      fetchProfileRank: async (id, o) => {
+        await this.#request(canonicalRequest('profile', id, {}), o);
+      },
+    });
+    this.#batcher = new QuoteBatcher(
+      {
+        ranks: this.#ranks,
+        now,
+        ttlMs: () => this.#o.freshnessMs.live,
+        fetchPage: async (page, currency, caller) => {
+          const a = await this.#marketsPage(page, currency, { caller });
+          return { items: a.entry.data, stale: a.stale, fetchedAt: a.entry.fetchedAt };
+        },
+        fetchProfile: async (id, currency, caller) => {
+          const a = await this.#request(canonicalRequest('profile', id, { convert: currency }), { caller });
+          return { profile: a.entry.data as Profile, stale: a.stale, fetchedAt: a.entry.fetchedAt, timestamp: a.entry.timestamp };
+        },
+      },
+      this.#o.batchWindowMs,
+      this.#o.maxCacheEntries * 4,
+    );
+  }
+
+  get ambiguities(): readonly Ambiguity[] {
+    return this.#resolver.ambiguities;
+  }
+
+  /** The pacer's current requests/minute (learned from /v3/status). */
+  get rateLimitPerMinute(): number {
+    return this.#pacer.rpm;
+  }
+
+  // ------------------------------------------------------------ requests
+
+  async get<N extends EndpointName>(name: N, req: RequestOptions = {}): Promise<Fetched<EndpointData<N>>> {
+    const cr = canonicalRequest(name, req.id, req.query);
+    const a = await this.#request(cr, { caller: req.caller, signal: req.signal });
+    return toFetched<EndpointData<N>>(a);
+  }
+
+  /**
+   * Follows pagination and concatenates `data`: the markets list by
+   * offset/limit=250, page-numbered endpoints by `page` until meta.hasNextPage
+   * is false, candles by moving `from` past the last candle while pages are
+   * full. Other endpoints: one request. `maxItems` caps the result.
+   */
+  async getPages<N extends EndpointName>(name: N, req: RequestOptions & { maxItems?: number }): Promise<Fetched<EndpointData<N>>> {
+    const params: Readonly<Record<string, unknown>> = ENDPOINTS[name].params;
+    const max = req.maxItems ?? Number.POSITIVE_INFINITY;
+    const base: QueryInput = { ...req.query };
+    const answers: Answer[] = [];
+    const items: unknown[] = [];
+    const step = async (query: QueryInput): Promise<unknown[] | null> => {
+      const a = await this.#request(canonicalRequest(name, req.id, query), { caller: req.caller, signal: req.signal });
+      answers.push(a);
+      if (!Array.isArray(a.entry.data)) return null;
+      items.push(...(a.entry.data as unknown[]));
+      return a.entry.data as unknown[];
+    };
+    if (name === 'markets') {
+      let offset = Number(base.offset ?? 0);
+      for (let i = 0; i < MAX_PAGES && items.length < max && offset <= 50_000; i++) {
+        const page = await step({ ...base, offset, limit: MARKETS_PAGE_SIZE });
+        if (!page || page.length < MARKETS_PAGE_SIZE) break;
+        offset += MARKETS_PAGE_SIZE;
+      }
+    } else if ('page' in params) {
+      const pageSize = (ENDPOINTS[name] as { pageSize?: number }).pageSize ?? 1;
+      let page = Number(base.page ?? 1);
+      for (let i = 0; i < MAX_PAGES && items.length < max; i++) {
+        const got = await step({ ...base, page });
+        const meta = answers[answers.length - 1].entry.meta;
+        const hasNext = typeof meta?.hasNextPage === 'boolean' ? meta.hasNextPage : (got?.length ?? 0) >= pageSize;
+        if (!got || !hasNext) break;
+        page++;
+      }
+    } else if ('from' in params && 'limit' in params) {
+      // Time series: move `from` past the last item while pages are full. A server
+      // may answer from the candle that contains `from`, so items already held are skipped.
+      const limitDefault = (params.limit as { default?: number }).default ?? 0;
+      const limit = Number(base.limit ?? limitDefault);
+      const to = canonicalRequest(name, req.id, base).query.to;
+      let from = base.from;
+      let lastTime = Number.NEGATIVE_INFINITY;
+      for (let i = 0; i < MAX_PAGES && items.length < max; i++) {
+        const a = await this.#request(canonicalRequest(name, req.id, { ...base, from }), { caller: req.caller, signal: req.signal });
+        answers.push(a);
+        const page = a.entry.data as { time: number }[];
+        const fresh = page.filter((x) => x.time > lastTime);
+        items.push(...fresh);
+        if (page.length < limit || fresh.length === 0) break;
+        lastTime = page[page.length - 1].time;
+        from = lastTime + 1;
+        if (to !== undefined && from > Number(to)) break;
+      }
+    } else {
+      return this.get(name, req);
+    }
+    if (answers.length === 0) return this.get(name, req);
+    const last = answers[answers.length - 1];
+    return {
+      data: (Array.isArray(last.entry.data) ? items.slice(0, max) : last.entry.data) as EndpointData<N>,
+      meta: last.entry.meta,
+      stale: answers.some((a) => a.stale),
+      fetchedAt: Math.min(...answers.map((a) => a.entry.fetchedAt)),
+      fromCache: answers.every((a) => a.fromCache),
+    };
+  }
+
+  /** Plan and credits (free). Updates meter.plan and the pacer's requests/minute. */
+  async status(opts: { signal?: AbortSignal; force?: boolean } = {}): Promise<AccountStatus> {
+    const a = await this.#request(canonicalRequest('status', undefined, {}), { signal: opts.signal, force: opts.force });
+    return a.entry.data as AccountStatus;
+  }
+
+  // ------------------------------------------------------------ coins and quotes
+
+  resolveCoin(input: string | number, opts: ResolveOptions = {}): Promise<CoinRef> {
+    return this.#resolver.resolve(input, opts);
+  }
+
+  async resolveCoins(inputs: (string | number)[], opts: ResolveOptions = {}): Promise<(CoinRef | ApiError)[]> {
+    return Promise.all(
+      inputs.map((i) =>
+        this.resolveCoin(i, opts).catch((e: unknown) =>
+          e instanceof ApiError ? e : new ApiError({ code: 'UNEXPECTED_RESPONSE', message: String(e) }),
+        ),
+      ),
+    );
+  }
+
+  async quote(
+    coin: string | number | CoinRef,
+    opts: { currency?: ConvertCurrency; caller?: string; signal?: AbortSignal } = {},
+  ): Promise<Quote> {
+    const currency = opts.currency ?? 'USD';
+    if (!(CONVERT_CURRENCIES as readonly string[]).includes(currency)) {
+      throw new ApiError({ code: 'VALIDATION_ERROR', message: `Currency must be one of ${CONVERT_CURRENCIES.join(', ')}.` });
+    }
+    const ref = typeof coin === 'object' && coin !== null ? coin : await this.resolveCoin(coin, opts);
+    const cached = this.#batcher.fresh(ref.id, currency);
+    if (cached) {
+      this.meter.recordCacheHit();
+      return cached;
+    }
+    return this.#batcher.load({ id: ref.id, currency, caller: opts.caller }, opts.signal);
+  }
+
+  // ------------------------------------------------------------ control
+
+  /** Drop every cached response and quote (memory). The persisted currency map stays unless includeReference. */
+  refreshAll(opts: { includeReference?: boolean } = {}): void {
+    this.#cache.clear();
+    this.#batcher.clear();
+    this.#resolver.forget();
+    if (opts.includeReference) {
+      this.#map = null;
+      this.#ranks.clear();
+      this.#storageRead = Promise.resolve();
+      void this.#storage.clear();
+    }
+  }
+
+  /** After this many credits spent today (UTC) by this client, metered requests fail with BUDGET_EXCEEDED. null: no budget. */
+  setDailyBudget(credits: number | null): void {
+    this.#budget = credits === null || !Number.isFinite(credits) ? null : Math.max(0, credits);
+  }
+
+  /** The key changed: drop caches and what was learned about the plan. */
+  onKeyChanged(): void {
+    this.#cache.clear();
+    this.#batcher.clear();
+    this.#plan = null;
+    this.#planLoading = null;
+    this.#planFailedAt = null;
+    this.#pacer.setRpm(DEFAULT_RATE_LIMIT_PER_MINUTE);
+    this.meter.setPlan(null);
+  }
+
+  // ------------------------------------------------------------ internals
+
+  #ttl(cr: CanonicalRequest): number {
+    return this.#o.freshnessMs[freshnessOf(cr, this.#o.now())];
+  }
+
+  async #request(cr: CanonicalRequest, f: RequestFlags): Promise<Answer> {
+    if (f.signal?.aborted) throw abortedError(cr.name);
+    const held = this.#cache.get(cr.key);
+    if (held && !f.force && this.#o.now() - held.fetchedAt < this.#ttl(cr)) {
+      this.meter.recordCacheHit();
+      return { entry: held, stale: false, fromCache: true };
+    }
+    const { promise, shared } = this.#cache.share(cr.key, (signal) => this.#fetchFresh(cr, f.caller, signal, f.store ?? true), f.signal);
+    if (shared) this.meter.recordSharedCall();
+    try {
+      return { entry: await promise, stale: false, fromCache: false };
+    } catch (e) {
+      if (held && allowsStaleFallback(e)) return { entry: held, stale: true, fromCache: true };
+      throw e;
+    }
+  }
+
+  async #fetchFresh(cr: CanonicalRequest, caller: string | undefined, signal: AbortSignal, store: boolean): Promise<CacheEntry> {
+    const apiKey = normalizeKey(await this.#o.keyStore.getKey());
+    if (!apiKey) {
+      throw new ApiError({ code: 'NO_API_KEY', message: 'No API key: add your CryptoRank API key in the task pane.', endpoint: cr.name });
+    }
+    const spec = ENDPOINTS[cr.name];
+    if (spec.cost !== 'free') {
+      this.#checkBudget(cr);
+      await this.#ensurePlan(signal);
+      this.#checkPlan(cr);
+    }
+    const generation = this.#cache.generation;
+    const result = await withRetries(
+      async (sig) => {
+        try {
+          const r = await attempt({ baseUrl: this.#o.baseUrl, request: cr, apiKey, fetch: this.#o.fetch, timeoutMs: this.#o.timeoutMs, signal: sig, now: this.#o.now });
+          this.meter.recordRequest(cr.name, caller, r.usedCredits);
+          return r;
+        } catch (e) {
+          if (!(e instanceof ApiError && e.code === 'ABORTED')) this.meter.recordRequest(cr.name, caller, 0);
+          throw e;
+        }
+      },
+      { maxRetries: this.#o.maxRetries, pacer: this.#pacer, sleep: this.#o.sleep, now: this.#o.now, random: this.#o.random, signal },
+    );
+    const entry: CacheEntry = { data: result.data, meta: result.meta, fetchedAt: this.#o.now(), timestamp: result.timestamp };
+    if (store) this.#cache.set(cr.key, entry, generation);
+    this.#learn(cr, entry);
+    return entry;
+  }
+
+  /** What every fresh answer teaches: plan and rate, ranks, quotes. */
+  #learn(cr: CanonicalRequest, entry: CacheEntry): void {
+    if (cr.name === 'status') {
+      const s = entry.data as AccountStatus;
+      this.#plan = s;
+      this.#planFailedAt = null;
+      this.#pacer.setRpm(s.rateLimitPerMinute);
+      this.meter.setPlan(s);
+    } else if (cr.name === 'markets') {
+      const items = entry.data as MarketItem[];
+      const q = cr.query;
+      const byRank = ['sortBy', 'sortOrder', 'category', 'tag', 'ecosystem', 'lifecycle'].every((k) => q[k] === undefined);
+      if (byRank) this.#ranks.learnListing(Number(q.offset ?? 0), Number(q.limit ?? ENDPOINTS.markets.params.limit.default), items);
+      this.#batcher.absorb(items, (q.convert ?? 'USD') as ConvertCurrency, entry.fetchedAt);
+    } else if (cr.name === 'profile') {
+      const p = entry.data as Profile;
+      this.#ranks.learnRank(p.id, p.rank);
+      // Not traded or unranked: the markets list will not have it; quotes go straight to the profile.
+      if (p.lifecycle !== 'traded' || p.rank === null) this.#ranks.markUnlisted(p.id);
+    }
+  }
+
+  #checkBudget(cr: CanonicalRequest): void {
+    if (this.#budget === null) return;
+    const spent = this.meter.creditsToday();
+    if (spent + creditCost(cr.name, cr.query) > this.#budget) {
+      throw new ApiError({
+        code: 'BUDGET_EXCEEDED',
+        message: `Daily credit budget reached (${spent} of ${this.#budget} credits spent today). Raise it in the task pane.`,
+        endpoint: cr.name,
+      });
+    }
+  }
+
+  /** Read /v3/status once, lazily, before the first metered request (and after a key change). */
+  async #ensurePlan(signal: AbortSignal): Promise<void> {
+    if (this.#plan) return;
+    if (this.#planFailedAt !== null && this.#o.now() - this.#planFailedAt < STATUS_RETRY_MS) return;
+    this.#planLoading ??= this.status().then(
+      () => {
+        this.#planLoading = null;
+      },
+      (e: unknown) => {
+        this.#planLoading = null;
+        if (e instanceof ApiError && AUTH_CODES.has(e.code)) throw e;
+        this.#planFailedAt = this.#o.now(); // go ahead at the default rate
+      },
+    );
+    await abortable(this.#planLoading, signal);
+  }
+
+  /** When /v3/status listed the key's endpoints, an endpoint outside the list fails here, without a request. */
+  #checkPlan(cr: CanonicalRequest): void {
+    const allowed = this.#plan?.endpoints;
+    if (!allowed || allowed.length === 0) return;
+    const path = ENDPOINTS[cr.name].path;
+    const norm = (p: string) => p.replace(/:(\w+)/g, '{$1}').replace(/\/+$/, '');
+    if (allowed.some((p) => norm(p) === path)) return;
+    const requiredPlan = ENDPOINTS[cr.name].plan;
+    throw new ApiError({
+      code: 'ENDPOINT_NOT_AVAILABLE',
+      message: `${cr.name} needs the ${requiredPlan} plan or higher (this key has ${this.#plan?.plan}).`,
+      status: 403,
+      endpoint: cr.name,
+      requiredPlan,
+    });
+  }
+
+  #marketsPage(page: number, currency: ConvertCurrency, o: ResolveOptions): Promise<Answer & { entry: { data: MarketItem[] } }> {
+    const cr = canonicalRequest('markets', undefined, { offset: page * MARKETS_PAGE_SIZE, limit: MARKETS_PAGE_SIZE, convert: currency });
+    return this.#request(cr, o) as Promise<Answer & { entry: { data: MarketItem[] } }>;
+  }
+
+  /** The currency map: memory, then storage (24 h), then one request. A failed refresh keeps an older map. */
+  #loadMap(o: ResolveOptions): Promise<CoinMap> {
+    const now = this.#o.now();
+    if (this.#map?.isFresh(now)) return Promise.resolve(this.#map);
+    this.#mapLoading ??= (async () => {
+      try {
+        this.#storageRead ??= (async () => {
+          const [m] = await Promise.all([this.#storage.loadMap(), this.#storage.loadRanks(this.#ranks, now)]);
+          if (m && (!this.#map || m.fetchedAt > this.#map.fetchedAt)) this.#map = m;
+        })();
+        await this.#storageRead;
+        if (this.#map?.isFresh(this.#o.now())) return this.#map;
+        try {
+          const a = await this.#request(canonicalRequest('currencyMap', undefined, {}), { caller: o.caller, store: false });
+          const map = new CoinMap(a.entry.data as CoinRef[], a.entry.fetchedAt);
+          this.#map = map;
+          this.#resolver.forget();
+          await this.#storage.saveMap(map);
+          return map;
+        } catch (e) {
+          if (this.#map && allowsStaleFallback(e)) return this.#map;
+          throw e;
+        }
+      } finally {
+        this.#mapLoading = null;
+      }
+    })();
+    return abortable(this.#mapLoading, o.signal);
+  }
+
+  #scheduleRankSave(): void {
+    if (this.#rankSaveScheduled) return;
+    this.#rankSaveScheduled = true;
+    setTimeout(() => {
+      this.#rankSaveScheduled = false;
+      if (this.#ranks.takeDirty()) void this.#storage.saveRanks(this.#ranks, this.#o.now());
+    }, 0);
+  }
+}
+
+function toFetched<T>(a: Answer): Fetched<T> {
+  const f: Fetched<T> = { data: a.entry.data as T, stale: a.stale, fetchedAt: a.entry.fetchedAt, fromCache: a.fromCache };
+  if (a.entry.meta) f.meta = a.entry.meta;
+  return f;
+}

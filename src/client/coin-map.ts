@@ -1,0 +1,224 @@
+/**
+ * The currency map (every coin's id, slug, symbol, name) with lookup indexes,
+ * and what the client has learned about coins' places in the markets list
+ * (rank, position, or "not listed"). Both persist in a KvStore so that a
+ * workbook reopened the same day spends no credit on the map: the map for
+ * MAP_TTL_MS after it was fetched, the learned places with it.
+ */
+import type { CoinRef } from './coin-ref';
+import type { KvStore } from './kv-store';
+
+export const MAP_TTL_MS = 24 * 3_600_000;
+export const MARKETS_PAGE_SIZE = 250;
+const MAP_KEY = 'crypto-addin:currency-map:v1';
+const RANKS_KEY = 'crypto-addin:coin-ranks:v1';
+
+export class CoinMap {
+  readonly fetchedAt: number;
+  readonly #items: CoinRef[];
+  readonly #byId = new Map<number, CoinRef>();
+  readonly #bySlug = new Map<string, CoinRef>();
+  readonly #bySymbol = new Map<string, CoinRef[]>();
+  readonly #byName = new Map<string, CoinRef[]>();
+
+  constructor(items: readonly CoinRef[], fetchedAt: number) {
+    this.fetchedAt = fetchedAt;
+    this.#items = items.map((c) => ({ id: c.id, slug: c.slug, symbol: c.symbol, name: c.name }));
+    for (const c of this.#items) {
+      this.#byId.set(c.id, c);
+      if (!this.#bySlug.has(c.slug.toLowerCase())) this.#bySlug.set(c.slug.toLowerCase(), c);
+      if (c.symbol) push(this.#bySymbol, c.symbol.toUpperCase(), c);
+      push(this.#byName, c.name.trim().toLowerCase(), c);
+    }
+  }
+
+  get size(): number {
+    return this.#items.length;
+  }
+  all(): readonly CoinRef[] {
+    return this.#items;
+  }
+  byId(id: number): CoinRef | undefined {
+    return this.#byId.get(id);
+  }
+  bySlug(slug: string): CoinRef | undefined {
+    return this.#bySlug.get(slug.toLowerCase());
+  }
+  bySymbol(symbol: string): readonly CoinRef[] {
+    return this.#bySymbol.get(symbol.toUpperCase()) ?? [];
+  }
+  byName(name: string): readonly CoinRef[] {
+    return this.#byName.get(name.trim().toLowerCase()) ?? [];
+  }
+  isFresh(now: number): boolean {
+    return now - this.fetchedAt < MAP_TTL_MS;
+  }
+
+  /** Compact form for storage: [id, slug, symbol, name] rows. */
+  serialize(): string {
+    return JSON.stringify({ fetchedAt: this.fetchedAt, rows: this.#items.map((c) => [c.id, c.slug, c.symbol, c.name]) });
+  }
+
+  static parse(text: string): CoinMap | null {
+    try {
+      const o = JSON.parse(text) as { fetchedAt?: unknown; rows?: unknown };
+      if (typeof o.fetchedAt !== 'number' || !Array.isArray(o.rows)) return null;
+      const items: CoinRef[] = [];
+      for (const r of o.rows as unknown[]) {
+        if (!Array.isArray(r) || typeof r[0] !== 'number' || typeof r[1] !== 'string' || typeof r[3] !== 'string') return null;
+        items.push({ id: r[0], slug: r[1], symbol: typeof r[2] === 'string' ? r[2] : null, name: r[3] });
+      }
+      return new CoinMap(items, o.fetchedAt);
+    } catch {
+      return null;
+    }
+  }
+}
+
+function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
+  const a = m.get(k);
+  if (a) a.push(v);
+  else m.set(k, [v]);
+}
+
+/**
+ * Learned places of coins in the markets list sorted by rank: rank (null =
+ * unranked), 0-based position (→ which page of 250 holds the coin), and coins
+ * that a full walk of the list did not find (their quotes come from profiles).
+ */
+export class RankBook {
+  readonly #rank = new Map<number, number | null>();
+  readonly #position = new Map<number, number>();
+  readonly #unlisted = new Set<number>();
+  /** Pages (0-based, of 250) read whole: every coin on them is known. */
+  readonly #pagesSeen = new Set<number>();
+  #dirty = false;
+  readonly #onChange: () => void;
+
+  /** `onChange` runs after every update (the client persists the book from it). */
+  constructor(onChange: () => void = () => undefined) {
+    this.#onChange = onChange;
+  }
+
+  #touch(): void {
+    this.#dirty = true;
+    this.#onChange();
+  }
+
+  /** undefined: not known. null: known to be unranked. */
+  rank(id: number): number | null | undefined {
+    return this.#rank.get(id);
+  }
+  /** The markets page (0-based, of 250) the coin was last seen on. */
+  page(id: number): number | undefined {
+    const p = this.#position.get(id);
+    return p === undefined ? undefined : Math.floor(p / MARKETS_PAGE_SIZE);
+  }
+  /** Where to look first: the page it was seen on, else the page its rank suggests (rank learned from a profile). */
+  likelyPage(id: number): number | undefined {
+    const p = this.page(id);
+    if (p !== undefined || this.#unlisted.has(id)) return p;
+    const r = this.#rank.get(id);
+    return typeof r === 'number' && r >= 1 ? Math.floor((r - 1) / MARKETS_PAGE_SIZE) : undefined;
+  }
+  isUnlisted(id: number): boolean {
+    return this.#unlisted.has(id);
+  }
+
+  /** Whether pages 0..page were all read whole (so a coin not on them is further down, or unlisted). */
+  pagesSeenThrough(page: number): boolean {
+    for (let p = 0; p <= page; p++) if (!this.#pagesSeen.has(p)) return false;
+    return true;
+  }
+
+  /** A markets page sorted by rank (no filters), starting at `offset`, asked with `limit`. */
+  learnListing(offset: number, limit: number, items: readonly { id: number; rank: number | null }[]): void {
+    if (limit === MARKETS_PAGE_SIZE && offset % MARKETS_PAGE_SIZE === 0) this.#pagesSeen.add(offset / MARKETS_PAGE_SIZE);
+    items.forEach((it, i) => {
+      this.#rank.set(it.id, it.rank);
+      this.#position.set(it.id, offset + i);
+      this.#unlisted.delete(it.id);
+    });
+    if (items.length > 0) this.#touch();
+  }
+  learnRank(id: number, rank: number | null): void {
+    if (this.#rank.get(id) === rank) return;
+    this.#rank.set(id, rank);
+    this.#touch();
+  }
+  /** A full walk of the list did not find the coin. */
+  markUnlisted(id: number): void {
+    this.#unlisted.add(id);
+    this.#position.delete(id);
+    if (!this.#rank.has(id)) this.#rank.set(id, null);
+    this.#touch();
+  }
+  clear(): void {
+    this.#rank.clear();
+    this.#position.clear();
+    this.#unlisted.clear();
+    this.#pagesSeen.clear();
+    this.#touch();
+  }
+
+  takeDirty(): boolean {
+    const d = this.#dirty;
+    this.#dirty = false;
+    return d;
+  }
+
+  serialize(savedAt: number): string {
+    return JSON.stringify({
+      savedAt,
+      rank: [...this.#rank],
+      position: [...this.#position],
+      unlisted: [...this.#unlisted],
+      pagesSeen: [...this.#pagesSeen],
+    });
+  }
+
+  /** Merge a stored book (ignored when older than the map TTL or unreadable). */
+  load(text: string, now: number): void {
+    try {
+      const o = JSON.parse(text) as {
+        savedAt?: number;
+        rank?: [number, number | null][];
+        position?: [number, number][];
+        unlisted?: number[];
+        pagesSeen?: number[];
+      };
+      if (typeof o.savedAt !== 'number' || now - o.savedAt >= MAP_TTL_MS) return;
+      for (const [id, r] of o.rank ?? []) if (!this.#rank.has(id)) this.#rank.set(id, r);
+      for (const [id, p] of o.position ?? []) if (!this.#position.has(id)) this.#position.set(id, p);
+      for (const id of o.unlisted ?? []) if (!this.#position.has(id)) this.#unlisted.add(id);
+      for (const p of o.pagesSeen ?? []) this.#pagesSeen.add(p);
+    } catch {
+      // unreadable: start empty
+    }
+  }
+}
+
+/** Reads and writes the map and the rank book; a failing store is treated as empty. */
+export class CoinMapStorage {
+  readonly #kv: KvStore;
+  constructor(kv: KvStore) {
+    this.#kv = kv;
+  }
+  async loadMap(): Promise<CoinMap | null> {
+    const text = await this.#kv.get(MAP_KEY).catch(() => null);
+    return text ? CoinMap.parse(text) : null;
+  }
+  async saveMap(map: CoinMap): Promise<void> {
+    await this.#kv.set(MAP_KEY, map.serialize()).catch(() => undefined);
+  }
+  async loadRanks(into: RankBook, now: number): Promise<void> {
+    const text = await this.#kv.get(RANKS_KEY).catch(() => null);
+    if (text) into.load(text, now);
+  }
+  async saveRanks(book: RankBook, now: number): Promise<void> {
+    await this.#kv.set(RANKS_KEY, book.serialize(now)).catch(() => undefined);
+  }
+  async clear(): Promise<void> {
+    await Promise.all([this.#kv.remove(MAP_KEY).catch(() => undefined), this.#kv.remove(RANKS_KEY).catch(() => undefined)]);
+  }
+}

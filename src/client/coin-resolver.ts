@@ -1,0 +1,216 @@
+/**
+ * Turns what a user typed into a coin: an id (number or digits), slug, symbol
+ * or name, any case, trimmed, or with an explicit `id:`, `slug:`, `symbol:`,
+ * `name:` prefix. Without a prefix the order is id, slug, symbol, name; input
+ * written like a ticker (upper case letters, no lower case: "PEPE") tries the
+ * symbol before the slug.
+ *
+ * A symbol (or name) shared by several coins resolves to the highest-ranked
+ * one; unranked loses; ties go to the lowest id. Ranks come from the rank book;
+ * when a candidate's rank is unknown the markets list is read from page 1 (the
+ * first page that holds a candidate settles it, since every later page ranks
+ * lower), and when no page within the cap holds one, the candidates' profiles
+ * are read. The choice is recorded in `ambiguities`.
+ *
+ * Unknown input: ApiError UNKNOWN_COIN naming the input and up to three close
+ * matches (edit distance and prefix over slug, symbol and name).
+ */
+import { ApiError, abortedError } from './api-error';
+import { describeCoin, type Ambiguity, type CoinRef } from './coin-ref';
+import { MARKETS_PAGE_SIZE, type CoinMap, type RankBook } from './coin-map';
+
+export interface ResolveOptions {
+  caller?: string;
+  signal?: AbortSignal;
+}
+
+export interface ResolverDeps {
+  loadMap(o: ResolveOptions): Promise<CoinMap>;
+  ranks: RankBook;
+  /** Fetch markets page `page` (0-based, sorted by rank, 250 per page) and learn from it; returns how many items it held. */
+  fetchListingPage(page: number, o: ResolveOptions): Promise<number>;
+  /** Fetch a profile and learn its rank. */
+  fetchProfileRank(id: number, o: ResolveOptions): Promise<void>;
+  now(): number;
+}
+
+/** Pages of the markets list read to settle an ambiguous symbol before falling back to profiles. */
+export const AMBIGUITY_PAGE_CAP = 4;
+/** Profiles read at most to settle one ambiguous symbol. */
+export const AMBIGUITY_PROFILE_CAP = 10;
+const MAX_AMBIGUITIES = 200;
+
+type Kind = 'id' | 'slug' | 'symbol' | 'name' | 'any';
+
+export class CoinResolver {
+  readonly #deps: ResolverDeps;
+  readonly #memo = new Map<string, Promise<CoinRef>>();
+  readonly #ambiguities: Ambiguity[] = [];
+
+  constructor(deps: ResolverDeps) {
+    this.#deps = deps;
+  }
+
+  get ambiguities(): readonly Ambiguity[] {
+    return this.#ambiguities;
+  }
+
+  /** Forget memoised resolutions (after a map reload or a refresh). */
+  forget(): void {
+    this.#memo.clear();
+  }
+
+  clearAmbiguities(): void {
+    this.#ambiguities.length = 0;
+  }
+
+  resolve(input: string | number, o: ResolveOptions = {}): Promise<CoinRef> {
+    if (o.signal?.aborted) return Promise.reject(abortedError());
+    const { kind, text } = parseInput(input);
+    if (text === '') {
+      return Promise.reject(new ApiError({ code: 'UNKNOWN_COIN', message: 'No coin given.', suggestions: [] }));
+    }
+    const memoKey = `${kind}:${text.toLowerCase()}`;
+    let p = this.#memo.get(memoKey);
+    if (!p) {
+      p = this.#resolve(kind, text, String(input).trim(), o);
+      this.#memo.set(memoKey, p);
+      p.catch(() => {
+        if (this.#memo.get(memoKey) === p) this.#memo.delete(memoKey);
+      });
+    }
+    return p;
+  }
+
+  async #resolve(kind: Kind, text: string, original: string, o: ResolveOptions): Promise<CoinRef> {
+    const map = await this.#deps.loadMap(o);
+    if ((kind === 'id' || kind === 'any') && /^\d+$/.test(text)) {
+      const c = map.byId(Number(text));
+      if (c) return c;
+    }
+    // Ticker-looking input (upper case, no lower case) tries symbols before slugs: "PEPE" is the ticker.
+    const tickerStyle = kind === 'any' && /[A-Z]/.test(text) && !/[a-z]/.test(text);
+    const order: ('slug' | 'symbol' | 'name')[] = tickerStyle ? ['symbol', 'slug', 'name'] : ['slug', 'symbol', 'name'];
+    for (const k of order) {
+      if (kind !== k && kind !== 'any') continue;
+      if (k === 'slug') {
+        const c = map.bySlug(text);
+        if (c) return c;
+        continue;
+      }
+      const cands = k === 'symbol' ? map.bySymbol(text) : map.byName(text);
+      if (cands.length === 1) return cands[0];
+      if (cands.length > 1) return this.#pickRanked(original, cands, o);
+    }
+    const suggestions = suggest(map, text, this.#deps.ranks);
+    const hint = suggestions.length ? ` Did you mean ${joinOr(suggestions.map(describeCoin))}?` : '';
+    throw new ApiError({ code: 'UNKNOWN_COIN', message: `Unknown coin "${original}".${hint}`, suggestions });
+  }
+
+  async #pickRanked(input: string, cands: readonly CoinRef[], o: ResolveOptions): Promise<CoinRef> {
+    const { ranks } = this.#deps;
+    const firstListedPage = () => Math.min(...cands.map((c) => ranks.page(c.id) ?? Number.POSITIVE_INFINITY));
+    const allKnown =
+      cands.every((c) => ranks.rank(c.id) !== undefined || ranks.isUnlisted(c.id)) ||
+      // pages 0..p were read whole and p lists a candidate: the others rank lower
+      (Number.isFinite(firstListedPage()) && ranks.pagesSeenThrough(firstListedPage()));
+    if (!allKnown) {
+      // Walk the list from page 1: once pages 0..n-1 are read and one of them
+      // lists a candidate, every unlisted candidate ranks lower.
+      let settled = false;
+      for (let page = 0; page < AMBIGUITY_PAGE_CAP; page++) {
+        const n = await this.#deps.fetchListingPage(page, o);
+        if (firstListedPage() <= page) {
+          settled = true;
+          break;
+        }
+        if (n < MARKETS_PAGE_SIZE) {
+          for (const c of cands) if (ranks.page(c.id) === undefined) ranks.markUnlisted(c.id);
+          settled = true;
+          break;
+        }
+      }
+      if (!settled) {
+        const unknown = cands.filter((c) => ranks.rank(c.id) === undefined).slice(0, AMBIGUITY_PROFILE_CAP);
+        const results = await Promise.allSettled(unknown.map((c) => this.#deps.fetchProfileRank(c.id, o)));
+        const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+        if (failed && results.every((r) => r.status === 'rejected')) throw failed.reason;
+      }
+    }
+    const score = (c: CoinRef): number => {
+      const r = ranks.rank(c.id);
+      return typeof r === 'number' ? r : Number.POSITIVE_INFINITY;
+    };
+    const sorted = [...cands].sort((a, b) => score(a) - score(b) || a.id - b.id);
+    const chosen = sorted[0];
+    this.#record({ input, chosen, alternatives: sorted.slice(1), at: this.#deps.now() });
+    return chosen;
+  }
+
+  #record(a: Ambiguity): void {
+    const key = a.input.trim().toLowerCase();
+    const i = this.#ambiguities.findIndex((x) => x.input.trim().toLowerCase() === key);
+    if (i >= 0) this.#ambiguities.splice(i, 1);
+    this.#ambiguities.push(a);
+    if (this.#ambiguities.length > MAX_AMBIGUITIES) this.#ambiguities.shift();
+  }
+}
+
+export function parseInput(input: string | number): { kind: Kind; text: string } {
+  if (typeof input === 'number') return { kind: 'id', text: Number.isInteger(input) && input > 0 ? String(input) : '' };
+  const s = String(input).trim();
+  const m = /^(id|slug|symbol|name)\s*:\s*(.*)$/i.exec(s);
+  if (m) return { kind: m[1].toLowerCase() as Kind, text: m[2].trim() };
+  return { kind: 'any', text: s };
+}
+
+function joinOr(xs: string[]): string {
+  return xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} or ${xs[xs.length - 1]}`;
+}
+
+/** Levenshtein distance, giving up (returning max + 1) once it exceeds `max`. */
+export function editDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const v = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      cur.push(v);
+      if (v < rowMin) rowMin = v;
+    }
+    if (rowMin > max) return max + 1;
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+/** Up to three coins closest to `text`: by edit distance or prefix over slug, symbol and name; better-ranked first on ties. */
+export function suggest(map: CoinMap, text: string, ranks?: RankBook, limit = 3): CoinRef[] {
+  const q = text.toLowerCase();
+  const max = Math.max(1, Math.min(3, Math.floor(q.length / 3)));
+  const scored: { c: CoinRef; s: number; r: number }[] = [];
+  for (const c of map.all()) {
+    let best = Number.POSITIVE_INFINITY;
+    for (const f of [c.slug, c.symbol, c.name]) {
+      if (!f) continue;
+      const t = f.toLowerCase();
+      const d = editDistance(q, t, max);
+      let s = d <= max ? d : Number.POSITIVE_INFINITY;
+      if (q.length >= 3 && (t.startsWith(q) || q.startsWith(t)) && t.length >= 3) s = Math.min(s, 0.5 + Math.abs(t.length - q.length) / 100);
+      if (s < best) best = s;
+    }
+    if (best !== Number.POSITIVE_INFINITY) {
+      const r = ranks?.rank(c.id);
+      scored.push({ c, s: best, r: typeof r === 'number' ? r : Number.POSITIVE_INFINITY });
+    }
+  }
+  scored.sort((a, b) => a.s - b.s || a.r - b.r || a.c.id - b.c.id);
+  const out: CoinRef[] = [];
+  for (const x of scored) {
+    if (!out.some((o) => o.id === x.c.id)) out.push(x.c);
+    if (out.length >= limit) break;
+  }
+  return out;
+}

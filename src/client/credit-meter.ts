@@ -1,0 +1,109 @@
+/**
+ * Counts what this client did: HTTP requests and the credits the API reported
+ * for them (status.usedCredits), per endpoint and per caller (a batched or
+ * shared request belongs to the caller that triggered it), cache hits and
+ * shared calls, plus the plan figures from /v3/status. Dispatches 'change'
+ * after every update. Holds no key.
+ *
+ * The daily budget uses `creditsToday`: credits this client spent since the
+ * current UTC day began (by the client clock). It knows nothing of other
+ * clients or machines on the same account; /v3/status's dailyUsed does.
+ */
+import type { AccountStatus } from '../api/records';
+
+export interface MeterSnapshot {
+  requests: number;
+  credits: number;
+  cacheHits: number;
+  sharedCalls: number;
+  byEndpoint: Record<string, { requests: number; credits: number }>;
+  byCaller: Record<string, { requests: number; credits: number }>;
+  plan: AccountStatus | null;
+  since: number;
+}
+
+const DAY_MS = 86_400_000;
+export const DEFAULT_CALLER = 'client';
+
+export class CreditMeter extends EventTarget {
+  readonly #now: () => number;
+  #s: MeterSnapshot;
+  #day = -1;
+  #dayCredits = 0;
+
+  constructor(now: () => number = Date.now) {
+    super();
+    this.#now = now;
+    this.#s = this.#empty();
+  }
+
+  snapshot(): MeterSnapshot {
+    const s = this.#s;
+    const copy = (r: Record<string, { requests: number; credits: number }>) =>
+      Object.fromEntries(Object.entries(r).map(([k, x]) => [k, { ...x }]));
+    return {
+      ...s,
+      byEndpoint: copy(s.byEndpoint),
+      byCaller: copy(s.byCaller),
+      plan: s.plan ? structuredClone(s.plan) : null,
+    };
+  }
+
+  /** Start counting again (the plan is kept; the daily budget ledger too). */
+  reset(): void {
+    const plan = this.#s.plan;
+    this.#s = this.#empty();
+    this.#s.plan = plan;
+    this.#changed();
+  }
+
+  /** Credits this client spent since the current UTC day started. */
+  creditsToday(): number {
+    return Math.floor(this.#now() / DAY_MS) === this.#day ? this.#dayCredits : 0;
+  }
+
+  recordRequest(endpoint: string, caller: string | undefined, credits: number): void {
+    const s = this.#s;
+    const c = Number.isFinite(credits) && credits > 0 ? credits : 0;
+    s.requests++;
+    s.credits += c;
+    add(s.byEndpoint, endpoint, c);
+    add(s.byCaller, caller ?? DEFAULT_CALLER, c);
+    const day = Math.floor(this.#now() / DAY_MS);
+    if (day !== this.#day) {
+      this.#day = day;
+      this.#dayCredits = 0;
+    }
+    this.#dayCredits += c;
+    this.#changed();
+  }
+
+  recordCacheHit(): void {
+    this.#s.cacheHits++;
+    this.#changed();
+  }
+
+  recordSharedCall(): void {
+    this.#s.sharedCalls++;
+    this.#changed();
+  }
+
+  setPlan(plan: AccountStatus | null): void {
+    this.#s.plan = plan;
+    this.#changed();
+  }
+
+  #empty(): MeterSnapshot {
+    return { requests: 0, credits: 0, cacheHits: 0, sharedCalls: 0, byEndpoint: {}, byCaller: {}, plan: null, since: this.#now() };
+  }
+
+  #changed(): void {
+    this.dispatchEvent(new Event('change'));
+  }
+}
+
+function add(r: Record<string, { requests: number; credits: number }>, k: string, credits: number): void {
+  const e = (r[k] ??= { requests: 0, credits: 0 });
+  e.requests++;
+  e.credits += credits;
+}

@@ -1,0 +1,130 @@
+/**
+ * Keeps requests under the plan's requests/minute with a sliding window: at
+ * most `rpm` sends in any window of WINDOW_MS (60 s plus a small margin for
+ * network jitter, so the server's own window, which sees a request slightly
+ * later than we sent it, never counts more). Every HTTP request takes a slot,
+ * /v3/status and retries included. A 429 holds the whole pacer until its
+ * Retry-After. Waiters are served in order; an aborted waiter leaves the queue
+ * at once with ABORTED.
+ */
+import { abortedError } from './api-error';
+import type { Sleep } from './clock';
+
+export const WINDOW_MS = 60_000;
+
+interface Waiter {
+  resolve: () => void;
+  reject: (e: unknown) => void;
+  signal?: AbortSignal;
+  onAbort?: () => void;
+}
+
+export interface PacerOptions {
+  rpm: number;
+  now: () => number;
+  sleep: Sleep;
+  /** Added to the 60 s window; default 1 s. */
+  marginMs?: number;
+}
+
+export class Pacer {
+  #rpm: number;
+  readonly #now: () => number;
+  readonly #sleep: Sleep;
+  readonly #windowMs: number;
+  /** Send times within the window, oldest first. */
+  readonly #sent: number[] = [];
+  readonly #queue: Waiter[] = [];
+  #holdUntil = 0;
+  #pumping = false;
+  #wake: AbortController | null = null;
+
+  constructor(o: PacerOptions) {
+    this.#rpm = Math.max(1, Math.floor(o.rpm));
+    this.#now = o.now;
+    this.#sleep = o.sleep;
+    this.#windowMs = WINDOW_MS + (o.marginMs ?? 1_000);
+  }
+
+  get rpm(): number {
+    return this.#rpm;
+  }
+
+  setRpm(rpm: number): void {
+    if (!Number.isFinite(rpm) || rpm < 1) return;
+    this.#rpm = Math.floor(rpm);
+    this.#wake?.abort();
+  }
+
+  /** Hold every request until `at` (client clock), e.g. after a 429 with Retry-After. */
+  holdUntil(at: number): void {
+    if (at > this.#holdUntil) this.#holdUntil = at;
+  }
+
+  /** Send times in the current window (for diagnostics and tests). */
+  recentSends(): number[] {
+    this.#prune(this.#now());
+    return [...this.#sent];
+  }
+
+  /** Wait for a slot and take it. */
+  acquire(signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(abortedError());
+    return new Promise<void>((resolve, reject) => {
+      const w: Waiter = { resolve, reject, signal };
+      if (signal) {
+        w.onAbort = () => {
+          const i = this.#queue.indexOf(w);
+          if (i >= 0) this.#queue.splice(i, 1);
+          if (this.#queue.length === 0) this.#wake?.abort(); // nobody left waiting: stop the pump's sleep
+          reject(abortedError());
+        };
+        signal.addEventListener('abort', w.onAbort, { once: true });
+      }
+      this.#queue.push(w);
+      void this.#pump();
+    });
+  }
+
+  /** How long the next request must wait, 0 when a slot is free now. */
+  delayMs(): number {
+    const now = this.#now();
+    this.#prune(now);
+    let wait = Math.max(0, this.#holdUntil - now);
+    if (this.#sent.length >= this.#rpm) {
+      const oldestThatMustLeave = this.#sent[this.#sent.length - this.#rpm];
+      wait = Math.max(wait, oldestThatMustLeave + this.#windowMs - now);
+    }
+    return wait;
+  }
+
+  #prune(now: number): void {
+    while (this.#sent.length > 0 && this.#sent[0] <= now - this.#windowMs) this.#sent.shift();
+  }
+
+  async #pump(): Promise<void> {
+    if (this.#pumping) return;
+    this.#pumping = true;
+    try {
+      while (this.#queue.length > 0) {
+        const wait = this.delayMs();
+        if (wait > 0) {
+          this.#wake = new AbortController();
+          try {
+            await this.#sleep(wait, this.#wake.signal);
+          } catch {
+            // woken early (rpm changed): re-evaluate
+          }
+          this.#wake = null;
+          continue;
+        }
+        const w = this.#queue.shift()!;
+        if (w.signal && w.onAbort) w.signal.removeEventListener('abort', w.onAbort);
+        this.#sent.push(this.#now());
+        w.resolve();
+      }
+    } finally {
+      this.#pumping = false;
+    }
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * Quote: one coin's market figures, normalised to numbers (null when missing),
+ * from either a markets list item or a currency profile.
+ */
+import type { ConvertCurrency } from '../api/endpoints';
+import type { MarketItem, Profile } from '../api/records';
+
+export interface Quote {
+  id: number;
+  slug: string;
+  symbol: string | null;
+  name: string;
+  rank: number | null;
+  currency: ConvertCurrency;
+  price: number | null;
+  marketCap: number | null;
+  volume24h: number | null;
+  volume24hBase: number | null;
+  fullyDilutedValuation: number | null;
+  high24h: number | null;
+  low24h: number | null;
+  change24h: number | null;
+  change7d: number | null;
+  change30d: number | null;
+  change3m: number | null;
+  changeYtd: number | null;
+  circulatingSupply: number | null;
+  totalSupply: number | null;
+  maxSupply: number | null;
+  isTraded: boolean;
+  /** epoch ms */
+  lastUpdated: number | null;
+  stale: boolean;
+}
+
+function num(s: string | number | null | undefined): number | null {
+  if (s === null || s === undefined) return null;
+  const n = typeof s === 'number' ? s : Number(s);
+  return Number.isFinite(n) ? n : null;
+}
+
+function time(iso: string | null): number | null {
+  if (iso === null) return null;
+  const t = Date.parse(iso);
+  return Number.isNaN(t) ? null : t;
+}
+
+export function quoteFromMarketItem(m: MarketItem, currency: ConvertCurrency): Quote {
+  return {
+    id: m.id,
+    slug: m.slug,
+    symbol: m.symbol,
+    name: m.name,
+    rank: m.rank,
+    currency,
+    price: num(m.price),
+    marketCap: num(m.marketCap),
+    volume24h: num(m.volume24h),
+    volume24hBase: num(m.volume24hBase),
+    fullyDilutedValuation: num(m.fullyDilutedValuation),
+    high24h: num(m.high24h),
+    low24h: num(m.low24h),
+    change24h: num(m.percentChange.h24),
+    change7d: num(m.percentChange.d7),
+    change30d: num(m.percentChange.d30),
+    change3m: num(m.percentChange.m3),
+    changeYtd: num(m.percentChange.ytd),
+    circulatingSupply: num(m.circulatingSupply),
+    totalSupply: num(m.totalSupply),
+    maxSupply: num(m.maxSupply),
+    isTraded: m.isTraded,
+    lastUpdated: time(m.lastUpdated),
+    stale: false,
+  };
+}
+
+/**
+ * A profile as a quote. Market fields are null unless the coin is traded (the
+ * API already nulls them; this enforces it). high/low are USD-only in a
+ * profile, so they are null for other currencies rather than wrong.
+ * volume24hBase is derived (volume24h / price) as the markets list defines it.
+ * lastUpdated is the answer's timestamp.
+ */
+export function quoteFromProfile(p: Profile, currency: ConvertCurrency, timestamp: number | null): Quote {
+  const traded = p.lifecycle === 'traded';
+  const m = <T>(x: T): T | null => (traded ? x : null);
+  const price = m(num(p.price));
+  const volume24h = m(num(p.volume24h));
+  return {
+    id: p.id,
+    slug: p.slug,
+    symbol: p.symbol,
+    name: p.name,
+    rank: p.rank,
+    currency,
+    price,
+    marketCap: m(num(p.marketCap)),
+    volume24h,
+    volume24hBase: price !== null && price > 0 && volume24h !== null ? volume24h / price : null,
+    fullyDilutedValuation: m(num(p.fullyDilutedValuation)),
+    high24h: currency === 'USD' ? m(num(p.high24hUsd)) : null,
+    low24h: currency === 'USD' ? m(num(p.low24hUsd)) : null,
+    change24h: m(num(p.pricePercentChange.h24)),
+    change7d: m(num(p.pricePercentChange.d7)),
+    change30d: m(num(p.pricePercentChange.d30)),
+    change3m: m(num(p.pricePercentChange.m3)),
+    changeYtd: m(num(p.pricePercentChange.ytd)),
+    circulatingSupply: num(p.circulatingSupply),
+    totalSupply: num(p.totalSupply),
+    maxSupply: num(p.maxSupply),
+    isTraded: traded,
+    lastUpdated: traded ? timestamp : null,
+    stale: false,
+  };
+}

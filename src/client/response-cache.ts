@@ -1,0 +1,104 @@
+/**
+ * Responses by canonical request key: a bounded LRU of the last good answers
+ * (kept past their freshness, so a failed refresh can still serve them as
+ * stale), and the calls in flight, so identical concurrent requests share one
+ * HTTP call. A shared call is cancelled only when every caller waiting on it
+ * has aborted.
+ */
+import { LRUCache } from 'lru-cache';
+import { abortable } from './clock';
+
+export interface CacheEntry {
+  data: unknown;
+  meta?: Record<string, unknown>;
+  /** Client clock when the answer arrived. */
+  fetchedAt: number;
+  /** The envelope's status.timestamp, when there was one. */
+  timestamp: number | null;
+}
+
+interface InFlight {
+  promise: Promise<unknown>;
+  controller: AbortController;
+  waiters: number;
+}
+
+export class ResponseCache {
+  readonly #entries: LRUCache<string, CacheEntry>;
+  readonly #inFlight = new Map<string, InFlight>();
+  /** Bumped by clear(): answers to requests started before it are not stored. */
+  #generation = 0;
+
+  constructor(maxEntries: number) {
+    this.#entries = new LRUCache<string, CacheEntry>({ max: Math.max(1, Math.floor(maxEntries)) });
+  }
+
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /** The last good answer, fresh or not (marks it recently used). */
+  get(key: string): CacheEntry | undefined {
+    return this.#entries.get(key);
+  }
+
+  set(key: string, entry: CacheEntry, generation: number): void {
+    if (generation === this.#generation) this.#entries.set(key, entry);
+  }
+
+  clear(): void {
+    this.#generation++;
+    this.#entries.clear();
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /**
+   * Join the call in flight for `key`, or start it with `start`. `shared` says
+   * whether this caller joined an existing call. The caller's signal only
+   * detaches this caller; the call is aborted when its last waiter leaves.
+   */
+  share<T>(key: string, start: (signal: AbortSignal) => Promise<T>, signal?: AbortSignal): { promise: Promise<T>; shared: boolean } {
+    let f = this.#inFlight.get(key);
+    const shared = f !== undefined;
+    if (!f) {
+      const controller = new AbortController();
+      const created: InFlight = { controller, waiters: 0, promise: Promise.resolve() };
+      created.promise = start(controller.signal).finally(() => {
+        if (this.#inFlight.get(key) === created) this.#inFlight.delete(key);
+      });
+      created.promise.catch(() => undefined); // settled through the waiters
+      this.#inFlight.set(key, created);
+      f = created;
+    }
+    const flight = f;
+    flight.waiters++;
+    let left = false;
+    const leave = () => {
+      if (left) return;
+      left = true;
+      flight.waiters--;
+      if (flight.waiters === 0) {
+        if (this.#inFlight.get(key) === flight) this.#inFlight.delete(key);
+        flight.controller.abort();
+      }
+    };
+    const onAbort = () => leave();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const promise = abortable(flight.promise as Promise<T>, signal).finally(() => {
+      signal?.removeEventListener('abort', onAbort);
+      if (signal?.aborted) leave();
+      else if (!left) {
+        left = true;
+        flight.waiters--;
+      }
+    });
+    return { promise, shared };
+  }
+
+  inFlightCount(): number {
+    return this.#inFlight.size;
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * Retry policy: 429, 500/502/503/504, network errors, timeouts and malformed
+ * JSON are retried up to `maxRetries` times; other errors (4xx, validation,
+ * schema mismatch, abort) never. A 429 waits as Retry-After says and holds the
+ * whole pacer until then; without Retry-After, and for the other retryable
+ * failures, exponential backoff with full jitter.
+ */
+import { ApiError, abortedError } from './api-error';
+import type { Sleep } from './clock';
+import type { Pacer } from './pacer';
+
+export interface RetryOptions {
+  maxRetries: number;
+  pacer: Pacer;
+  sleep: Sleep;
+  now: () => number;
+  random: () => number;
+  signal?: AbortSignal;
+  /** Called before each attempt after the pacer granted a slot (attempt 0 is the first). */
+  onAttempt?: (attemptNo: number) => void;
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+}
+
+export const BACKOFF_BASE_MS = 500;
+export const BACKOFF_MAX_MS = 10_000;
+
+/** Full jitter: uniform in [0, min(max, base * 2^n)]. */
+export function backoffMs(retryNo: number, random: () => number, base = BACKOFF_BASE_MS, max = BACKOFF_MAX_MS): number {
+  return Math.floor(random() * Math.min(max, base * 2 ** retryNo));
+}
+
+export async function withRetries<T>(run: (signal?: AbortSignal) => Promise<T>, o: RetryOptions): Promise<T> {
+  for (let attemptNo = 0; ; attemptNo++) {
+    await o.pacer.acquire(o.signal);
+    o.onAttempt?.(attemptNo);
+    try {
+      return await run(o.signal);
+    } catch (e) {
+      if (o.signal?.aborted) throw abortedError(e instanceof ApiError ? e.endpoint : undefined);
+      if (!(e instanceof ApiError) || !e.retryable || attemptNo >= o.maxRetries) throw e;
+      if (e.code === 'RATE_LIMIT_EXCEEDED' && e.retryAfterMs !== undefined) {
+        // Everyone waits: the server said when the window has room again.
+        o.pacer.holdUntil(o.now() + e.retryAfterMs);
+        continue;
+      }
+      const delay = backoffMs(attemptNo, o.random, o.baseDelayMs, o.maxDelayMs);
+      if (e.code === 'RATE_LIMIT_EXCEEDED') o.pacer.holdUntil(o.now() + delay);
+      else await o.sleep(delay, o.signal);
+    }
+  }
+}

@@ -1,0 +1,250 @@
+/**
+ * Coins and quotes over real HTTP against the emulator: resolution (id, slug,
+ * symbol, name, prefixes), ambiguous symbols, suggestions, the persisted
+ * currency map, and quote batching (many cells → few requests).
+ *
+ *   node --import tsx --test test/client-quotes.test.ts
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ENDPOINTS } from '../src/api/endpoints';
+import type { CurrencyMapItem, MarketItem } from '../src/api/records';
+import { ApiError, MemoryKvStore, type Quote } from '../src/client/index';
+import { WALK_PAGE_CAP } from '../src/client/quote-batcher';
+import { SECRETS, consoleOutput, market, rejects, rig, seenErrors, type Rig } from './client-harness';
+
+const MAP = ENDPOINTS.currencyMap.path;
+const MARKETS = ENDPOINTS.markets.path;
+const STATUS = ENDPOINTS.status.path;
+const PROFILE = '/v3/currencies/';
+
+let r: Rig;
+/** The market as the server lists it, read directly (not through the client). */
+let coins: CurrencyMapItem[];
+let listing: MarketItem[];
+
+async function raw<T>(path: string): Promise<T> {
+  const res = await fetch(r.em.url + path, { headers: { 'X-Api-Key': 'demo-pro' } });
+  assert.equal(res.status, 200);
+  return ((await res.json()) as { data: T }).data;
+}
+
+before(async () => {
+  r = await rig({ rpm: 10_000 });
+  coins = await raw<CurrencyMapItem[]>(MAP);
+  listing = [];
+  for (let offset = 0; ; offset += 250) {
+    const page = await raw<MarketItem[]>(`${MARKETS}?limit=250&offset=${offset}`);
+    listing.push(...page);
+    if (page.length < 250) break;
+  }
+  r.log.length = 0;
+});
+after(async () => {
+  await r.close();
+});
+
+const count = (path: string, since = 0) => r.log.slice(since).filter((e) => e.url.split('?')[0] === path).length;
+
+describe('resolution', () => {
+  test('id, digits, slug, symbol, name, any case, prefixes', async () => {
+    const c = r.client();
+    const btc = coins.find((x) => x.slug === 'bitcoin')!;
+    for (const input of [btc.id, String(btc.id), ' Bitcoin ', 'BITCOIN', 'btc', 'BTC', 'id:' + btc.id, 'slug:bitcoin', 'symbol:btc', 'name:bitcoin']) {
+      const ref = await c.resolveCoin(input);
+      assert.equal(ref.id, btc.id, `input ${JSON.stringify(input)}`);
+    }
+    assert.equal(count(MAP), 1, 'the map is fetched once');
+    await rejects(c.resolveCoin('slug:BTC'), 'UNKNOWN_COIN'); // BTC is a symbol, not a slug
+  });
+
+  test('unknown coin: UNKNOWN_COIN naming the input and the closest suggestions', async () => {
+    const c = r.client();
+    const e = await rejects(c.resolveCoin('bitcoinn'), 'UNKNOWN_COIN');
+    assert.match(e.message, /^Unknown coin "bitcoinn"\. Did you mean bitcoin \(BTC\)/);
+    assert.equal(e.suggestions?.[0].slug, 'bitcoin');
+    assert.ok((e.suggestions?.length ?? 0) <= 3);
+    const e2 = await rejects(c.resolveCoin('etherium'), 'UNKNOWN_COIN');
+    assert.equal(e2.suggestions?.[0].slug, 'ethereum');
+    const e3 = await rejects(c.resolveCoin(99_999_999), 'UNKNOWN_COIN');
+    assert.match(e3.message, /99999999/);
+    const all = await c.resolveCoins(['eth', 'nope-coin-zz', 2]);
+    assert.equal((all[0] as { slug: string }).slug, 'ethereum');
+    assert.ok(all[1] instanceof ApiError && all[1].code === 'UNKNOWN_COIN');
+    seenErrors.push(all[1] as ApiError);
+  });
+
+  test('an ambiguous symbol resolves to the higher-ranked coin and is recorded', async () => {
+    // find every symbol the map holds more than once, and the expected winner from the listing
+    const bySymbol = new Map<string, CurrencyMapItem[]>();
+    for (const x of coins) if (x.symbol) bySymbol.set(x.symbol.toUpperCase(), [...(bySymbol.get(x.symbol.toUpperCase()) ?? []), x]);
+    const dups = [...bySymbol].filter(([, xs]) => xs.length > 1);
+    assert.ok(dups.length >= 2, 'the market has colliding symbols');
+    const rankOf = new Map(listing.map((m) => [m.id, m.rank]));
+    // A server whose map lists coins in reverse order: "first in the map" would now pick the worse coin.
+    const base = await market();
+    const reversed = await rig({
+      rpm: 10_000,
+      market: { handlers: { ...base.handlers, currencyMap: (q) => { const res = base.handlers.currencyMap(q); return { ...res, data: [...(res.data as unknown[])].reverse() }; } } },
+    });
+    try {
+    const c = reversed.client();
+    for (const [symbol, xs] of dups) {
+      const best = [...xs].sort((a, b) => (rankOf.get(a.id) ?? Infinity) - (rankOf.get(b.id) ?? Infinity) || a.id - b.id)[0];
+      const worst = xs.find((x) => x.id !== best.id)!;
+      const got = await c.resolveCoin(symbol);
+      assert.equal(got.id, best.id, `${symbol}: expected ${best.slug} (rank ${rankOf.get(best.id)}), not ${worst.slug} (rank ${rankOf.get(worst.id)})`);
+      const amb = c.ambiguities.find((a) => a.input.toLowerCase() === symbol.toLowerCase());
+      assert.ok(amb, `${symbol} recorded`);
+      assert.equal(amb.chosen.id, best.id);
+      assert.ok(amb.alternatives.some((a) => a.id === worst.id));
+      assert.equal(amb.at, reversed.em.clock.now());
+    }
+    const pepe = await c.resolveCoin('PEPE');
+    assert.equal(pepe.slug, 'pepe');
+    assert.equal((await c.resolveCoin('symbol:pepe')).slug, 'pepe');
+    assert.equal((await c.resolveCoin('pepe-classic')).slug, 'pepe-classic', 'a slug still names exactly one coin');
+    assert.equal((await c.quote('PEPE')).slug, 'pepe', 'the quote is for the real PEPE');
+    } finally {
+      await reversed.close();
+    }
+  });
+
+  test('the currency map persists: a second client on the same storage spends nothing on it', async () => {
+    const storage = new MemoryKvStore();
+    const since = r.log.length;
+    const a = r.client({ storage });
+    await a.resolveCoin('ethereum');
+    assert.equal((await a.resolveCoin('UNI')).slug, 'uniswap'); // ambiguous: reads markets page 1, learns ranks
+    assert.equal(count(MAP, since), 1);
+    assert.equal(count(MARKETS, since), 1);
+    await new Promise((res) => setTimeout(res, 5)); // let the rank book save
+    const b = r.client({ storage });
+    assert.equal((await b.resolveCoin('ETH')).slug, 'ethereum');
+    assert.equal((await b.resolveCoin('solana')).slug, 'solana');
+    assert.equal((await b.resolveCoin('UNI')).slug, 'uniswap');
+    assert.equal(count(MAP, since), 1, 'same day, same storage: no second map request');
+    assert.equal(count(MARKETS, since), 1, 'learned ranks persisted with the map: no markets request to settle UNI');
+    for (const k of storage.keys()) for (const s of SECRETS) assert.ok(!(await storage.get(k))!.includes(s));
+    assert.equal(b.meter.snapshot().byEndpoint.currencyMap, undefined);
+    // a day later the map is fetched again
+    r.em.clock.advance(24 * 3_600_000 + 1);
+    const c = r.client({ storage });
+    await c.resolveCoin('bitcoin');
+    assert.equal(count(MAP, since), 2);
+    // refreshAll keeps the persisted map unless includeReference
+    c.refreshAll();
+    await c.resolveCoin('dogecoin');
+    assert.equal(count(MAP, since), 2);
+    c.refreshAll({ includeReference: true });
+    await c.resolveCoin('dogecoin');
+    assert.equal(count(MAP, since), 3);
+  });
+});
+
+describe('quotes', () => {
+  test('500 quote calls for the top 300 by slug/symbol/id → 1 map + 2 markets pages + 1 status', async () => {
+    r.em.clock.advance(3_600_000); // fresh start: nothing cached server- or client-side matters
+    const c = r.client();
+    const since = r.log.length;
+    const top = listing.slice(0, 300);
+    const inputs: (string | number)[] = [];
+    for (let i = 0; i < 500; i++) {
+      const m = top[i % 300];
+      inputs.push(i % 3 === 0 ? m.slug : i % 3 === 1 && m.symbol ? m.symbol.toLowerCase() : m.id);
+    }
+    const t0 = performance.now();
+    const quotes = await Promise.all(inputs.map((x, i) => c.quote(x, { caller: `Sheet1!A${i + 1}` })));
+    const ms = performance.now() - t0;
+    assert.equal(count(MAP, since), 1);
+    assert.equal(count(MARKETS, since), 2);
+    assert.equal(count(STATUS, since), 1);
+    assert.equal(r.log.length - since, 4, r.log.slice(since).map((e) => e.url).join(', '));
+    assert.equal(c.meter.snapshot().requests, 4);
+    // compare with the server's own listing at the same instant
+    const requests = r.log.length - since;
+    const now0 = await raw<MarketItem[]>(`${MARKETS}?limit=250`);
+    const now1 = await raw<MarketItem[]>(`${MARKETS}?limit=250&offset=250`);
+    const truth = new Map([...now0, ...now1].map((m) => [m.id, m]));
+    quotes.forEach((q, i) => {
+      const m = truth.get(top[i % 300].id)!;
+      assert.equal(q.id, m.id);
+      assert.equal(q.price, Number(m.price));
+      assert.equal(q.marketCap, m.marketCap === null ? null : Number(m.marketCap));
+      assert.equal(q.change24h, m.percentChange.h24);
+      assert.equal(q.rank, m.rank);
+      assert.equal(q.currency, 'USD');
+      assert.equal(q.stale, false);
+    });
+    const meter = c.meter.snapshot();
+    assert.equal(meter.credits, 3);
+    console.log(`# 500 quotes (top 300): ${requests} HTTP requests, ${meter.credits} credits, ${ms.toFixed(0)} ms`);
+    // a later cell for any coin of those pages costs nothing
+    const before = r.log.length;
+    const q = await c.quote(listing[420].slug);
+    assert.equal(q.price, Number(truth.get(listing[420].id)!.price));
+    assert.equal(q.id, listing[420].id);
+    assert.equal(r.log.length, before);
+  });
+
+  test('known ranks fetch exactly their pages, concurrently; EUR uses its own pages', async () => {
+    const c = r.client();
+    await c.quote(listing[0].id); // learns page 1
+    const since = r.log.length;
+    r.em.clock.advance(61_000); // quotes expire; ranks stay known
+    const far = [listing[0], listing[260], listing[1100]];
+    // teach the pages of the far coins without quoting them
+    await c.get('markets', { query: { limit: 250, offset: 250 } });
+    await c.get('markets', { query: { limit: 250, offset: 1000 } });
+    r.em.clock.advance(61_000);
+    const mark = r.log.length;
+    const qs = await Promise.all(far.map((m) => c.quote(m.slug)));
+    const urls = r.log.slice(mark).map((e) => e.url).sort();
+    assert.deepEqual(urls, [`${MARKETS}?limit=250`, `${MARKETS}?limit=250&offset=1000`, `${MARKETS}?limit=250&offset=250`]);
+    assert.deepEqual(qs.map((q) => q.id), far.map((m) => m.id));
+    const eur = await Promise.all(far.map((m) => c.quote(m.id, { currency: 'EUR' })));
+    assert.ok(eur.every((q) => q.currency === 'EUR'));
+    assert.ok(r.log.slice(mark).filter((e) => e.url.includes('convert=EUR')).length === 3);
+    assert.ok(eur[0].price !== qs[0].price, 'EUR price differs from USD');
+    assert.ok(since >= 0);
+  });
+
+  test('coins outside the listing walk the pages once, then go straight to their profile', async () => {
+    const listed = new Set(listing.map((m) => m.id));
+    const unlisted = coins.filter((x) => !listed.has(x.id)).slice(0, 3);
+    assert.equal(unlisted.length, 3);
+    const c = r.client();
+    const since = r.log.length;
+    const qs: Quote[] = await Promise.all(unlisted.map((x) => c.quote(x.id)));
+    const pages = count(MARKETS, since);
+    assert.ok(pages >= 2 && pages <= WALK_PAGE_CAP, `walked ${pages} pages`);
+    assert.equal(r.log.slice(since).filter((e) => /^\/v3\/currencies\/\d+(\?|$)/.test(e.url)).length, 3, 'one profile each');
+    assert.ok(qs.every((q) => q.isTraded === false ? q.price === null : true));
+    r.em.clock.advance(61_000);
+    const mark = r.log.length;
+    await Promise.all(unlisted.map((x) => c.quote(x.id)));
+    assert.equal(count(MARKETS, mark), 0, 'remembered as unlisted: no walk');
+    assert.equal(r.log.slice(mark).filter((e) => e.url.startsWith(PROFILE)).length, 3);
+  });
+
+  test('a failed batch settles every waiting caller', async () => {
+    const c = r.client({ maxRetries: 1 });
+    await c.status();
+    r.em.faults.queue({ kind: '500', times: 2, path: MARKETS });
+    await c.resolveCoin('bitcoin'); // map loaded
+    const results = await Promise.allSettled(listing.slice(0, 40).map((m) => c.quote(m.id)));
+    assert.ok(results.every((x) => x.status === 'rejected'), 'all rejected, none left pending');
+    for (const x of results) {
+      const e = (x as PromiseRejectedResult).reason as ApiError;
+      assert.equal(e.code, 'INTERNAL_ERROR');
+      seenErrors.push(e);
+    }
+  });
+});
+
+describe('the key stays secret', () => {
+  test('not in errors, console, meter', () => {
+    for (const e of seenErrors) for (const s of SECRETS) assert.ok(!JSON.stringify(e).includes(s) && !e.message.includes(s));
+    for (const line of consoleOutput) for (const s of SECRETS) assert.ok(!line.includes(s));
+  });
+});
