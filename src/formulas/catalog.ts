@@ -1,0 +1,22 @@
+/**
+ * Every CRYPTO.* formula by id. The ids are the custom function ids in
+ * functions.json (the JSDoc @customfunction id), stable once shipped.
+ */
+import type { Catalog } from './host';
+import { marketFormulas } from './market';
+import { historyFormulas } from './history';
+import { supplyFormulas } from './supply';
+import { globalFormulas } from './global';
+import { chainFormulas } from './chains';
+import { accountFormulas } from './account';
+import { liveFormulas } from './live';
+
+export const CATALOG: Catalog = {
+  ...marketFormulas,
+  ...historyFormulas,
+  ...supplyFormulas,
+  ...globalFormulas,
+  ...chainFormulas,
+  ...accountFormulas,
+  ...liveFormulas,
+};

@@ -1,0 +1,190 @@
+/**
+ * Price history: OHLCV (modelled on Excel's STOCKHISTORY), HISTORICAL (one
+ * value at a date, coalesced across cells), RETURNS, SPARKLINE, PERFORMANCE.
+ * Dates go out as Excel serial dates (UTC); series are oldest first.
+ */
+import type { Candle, HistoricalItem, Performance } from '../api/records';
+import {
+  choiceArg, choicesOf, coinArg, currencyArg, dateArg, fieldArg, flatValues, headersArg, rangeArgs, type Arg,
+} from './args';
+import {
+  dateCell, decimalCell, fieldTable, invalidValue, notAvailable, numberCell, table,
+  type Cell, type Column, type FormulaResult, type Grid,
+} from './cells';
+import { loadHistorical } from './historical-batch';
+import type { Catalog, FormulaContext } from './host';
+
+const HOUR = 3_600_000;
+const DAY = 86_400_000;
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+// ---------------------------------------------------------------- OHLCV
+
+type ApiInterval = 'day' | 'week' | 'month' | 'hour';
+const INTERVALS: Record<string, ApiInterval> = {
+  daily: 'day', weekly: 'week', monthly: 'month', hourly: 'hour',
+  day: 'day', week: 'week', month: 'month', hour: 'hour',
+  d: 'day', w: 'week', m: 'month', h: 'hour',
+  // STOCKHISTORY's interval numbers
+  '0': 'day', '1': 'week', '2': 'month',
+};
+const INTERVALS_SHOWN = '"daily", "weekly", "monthly" or "hourly" (or STOCKHISTORY\'s 0 daily, 1 weekly, 2 monthly)';
+
+/** OHLCV's columns by field name (the Candle record's names). */
+export const OHLCV_FIELDS = {
+  date: { header: 'Date', cell: (c: Candle) => dateCell(c.time) },
+  open: { header: 'Open', cell: (c: Candle) => decimalCell(c.open) },
+  high: { header: 'High', cell: (c: Candle) => decimalCell(c.high) },
+  low: { header: 'Low', cell: (c: Candle) => decimalCell(c.low) },
+  close: { header: 'Close', cell: (c: Candle) => decimalCell(c.close) },
+  avg: { header: 'Average', cell: (c: Candle) => decimalCell(c.avg) },
+  volume: { header: 'Volume', cell: (c: Candle) => decimalCell(c.volume) },
+  circulatingSupply: { header: 'Circulating supply', cell: (c: Candle) => decimalCell(c.circulatingSupply) },
+  priceChangePercent: { header: 'Price change %', cell: (c: Candle) => numberCell(c.priceChangePercent) },
+  volumeChangePercent: { header: 'Volume change %', cell: (c: Candle) => numberCell(c.volumeChangePercent) },
+  circulatingSupplyChangePercent: {
+    header: 'Circulating supply change %', cell: (c: Candle) => numberCell(c.circulatingSupplyChangePercent),
+  },
+} as const satisfies Record<string, Column<Candle>>;
+type OhlcvField = keyof typeof OHLCV_FIELDS;
+const OHLCV_FIELD_NAMES = Object.keys(OHLCV_FIELDS) as OhlcvField[];
+/** STOCKHISTORY's property numbers. */
+const STOCKHISTORY_FIELDS: readonly OhlcvField[] = ['date', 'close', 'volume', 'open', 'high', 'low'];
+const OHLCV_CHOICES: Record<string, OhlcvField> = {
+  ...choicesOf(OHLCV_FIELD_NAMES),
+  ...Object.fromEntries(STOCKHISTORY_FIELDS.map((f, i) => [String(i), f])),
+  average: 'avg',
+  time: 'date',
+};
+export const DEFAULT_OHLCV_FIELDS: readonly OhlcvField[] = ['date', 'open', 'high', 'low', 'close', 'volume'];
+
+function ohlcvFields(v: Arg): OhlcvField[] {
+  const raw = flatValues(v).flatMap((x) => (typeof x === 'string' ? x.split(',') : [x])).map((x) => (typeof x === 'string' ? x.trim() : x));
+  const given = raw.filter((x) => x !== '');
+  if (given.length === 0) return [...DEFAULT_OHLCV_FIELDS];
+  const shown = `STOCKHISTORY's numbers 0 Date, 1 Close, 2 Volume, 3 Open, 4 High, 5 Low, or names ${OHLCV_FIELD_NAMES.join(', ')}`;
+  return given.map((f) => choiceArg(f, 'fields', OHLCV_CHOICES, undefined, shown));
+}
+
+/** Hourly candles cover this far back (the `ohlcv` endpoint). */
+const HOURLY_SPAN = 30 * DAY;
+
+async function ohlcv(ctx: FormulaContext, coin: Arg, start: Arg, end: Arg, interval: Arg, headers: Arg, fields: Arg): Promise<Grid> {
+  const input = coinArg(coin);
+  const now = ctx.now();
+  const iv = choiceArg(interval, 'interval', INTERVALS, 'day', INTERVALS_SHOWN);
+  const span = rangeArgs(start, end, now);
+  const showHeaders = headersArg(headers);
+  const cols = ohlcvFields(fields).map((f) => OHLCV_FIELDS[f]);
+  let from = span.start;
+  if (iv === 'hour') {
+    from = Math.max(from, Math.floor((now - HOURLY_SPAN) / HOUR) * HOUR + HOUR);
+    if (span.end <= from) throw notAvailable('Hourly candles cover the last 30 days only: pick a later start, or a daily interval');
+  }
+  const ref = await ctx.client.resolveCoin(input, { caller: ctx.caller, signal: ctx.signal });
+  // `to` is the last instant of the range. A range reaching now asks up to the start of
+  // the current hour: the candle containing it is the current one, the request and its
+  // cache key stay the same for the hour, and the client's paging stops there instead
+  // of asking for a page that would start after now (which the service rejects).
+  const to = span.end >= now ? Math.floor(now / HOUR) * HOUR : span.end - 1;
+  const query = { interval: iv, from: new Date(from).toISOString(), to: new Date(to).toISOString() };
+  const res = iv === 'hour'
+    ? await ctx.client.getPages('ohlcv', { id: ref.id, query, caller: ctx.caller, signal: ctx.signal })
+    : await ctx.client.getPages('candles', { id: ref.id, query, caller: ctx.caller, signal: ctx.signal });
+  // Candles that open within the range (the current one when it reaches now), once each:
+  // pages overlap by one candle when `from` moves into the last candle's period.
+  const seen = new Set<number>();
+  const rows = res.data
+    .filter((c) => c.time <= to && !seen.has(c.time) && (seen.add(c.time), true))
+    .sort((a, b) => a.time - b.time);
+  return table(rows, cols, showHeaders, `No ${iv === 'day' ? 'daily' : `${iv}ly`} candles for ${ref.name} from ${isoDay(span.start)} to ${isoDay(span.end - 1)}`);
+}
+
+// ---------------------------------------------------------------- HISTORICAL
+
+export const HISTORICAL_FIELDS = {
+  price: (h: HistoricalItem) => decimalCell(h.price),
+  marketCap: (h: HistoricalItem) => decimalCell(h.marketCap),
+  volume24h: (h: HistoricalItem) => decimalCell(h.volume24h),
+  volume24hBase: (h: HistoricalItem) => decimalCell(h.volume24hBase),
+  circulatingSupply: (h: HistoricalItem) => decimalCell(h.circulatingSupply),
+  storedTime: (h: HistoricalItem) => dateCell(h.storedTime),
+} as const satisfies Record<string, (h: HistoricalItem) => Cell>;
+const HISTORICAL_FIELD_NAMES = Object.keys(HISTORICAL_FIELDS) as (keyof typeof HISTORICAL_FIELDS)[];
+
+async function historical(ctx: FormulaContext, coin: Arg, date: Arg, field: Arg, currency: Arg): Promise<FormulaResult> {
+  const input = coinArg(coin);
+  const now = ctx.now();
+  const at = dateArg(date, 'date', now);
+  if (at > now) throw invalidValue(`date must not be in the future; got ${isoDay(at)}`);
+  const f = fieldArg(field, HISTORICAL_FIELD_NAMES) ?? 'price';
+  const cur = currencyArg(currency, ctx.settings.defaultCurrency);
+  const ref = await ctx.client.resolveCoin(input, { caller: ctx.caller, signal: ctx.signal });
+  const item = await loadHistorical(ctx.client, { date: at, currency: cur, id: ref.id, name: ref.name, caller: ctx.caller }, ctx.signal);
+  return HISTORICAL_FIELDS[f](item);
+}
+
+// ---------------------------------------------------------------- RETURNS
+
+const PERIODS = choicesOf(['monthly', 'quarterly', 'yearly'] as const);
+
+async function returns(ctx: FormulaContext, coin: Arg, period: Arg, headers: Arg): Promise<Grid> {
+  const input = coinArg(coin);
+  const p = choiceArg(period, 'period', PERIODS, undefined, '"monthly", "quarterly" or "yearly"');
+  const showHeaders = headersArg(headers);
+  const ref = await ctx.client.resolveCoin(input, { caller: ctx.caller, signal: ctx.signal });
+  const res = await ctx.client.get('returns', { id: ref.id, query: { period: p }, caller: ctx.caller, signal: ctx.signal });
+  const rows = [...res.data].sort((a, b) => Date.parse(a.date) - Date.parse(b.date));
+  return table(rows, [
+    { header: 'Date', cell: (r) => dateCell(r.date) },
+    { header: 'Closing price', cell: (r) => decimalCell(r.closingPrice) },
+    { header: 'Return %', cell: (r) => numberCell(r.pricePercentChange) },
+  ], showHeaders, `No ${p} returns for ${ref.name}`);
+}
+
+// ---------------------------------------------------------------- SPARKLINE
+
+async function sparkline(ctx: FormulaContext, coin: Arg, headers: Arg): Promise<Grid> {
+  const input = coinArg(coin);
+  const showHeaders = headersArg(headers);
+  const ref = await ctx.client.resolveCoin(input, { caller: ctx.caller, signal: ctx.signal });
+  const res = await ctx.client.get('sparkline', { id: ref.id, caller: ctx.caller, signal: ctx.signal });
+  const rows = [...res.data].sort((a, b) => a.time - b.time);
+  return table(rows, [
+    { header: 'Time', cell: (r) => dateCell(r.time) },
+    { header: 'Price', cell: (r) => decimalCell(r.price) },
+    { header: 'Volume', cell: (r) => decimalCell(r.volume) },
+  ], showHeaders, `No sparkline for ${ref.name}`);
+}
+
+// ---------------------------------------------------------------- PERFORMANCE
+
+export const PERFORMANCE_FIELDS = {
+  athPriceUsd: (p: Performance) => decimalCell(p.athPriceUsd),
+  athDate: (p: Performance) => dateCell(p.athDate),
+  atlPriceUsd: (p: Performance) => decimalCell(p.atlPriceUsd),
+  atlDate: (p: Performance) => dateCell(p.atlDate),
+  athMarketCapUsd: (p: Performance) => decimalCell(p.athMarketCapUsd),
+  fromAthPercent: (p: Performance) => numberCell(p.fromAthPercent),
+  fromAtlPercent: (p: Performance) => numberCell(p.fromAtlPercent),
+  vcAvgRoi: (p: Performance) => numberCell(p.vcAvgRoi),
+  icoRoi: (p: Performance) => numberCell(p.icoRoi),
+} as const satisfies Record<string, (p: Performance) => Cell>;
+const PERFORMANCE_FIELD_NAMES = Object.keys(PERFORMANCE_FIELDS) as (keyof typeof PERFORMANCE_FIELDS)[];
+
+async function performance(ctx: FormulaContext, coin: Arg, field: Arg): Promise<Grid> {
+  const input = coinArg(coin);
+  const f = fieldArg(field, PERFORMANCE_FIELD_NAMES);
+  const ref = await ctx.client.resolveCoin(input, { caller: ctx.caller, signal: ctx.signal });
+  const res = await ctx.client.get('performance', { id: ref.id, caller: ctx.caller, signal: ctx.signal });
+  if (f) return [[PERFORMANCE_FIELDS[f](res.data)]];
+  return fieldTable(PERFORMANCE_FIELD_NAMES.map((k) => [k, PERFORMANCE_FIELDS[k](res.data)]), true);
+}
+
+export const historyFormulas: Catalog = {
+  OHLCV: ohlcv,
+  HISTORICAL: historical,
+  RETURNS: returns,
+  SPARKLINE: sparkline,
+  PERFORMANCE: performance,
+};

@@ -1,0 +1,84 @@
+/*
+ * CRYPTO.* functions for price history: OHLCV, HISTORICAL, RETURNS, SPARKLINE,
+ * PERFORMANCE. Thin, documented wrappers: the JSDoc here becomes functions.json,
+ * the work happens in src/formulas/history.ts through the calculation host.
+ * Function ids are stable once shipped: Excel caches them.
+ */
+import { run } from '../office/custom-functions';
+
+/**
+ * Price history as a table, like STOCKHISTORY: one row per day, week, month or hour, oldest first. Default columns Date, Open, High, Low, Close, Volume; dates are Excel dates (UTC, the candle's open time).
+ * @customfunction OHLCV
+ * @helpurl https://localhost:3000/help/ohlcv.html
+ * @param coin Coin id, slug, symbol or name, e.g. "bitcoin", "BTC" or 1.
+ * @param start First date: an Excel date, "2024-03-15", a period such as "2024", "2024Q1" or "2024-03" (alone it means that whole period), or a look-back such as "30D" or "1Y".
+ * @param [end] Last date, included. Omitted: up to today (STOCKHISTORY would return the start day only).
+ * @param [interval] "daily" (default), "weekly", "monthly" or "hourly" (last 30 days only); STOCKHISTORY's 0, 1, 2 also work.
+ * @param [headers] 1 (default) shows a header row, 0 hides it (2 is read as 1).
+ * @param [fields] Columns in any order: STOCKHISTORY's numbers 0 Date, 1 Close, 2 Volume, 3 Open, 4 High, 5 Low, or names date, open, high, low, close, avg, volume, circulatingSupply, priceChangePercent, volumeChangePercent, circulatingSupplyChangePercent. Default Date, Open, High, Low, Close, Volume.
+ * @param invocation Invocation
+ * @returns A table, one row per candle, oldest first.
+ * @cancelable
+ */
+export function ohlcv(coin: any, start: any, end?: any, interval?: any, headers?: any, fields?: any[], invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run('OHLCV', invocation, [coin, start, end, interval, headers, fields]);
+}
+
+/**
+ * One value of a coin at a past date: price by default. Many cells for the same date share one request.
+ * @customfunction HISTORICAL
+ * @helpurl https://localhost:3000/help/historical.html
+ * @param coin Coin id, slug, symbol or name.
+ * @param date The date: an Excel date or "2024-03-15" (UTC day).
+ * @param [field] "price" (default), "marketCap", "volume24h", "volume24hBase", "circulatingSupply" or "storedTime" (the exact time of the values, as an Excel date).
+ * @param [currency] "USD" (default) or "EUR".
+ * @param invocation Invocation
+ * @returns The value at that date.
+ * @cancelable
+ */
+export function historical(coin: any, date: any, field?: string, currency?: string, invocation?: CustomFunctions.CancelableInvocation): Promise<any> {
+  return run('HISTORICAL', invocation, [coin, date, field, currency]);
+}
+
+/**
+ * Periodic returns: closing price and open-to-close return of every month, quarter or year, oldest first; the last period may be incomplete.
+ * @customfunction RETURNS
+ * @helpurl https://localhost:3000/help/returns.html
+ * @param coin Coin id, slug, symbol or name.
+ * @param period "monthly", "quarterly" or "yearly".
+ * @param [headers] 1 (default) shows a header row, 0 hides it.
+ * @param invocation Invocation
+ * @returns Date (period start), Closing price, Return %.
+ * @cancelable
+ */
+export function returns(coin: any, period: string, headers?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run('RETURNS', invocation, [coin, period, headers]);
+}
+
+/**
+ * The last 7 days of price and volume in hourly points, for charts and sparklines.
+ * @customfunction SPARKLINE
+ * @helpurl https://localhost:3000/help/sparkline.html
+ * @param coin Coin id, slug, symbol or name.
+ * @param [headers] 1 (default) shows a header row, 0 hides it.
+ * @param invocation Invocation
+ * @returns Time (Excel date), Price, Volume; oldest first.
+ * @cancelable
+ */
+export function sparkline(coin: any, headers?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run('SPARKLINE', invocation, [coin, headers]);
+}
+
+/**
+ * All-time high and low, distance from them, and investor ROI: one field, or every field as a two-column table.
+ * @customfunction PERFORMANCE
+ * @helpurl https://localhost:3000/help/performance.html
+ * @param coin Coin id, slug, symbol or name.
+ * @param [field] athPriceUsd, athDate, atlPriceUsd, atlDate, athMarketCapUsd, fromAthPercent, fromAtlPercent, vcAvgRoi or icoRoi. Omit for all fields.
+ * @param invocation Invocation
+ * @returns The field's value, or a field/value table.
+ * @cancelable
+ */
+export function performance(coin: any, field?: string, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run('PERFORMANCE', invocation, [coin, field]);
+}

@@ -1,0 +1,84 @@
+/*
+ * CRYPTO.* functions for supply: TOKENOMICS, VESTING, UNLOCKS, VCPRESSURE,
+ * HOLDERS. Thin, documented wrappers: the JSDoc here becomes functions.json,
+ * the work happens in src/formulas/supply.ts through the calculation host.
+ * Function ids are stable once shipped: Excel caches them.
+ */
+import { run } from '../office/custom-functions';
+
+/**
+ * A coin's tokenomics: supply, locked and unlocked shares, next unlock. One field, or every field as a two-column table.
+ * @customfunction TOKENOMICS
+ * @helpurl https://localhost:3000/help/tokenomics.html
+ * @param coin Coin id, slug, symbol or name.
+ * @param [field] e.g. totalSupply, maxSupply, circulatingPercent, totalLockedPercent, totalUnlockedPercent, untrackedPercent, nextUnlockDate, nextUnlockValue, vestingSourceUrls. Omit for all fields.
+ * @param invocation Invocation
+ * @returns The field's value (dates as Excel dates), or a field/value table.
+ * @cancelable
+ */
+export function tokenomics(coin: any, field?: string, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run('TOKENOMICS', invocation, [coin, field]);
+}
+
+/**
+ * Vesting allocations of a coin: locked and unlocked shares, tokens, unlock type, next unlock and end date per allocation.
+ * @customfunction VESTING
+ * @helpurl https://localhost:3000/help/vesting.html
+ * @param coin Coin id, slug, symbol or name.
+ * @param [includeUntracked] TRUE adds allocations without a known unlock schedule; FALSE (default) leaves them out.
+ * @param [headers] 1 (default) shows a header row, 0 hides it.
+ * @param invocation Invocation
+ * @returns Allocation, Tracked, Group dominance %, Locked %, Unlocked %, Tokens, % of supply, Unlock type, Next unlock, End date.
+ * @cancelable
+ */
+export function vesting(coin: any, includeUntracked?: any, headers?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run('VESTING', invocation, [coin, includeUntracked, headers]);
+}
+
+/**
+ * Upcoming token unlocks across all coins, soonest first by default; fetched 25 per request as count needs.
+ * @customfunction UNLOCKS
+ * @helpurl https://localhost:3000/help/unlocks.html
+ * @param [daysAhead] How many days ahead, 1 to 365 (default 30).
+ * @param [sortBy] "date" (default), "usdAmount" or "percentOfMcap".
+ * @param [sortOrder] "asc" or "desc" (default: asc for date, desc otherwise).
+ * @param [minUsdAmount] Only unlocks worth at least this many USD.
+ * @param [minPercentOfMcap] Only unlocks of at least this % of market cap (whole number, 0 to 100).
+ * @param [count] How many unlocks, 1 to 1000 (default 25).
+ * @param [headers] 1 (default) shows a header row, 0 hides it.
+ * @param invocation Invocation
+ * @returns Date, Coin, Symbol, Tokens, Value USD, % of market cap, % of supply, Price, Market cap.
+ * @cancelable
+ */
+export function unlocks(daysAhead?: number, sortBy?: string, sortOrder?: string, minUsdAmount?: number, minPercentOfMcap?: number, count?: number, headers?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run('UNLOCKS', invocation, [daysAhead, sortBy, sortOrder, minUsdAmount, minPercentOfMcap, count, headers]);
+}
+
+/**
+ * Investor (VC) selling pressure on a coin: dump pressure, investor dominance and profit, the next VC unlock. One field, or every field as a two-column table.
+ * @customfunction VCPRESSURE
+ * @helpurl https://localhost:3000/help/vcpressure.html
+ * @param coin Coin id, slug, symbol or name.
+ * @param [field] dumpPressure, dominance, profit, nextUnlockDate, unlocked30d, circulatingSupply, priceChangePercent24h, investorsCount, investors, unlock.date, unlock.tokenAmount, unlock.usdAmount or unlock.percentOfSupply. Omit for all fields.
+ * @param invocation Invocation
+ * @returns The field's value, or a field/value table.
+ * @cancelable
+ */
+export function vcpressure(coin: any, field?: string, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run('VCPRESSURE', invocation, [coin, field]);
+}
+
+/**
+ * Who holds a token: the top 100 holders, concentration buckets, holder tiers, or a summary.
+ * @customfunction HOLDERS
+ * @helpurl https://localhost:3000/help/holders.html
+ * @param coin Coin id, slug, symbol or name.
+ * @param [view] "top" (default: the 100 largest holders), "concentration" (top 1-5 ... outside the top 100), "tiers" (whale ... shrimp) or "summary".
+ * @param [headers] 1 (default) shows a header row, 0 hides it.
+ * @param invocation Invocation
+ * @returns A table for the view chosen.
+ * @cancelable
+ */
+export function holders(coin: any, view?: string, headers?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run('HOLDERS', invocation, [coin, view, headers]);
+}

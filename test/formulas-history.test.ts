@@ -1,0 +1,388 @@
+/**
+ * CRYPTO.OHLCV, HISTORICAL, RETURNS, SPARKLINE, PERFORMANCE through the formula
+ * text → calculation host → client → local API server, as Excel would call them.
+ *
+ *   node --import tsx --test test/formulas-history.test.ts
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { calculate, type JsonCell, type Outcome } from '../src/cli/calculate';
+import { openSession, type Session } from '../src/cli/session';
+import { toSerial } from '../src/formulas/cells';
+
+const NOW_ISO = '2026-03-15T12:00:00.000Z';
+const NOW = Date.parse(NOW_ISO);
+const TODAY = Math.floor(toSerial(NOW)); // 46096
+const serial = (iso: string) => toSerial(Date.parse(`${iso}T00:00:00Z`));
+const HISTORICAL_PATH = '/v3/currencies/historical';
+
+let s: Session;
+before(async () => {
+  // A frozen clock makes "today" and every value reproducible; a generous rate
+  // limit keeps the pacer out of the way (rate limits have their own tests).
+  s = await openSession({ emulator: { now: NOW_ISO, rpm: 2000 } });
+});
+after(async () => {
+  await s?.close();
+});
+
+const calc = (text: string, session: Session = s): Promise<Outcome> => calculate(session.host, text);
+
+function grid(out: Outcome): JsonCell[][] {
+  assert.ok('value' in out, `expected a value, got ${JSON.stringify(out)}`);
+  return out.value;
+}
+async function table(text: string): Promise<JsonCell[][]> {
+  return grid(await calc(text));
+}
+async function one(text: string): Promise<number> {
+  const g = await table(text);
+  assert.equal(g.length, 1);
+  assert.equal(g[0].length, 1);
+  assert.equal(typeof g[0][0], 'number', `${text} → ${JSON.stringify(g)}`);
+  return g[0][0] as number;
+}
+function failure(out: Outcome): { error: string; message: string } {
+  assert.ok('error' in out, `expected an error, got ${JSON.stringify(out).slice(0, 300)}`);
+  return out;
+}
+const num = (c: JsonCell): number => {
+  assert.equal(typeof c, 'number', `expected a number, got ${JSON.stringify(c)}`);
+  return c as number;
+};
+const close = (a: number, b: number, rel = 1e-9) =>
+  assert.ok(Math.abs(a - b) <= rel * Math.max(Math.abs(a), Math.abs(b), 1e-12), `${a} ≉ ${b}`);
+
+const OHLCV_HEADER = ['Date', 'Open', 'High', 'Low', 'Close', 'Volume'];
+
+describe('CRYPTO.OHLCV', () => {
+  test('daily candles: header row, one row per day, serial dates oldest first, sane prices', async () => {
+    const g = await table('=CRYPTO.OHLCV("solana","2024-01-01","2024-01-31")');
+    assert.deepEqual(g[0], OHLCV_HEADER);
+    assert.equal(g.length, 1 + 31);
+    g.slice(1).forEach((r, i) => {
+      assert.equal(r.length, 6);
+      assert.equal(r[0], serial('2024-01-01') + i);
+      const [o, h, l, c, v] = r.slice(1).map(num);
+      for (const x of [o, h, l, c, v]) assert.ok(x > 0);
+      assert.ok(h >= Math.max(o, c) && l <= Math.min(o, c), `OHLC out of order in ${JSON.stringify(r)}`);
+    });
+  });
+
+  test('a weekly candle aggregates the daily candles of its week (Monday to Sunday)', async () => {
+    const weekly = await table('=CRYPTO.OHLCV("solana","2024-01-01","2024-01-28","weekly")');
+    const daily = (await table('=CRYPTO.OHLCV("solana","2024-01-01","2024-01-28")')).slice(1);
+    assert.deepEqual(weekly[0], OHLCV_HEADER);
+    assert.equal(weekly.length, 1 + 4);
+    weekly.slice(1).forEach((w, k) => {
+      const days = daily.slice(k * 7, k * 7 + 7);
+      assert.equal(w[0], serial('2024-01-01') + 7 * k);
+      assert.equal(w[0], days[0][0]);
+      assert.equal(w[1], days[0][1], 'weekly open = open of the week\'s first day');
+      assert.equal(w[4], days[6][4], 'weekly close = close of the week\'s last day');
+      assert.equal(num(w[2]), Math.max(...days.map((d) => num(d[2]))));
+      assert.equal(num(w[3]), Math.min(...days.map((d) => num(d[3]))));
+      close(num(w[5]), days.reduce((a, d) => a + num(d[5]), 0), 1e-6);
+    });
+    // STOCKHISTORY's interval number 1 is weekly.
+    assert.deepEqual(await table('=CRYPTO.OHLCV("solana","2024-01-01","2024-01-28",1)'), weekly);
+  });
+
+  test('a year given alone means that year; monthly closes equal the last daily close of each month', async () => {
+    const daily = await table('=CRYPTO.OHLCV("bitcoin","2024")');
+    assert.equal(daily.length, 1 + 366);
+    assert.equal(daily[1][0], serial('2024-01-01'));
+    assert.equal(daily[366][0], serial('2024-12-31'));
+    const monthly = await table('=CRYPTO.OHLCV("bitcoin","2024",,"monthly")');
+    assert.equal(monthly.length, 1 + 12);
+    for (let m = 0; m < 12; m++) {
+      const row = monthly[1 + m];
+      const start = toSerial(Date.UTC(2024, m, 1));
+      const lastDay = toSerial(Date.UTC(2024, m + 1, 1)) - 1;
+      assert.equal(row[0], start);
+      const last = daily.find((r) => r[0] === lastDay)!;
+      assert.equal(row[4], last[4], `close of ${m + 1}/2024`);
+    }
+    assert.deepEqual(await table('=CRYPTO.OHLCV("bitcoin","2024",,2)'), monthly);
+  });
+
+  test('STOCKHISTORY property numbers pick and order the columns', async () => {
+    const all = await table('=CRYPTO.OHLCV("bitcoin","2024-03-01","2024-03-05")');
+    const picked = await table('=CRYPTO.OHLCV("bitcoin","2024-03-01","2024-03-05",0,1,0,1,2,3,4,5)');
+    assert.deepEqual(picked[0], ['Date', 'Close', 'Volume', 'Open', 'High', 'Low']);
+    assert.equal(picked.length, all.length);
+    for (let i = 1; i < all.length; i++) {
+      const [d, o, h, l, c, v] = all[i];
+      assert.deepEqual(picked[i], [d, c, v, o, h, l]);
+    }
+    const two = await table('=CRYPTO.OHLCV("bitcoin","2024-03-01","2024-03-05",0,1,4,1)');
+    assert.deepEqual(two[0], ['High', 'Close']);
+    assert.deepEqual(two[1], [all[1][2], all[1][4]]);
+  });
+
+  test('field names give the other candle fields, consistent with OHLC', async () => {
+    const g = await table(
+      '=CRYPTO.OHLCV("ethereum","2024-03-01","2024-03-10","daily",1,"date","open","high","low","close","avg","circulatingSupply","priceChangePercent","volumeChangePercent","circulatingSupplyChangePercent")',
+    );
+    assert.deepEqual(g[0], ['Date', 'Open', 'High', 'Low', 'Close', 'Average', 'Circulating supply', 'Price change %', 'Volume change %', 'Circulating supply change %']);
+    assert.equal(g.length, 11);
+    for (const r of g.slice(1)) {
+      const [o, h, l, c, avg, supply, pct] = r.slice(1, 8).map(num);
+      close(avg, (o + h + l + c) / 4, 1e-6);
+      assert.ok(supply > 1e8);
+      assert.ok(Math.abs(pct - ((c - o) / o) * 100) < 1e-3, `priceChangePercent ${pct} vs ${((c - o) / o) * 100}`);
+      assert.equal(typeof r[8], 'number');
+      assert.equal(typeof r[9], 'number');
+    }
+  });
+
+  test('headers 0 leaves the header row out; 2 is read as 1', async () => {
+    const g = await table('=CRYPTO.OHLCV("bitcoin","2024-03-01","2024-03-05",,0)');
+    assert.equal(g.length, 5);
+    assert.equal(g[0][0], serial('2024-03-01'));
+    const withHeaders = await table('=CRYPTO.OHLCV("bitcoin","2024-03-01","2024-03-05",,2)');
+    assert.deepEqual(withHeaders[0], OHLCV_HEADER);
+    assert.deepEqual(withHeaders.slice(1), g);
+  });
+
+  test('a multi-year daily series comes back whole: every day, no gaps', async () => {
+    const g = await table('=CRYPTO.OHLCV("bitcoin","2016-01-01","2025-12-31",,0,0,1)');
+    assert.equal(g.length, 3653);
+    g.forEach((r, i) => {
+      assert.equal(r[0], serial('2016-01-01') + i);
+      assert.ok(num(r[1]) > 0);
+    });
+  });
+
+  test('an omitted end means up to today; Excel serial dates are accepted', async () => {
+    const g = await table(`=CRYPTO.OHLCV("bitcoin",${serial('2026-03-01')})`);
+    assert.equal(g.length, 1 + 15);
+    assert.equal(g[g.length - 1][0], TODAY);
+    assert.equal(g[1][0], serial('2026-03-01'));
+  });
+
+  test('hourly candles: the last 30 days, one row per hour, up to the current hour', async () => {
+    const g = await table('=CRYPTO.OHLCV("bitcoin","30D",,"hourly")');
+    assert.deepEqual(g[0], OHLCV_HEADER);
+    assert.equal(g.length, 1 + 720);
+    const body = g.slice(1);
+    for (let i = 1; i < body.length; i++) close(num(body[i][0]) - num(body[i - 1][0]), 1 / 24, 1e-6);
+    close(num(body[body.length - 1][0]), toSerial(NOW), 1e-9);
+    const twoDays = await table('=CRYPTO.OHLCV("bitcoin","2026-03-14",,"hourly",0)');
+    assert.equal(twoDays.length, 24 + 13);
+    assert.deepEqual(twoDays[twoDays.length - 1], body[body.length - 1]);
+  });
+
+  test('bad arguments are #VALUE! naming what is allowed', async () => {
+    const iv = failure(await calc('=CRYPTO.OHLCV("bitcoin","2024-01-01",,"yearly")'));
+    assert.equal(iv.error, '#VALUE!');
+    for (const w of ['"daily"', '"weekly"', '"monthly"', '"hourly"']) assert.ok(iv.message.includes(w), iv.message);
+    const f = failure(await calc('=CRYPTO.OHLCV("bitcoin","2024-01-01",,,1,"close","bogus")'));
+    assert.equal(f.error, '#VALUE!');
+    assert.match(f.message, /bogus/);
+    assert.match(f.message, /circulatingSupply/);
+    const n = failure(await calc('=CRYPTO.OHLCV("bitcoin","2024-01-01",,,1,6)'));
+    assert.equal(n.error, '#VALUE!');
+    const order = failure(await calc('=CRYPTO.OHLCV("bitcoin","2024-02-01","2024-01-01")'));
+    assert.equal(order.error, '#VALUE!');
+    const date = failure(await calc('=CRYPTO.OHLCV("bitcoin","last tuesday")'));
+    assert.equal(date.error, '#VALUE!');
+  });
+
+  test('hourly candles older than 30 days are #N/A explaining the limit', async () => {
+    const e = failure(await calc('=CRYPTO.OHLCV("bitcoin","2025-01-01","2025-01-05","hourly")'));
+    assert.equal(e.error, '#N/A');
+    assert.match(e.message, /30 days/);
+  });
+
+  test('an unknown coin is #N/A naming it', async () => {
+    const e = failure(await calc('=CRYPTO.OHLCV("notacoinxyz","2024-01-01")'));
+    assert.equal(e.error, '#N/A');
+    assert.match(e.message, /notacoinxyz/);
+  });
+});
+
+describe('CRYPTO.HISTORICAL', () => {
+  test('the price at a date is that day\'s daily close; DATE() and ISO text agree', async () => {
+    const p = await one('=CRYPTO.HISTORICAL("bitcoin","2024-06-15")');
+    const candle = await table('=CRYPTO.OHLCV("bitcoin","2024-06-15","2024-06-15",,0,"close")');
+    assert.deepEqual(candle, [[p]]);
+    assert.equal(await one('=CRYPTO.HISTORICAL("bitcoin",DATE(2024,6,15))'), p);
+    assert.equal(await one('=CRYPTO.HISTORICAL("BTC",DATE(2024,6,15),"price","USD")'), p);
+  });
+
+  test('fields: market cap = price x circulating supply; storedTime is within that day', async () => {
+    const price = await one('=CRYPTO.HISTORICAL("ethereum","2024-06-15")');
+    const cap = await one('=CRYPTO.HISTORICAL("ethereum","2024-06-15","marketCap")');
+    const supply = await one('=CRYPTO.HISTORICAL("ethereum","2024-06-15","circulatingSupply")');
+    const vol = await one('=CRYPTO.HISTORICAL("ethereum","2024-06-15","volume24h")');
+    const volBase = await one('=CRYPTO.HISTORICAL("ethereum","2024-06-15","volume24hBase")');
+    close(cap, price * supply, 1e-6);
+    close(volBase, vol / price, 1e-5);
+    const stored = await one('=CRYPTO.HISTORICAL("ethereum","2024-06-15","storedTime")');
+    assert.ok(stored >= serial('2024-06-15') && stored < serial('2024-06-16'), String(stored));
+  });
+
+  test('EUR converts at that day\'s rate', async () => {
+    const usd = await one('=CRYPTO.HISTORICAL("bitcoin","2024-06-15")');
+    const eur = await one('=CRYPTO.HISTORICAL("bitcoin","2024-06-15",,"EUR")');
+    assert.notEqual(eur, usd);
+    assert.ok(eur / usd > 0.7 && eur / usd < 1.1, `EUR/USD ${eur / usd}`);
+  });
+
+  test('twenty cells for twenty coins at one date share ONE request', async () => {
+    const coins = ['bitcoin', 'ethereum', 'tether', 'ripple', 'binancecoin', 'solana', 'usd-coin', 'dogecoin', 'tron', 'cardano',
+      'chainlink', 'avalanche', 'stellar', 'toncoin', 'bitcoin-cash', 'shiba-inu', 'litecoin', 'polkadot', 'uniswap', 'near'];
+    await one('=CRYPTO.PRICE("bitcoin")'); // the currency map is loaded; only history requests are counted below
+    const before = s.emulator!.usage('demo-pro').byPath[HISTORICAL_PATH]?.requests ?? 0;
+    const outs = await Promise.all(coins.map((c) => calc(`=CRYPTO.HISTORICAL("${c}","2024-02-29")`)));
+    const after = s.emulator!.usage('demo-pro').byPath[HISTORICAL_PATH]?.requests ?? 0;
+    assert.equal(after - before, 1, 'one historical request for all twenty cells');
+    const values = outs.map((o) => num(grid(o)[0][0]));
+    assert.equal(new Set(values).size, 20, 'each cell got its own coin');
+    // Each value is its own coin's: bitcoin's equals its daily close that day.
+    const btc = await table('=CRYPTO.OHLCV("bitcoin","2024-02-29","2024-02-29",,0,1)');
+    assert.equal(values[0], btc[0][0]);
+    close(values[2], 1, 0.05); // tether
+  });
+
+  test('a coin without data at that date fails only its own cell', async () => {
+    const outs = await Promise.all(
+      ['bitcoin', 'ethereum', 'sui', 'solana'].map((c) => calc(`=CRYPTO.HISTORICAL("${c}","2021-01-04")`)),
+    );
+    for (const k of [0, 1, 3]) assert.equal(typeof grid(outs[k])[0][0], 'number', JSON.stringify(outs[k]));
+    const e = failure(outs[2]);
+    assert.equal(e.error, '#N/A');
+    assert.match(e.message, /Sui/);
+  });
+
+  test('when the shared request fails, every waiting cell settles with #N/A', async () => {
+    const t = await openSession({ emulator: { now: NOW_ISO, rpm: 2000 }, client: { maxRetries: 0 } });
+    try {
+      t.emulator!.faults.queue({ kind: '500', times: 5, path: HISTORICAL_PATH });
+      const outs = await Promise.all(
+        ['bitcoin', 'ethereum', 'solana', 'cardano', 'tron'].map((c) => calc(`=CRYPTO.HISTORICAL("${c}","2024-01-10")`, t)),
+      );
+      for (const o of outs) assert.equal(failure(o).error, '#N/A');
+      t.emulator!.faults.clear();
+      // Nothing is left pending or poisoned: the next batch works.
+      assert.ok(num(grid(await calc('=CRYPTO.HISTORICAL("bitcoin","2024-01-11")', t))[0][0]) > 0);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('a canceled cell settles at once without failing the others in its batch', async () => {
+    const abort = new AbortController();
+    const canceled = calculate(s.host, '=CRYPTO.HISTORICAL("bitcoin","2023-05-05")', { signal: abort.signal });
+    const kept = calc('=CRYPTO.HISTORICAL("ethereum","2023-05-05")');
+    setTimeout(() => abort.abort(), 1);
+    const e = failure(await canceled);
+    assert.equal(e.error, '#N/A');
+    assert.match(e.message, /Cancel/);
+    assert.ok(num(grid(await kept)[0][0]) > 0);
+  });
+
+  test('bad arguments: a future date, an unknown field, an unknown coin', async () => {
+    const future = failure(await calc('=CRYPTO.HISTORICAL("bitcoin","2027-01-01")'));
+    assert.equal(future.error, '#VALUE!');
+    const field = failure(await calc('=CRYPTO.HISTORICAL("bitcoin","2024-01-01","open")'));
+    assert.equal(field.error, '#VALUE!');
+    for (const w of ['price', 'marketCap', 'volume24h', 'volume24hBase', 'circulatingSupply', 'storedTime']) assert.ok(field.message.includes(w), field.message);
+    const coin = failure(await calc('=CRYPTO.HISTORICAL("notacoinxyz","2024-01-01")'));
+    assert.equal(coin.error, '#N/A');
+    assert.match(coin.message, /notacoinxyz/);
+  });
+});
+
+describe('CRYPTO.RETURNS', () => {
+  test('yearly: closing price of a closed year = the last daily close of that year; return = open to close', async () => {
+    const g = await table('=CRYPTO.RETURNS("bitcoin","yearly")');
+    assert.deepEqual(g[0], ['Date', 'Closing price', 'Return %']);
+    const body = g.slice(1);
+    assert.ok(body.length >= 10, `${body.length} years`);
+    for (let i = 1; i < body.length; i++) assert.ok(num(body[i][0]) > num(body[i - 1][0]), 'oldest first');
+    assert.equal(body[body.length - 1][0], serial('2026-01-01'), 'the current, incomplete year is last');
+    const y2024 = body.find((r) => r[0] === serial('2024-01-01'));
+    assert.ok(y2024, 'a row for 2024');
+    const daily = await table('=CRYPTO.OHLCV("bitcoin","2024",,,0,"open","close")');
+    const open = num(daily[0][0]);
+    const closing = num(daily[daily.length - 1][1]);
+    assert.equal(y2024[1], closing);
+    assert.ok(Math.abs(num(y2024[2]) - ((closing - open) / open) * 100) < 0.01, `${y2024[2]} vs ${((closing - open) / open) * 100}`);
+  });
+
+  test('monthly and quarterly periods start on the 1st; headers 0', async () => {
+    const m = await table('=CRYPTO.RETURNS("solana","monthly",0)');
+    assert.equal(typeof m[0][0], 'number');
+    for (const r of m) assert.equal(new Date((num(r[0]) - 25569) * 86_400_000).getUTCDate(), 1);
+    const q = await table('=CRYPTO.RETURNS("solana","quarterly")');
+    assert.ok(Math.abs(m.length / (q.length - 1) - 3) < 1, `${m.length} months vs ${q.length - 1} quarters`);
+    const quarterMonths = new Set(q.slice(1).map((r) => new Date((num(r[0]) - 25569) * 86_400_000).getUTCMonth()));
+    for (const mo of quarterMonths) assert.ok([0, 3, 6, 9].includes(mo));
+  });
+
+  test('a bad period is #VALUE! naming the three', async () => {
+    const e = failure(await calc('=CRYPTO.RETURNS("bitcoin","weekly")'));
+    assert.equal(e.error, '#VALUE!');
+    for (const w of ['monthly', 'quarterly', 'yearly']) assert.ok(e.message.includes(w), e.message);
+  });
+});
+
+describe('CRYPTO.SPARKLINE', () => {
+  test('the last 7 days hourly: Time, Price, Volume, oldest first, ending now', async () => {
+    const g = await table('=CRYPTO.SPARKLINE("ethereum")');
+    assert.deepEqual(g[0], ['Time', 'Price', 'Volume']);
+    const body = g.slice(1);
+    assert.equal(body.length, 168);
+    for (let i = 1; i < body.length; i++) close(num(body[i][0]) - num(body[i - 1][0]), 1 / 24, 1e-6);
+    const last = num(body[body.length - 1][0]);
+    assert.ok(last <= toSerial(NOW) && last > toSerial(NOW) - 1 / 24, `last point ${last}`);
+    for (const r of body) assert.ok(num(r[1]) > 0 && num(r[2]) > 0);
+    const noHeaders = await table('=CRYPTO.SPARKLINE("ethereum",0)');
+    assert.deepEqual(noHeaders, body);
+  });
+
+  test('needs the Basic plan: a Sandbox key gets #N/A naming it', async () => {
+    const t = await openSession({ key: 'demo-sandbox', emulator: { now: NOW_ISO } });
+    try {
+      const e = failure(await calc('=CRYPTO.SPARKLINE("bitcoin")', t));
+      assert.equal(e.error, '#N/A');
+      assert.match(e.message, /Basic/);
+      const h = failure(await calc('=CRYPTO.OHLCV("bitcoin","2024-01-01","2024-01-05")', t));
+      assert.equal(h.error, '#N/A');
+      assert.match(h.message, /Advanced/);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('CRYPTO.PERFORMANCE', () => {
+  const FIELDS = ['athPriceUsd', 'athDate', 'atlPriceUsd', 'atlDate', 'athMarketCapUsd', 'fromAthPercent', 'fromAtlPercent', 'vcAvgRoi', 'icoRoi'];
+
+  test('all fields as a field/value table; dates are serial dates; ATH above ATL', async () => {
+    const g = await table('=CRYPTO.PERFORMANCE("bitcoin")');
+    assert.deepEqual(g[0], ['Field', 'Value']);
+    assert.deepEqual(g.slice(1).map((r) => r[0]), FIELDS);
+    const v = Object.fromEntries(g.slice(1).map((r) => [r[0], r[1]]));
+    assert.ok(num(v.athPriceUsd) > num(v.atlPriceUsd));
+    for (const d of ['athDate', 'atlDate']) assert.ok(num(v[d]) >= serial('2013-01-01') && num(v[d]) <= TODAY + 1, `${d} ${v[d]}`);
+    assert.ok(num(v.fromAthPercent) <= 0);
+    assert.ok(num(v.fromAtlPercent) >= 0);
+    for (const f of ['vcAvgRoi', 'icoRoi']) assert.ok(v[f] === '' || typeof v[f] === 'number');
+    // Bitcoin's daily highs never exceed its all-time high.
+    const highs = await table('=CRYPTO.OHLCV("bitcoin","2024",,,0,"high")');
+    assert.ok(Math.max(...highs.map((r) => num(r[0]))) <= num(v.athPriceUsd) * (1 + 1e-9));
+  });
+
+  test('one field is that field\'s value', async () => {
+    const g = await table('=CRYPTO.PERFORMANCE("solana")');
+    const v = Object.fromEntries(g.slice(1).map((r) => [r[0], r[1]]));
+    assert.deepEqual(await table('=CRYPTO.PERFORMANCE("solana","fromAthPercent")'), [[v.fromAthPercent]]);
+    assert.deepEqual(await table('=CRYPTO.PERFORMANCE("solana","athdate")'), [[v.athDate]]);
+    const e = failure(await calc('=CRYPTO.PERFORMANCE("solana","ath")'));
+    assert.equal(e.error, '#VALUE!');
+    assert.match(e.message, /athPriceUsd/);
+  });
+});
