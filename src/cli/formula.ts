@@ -8,7 +8,7 @@
  */
 import { parseArgs } from 'node:util';
 import { calculate } from './calculate';
-import { FormulaSyntaxError } from './formula-parser';
+import { FormulaSyntaxError, parseFormula } from './formula-parser';
 import { DEFAULT_KEY, openSession } from './session';
 
 async function main(): Promise<number> {
@@ -21,6 +21,13 @@ async function main(): Promise<number> {
     process.stderr.write("usage: npm run -s formula -- [--key KEY] [--api URL] '=CRYPTO.PRICE(\"bitcoin\")'\n");
     return 2;
   }
+  try {
+    parseFormula(text); // a formula that cannot be parsed needs no API server
+  } catch (e) {
+    if (!(e instanceof FormulaSyntaxError)) throw e;
+    process.stdout.write(JSON.stringify({ error: '#PARSE!', message: e.message }) + '\n');
+    return 1;
+  }
   const key = values.key === undefined ? DEFAULT_KEY : values.key === '' ? null : values.key;
   const session = await openSession({
     apiUrl: values.api,
@@ -31,12 +38,6 @@ async function main(): Promise<number> {
     const outcome = await calculate(session.host, text);
     process.stdout.write(JSON.stringify(outcome) + '\n');
     return 0;
-  } catch (e) {
-    if (e instanceof FormulaSyntaxError) {
-      process.stdout.write(JSON.stringify({ error: '#PARSE!', message: e.message }) + '\n');
-      return 1;
-    }
-    throw e;
   } finally {
     await session.close();
   }

@@ -80,6 +80,18 @@ export const DEFAULT_MAX_CACHE_ENTRIES = 5_000;
 export const DEFAULT_BATCH_WINDOW_MS = 15;
 /** After a failed lazy /v3/status, how long requests go ahead on the default rate before asking again. */
 const STATUS_RETRY_MS = 60_000;
+/** Start of the candle after the one opening at `time` (UTC; weeks are 7 days, months calendar months). */
+function nextPeriodStart(interval: string, time: number): number {
+  const HOUR = 3_600_000;
+  if (interval === 'hour') return time + HOUR;
+  if (interval === 'week') return time + 7 * 24 * HOUR;
+  if (interval === 'month') {
+    const d = new Date(time);
+    return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+  }
+  return time + 24 * HOUR;
+}
+
 /** getPages never reads more pages than this. */
 const MAX_PAGES = 200;
 
@@ -221,11 +233,14 @@ export class MarketClient {
         page++;
       }
     } else if ('from' in params && 'limit' in params) {
-      // Time series: move `from` past the last item while pages are full. A server
-      // may answer from the candle that contains `from`, so items already held are skipped.
+      // Time series: while pages are full, the next page starts at the period after
+      // the last item, and stops once that is past `to` (or now: the server refuses
+      // a `from` in the future). Items already held are skipped all the same.
       const limitDefault = (params.limit as { default?: number }).default ?? 0;
       const limit = Number(base.limit ?? limitDefault);
       const to = canonicalRequest(name, req.id, base).query.to;
+      const end = Math.min(to === undefined ? Number.POSITIVE_INFINITY : Number(to), this.#o.now());
+      const interval = String(base.interval ?? (params.interval as { default?: string } | undefined)?.default ?? 'day');
       let from = base.from;
       let lastTime = Number.NEGATIVE_INFINITY;
       for (let i = 0; i < MAX_PAGES && items.length < max; i++) {
@@ -236,8 +251,8 @@ export class MarketClient {
         items.push(...fresh);
         if (page.length < limit || fresh.length === 0) break;
         lastTime = page[page.length - 1].time;
-        from = lastTime + 1;
-        if (to !== undefined && from > Number(to)) break;
+        from = nextPeriodStart(interval, lastTime);
+        if (from > end) break;
       }
     } else {
       return this.get(name, req);
