@@ -7,24 +7,15 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openSession, type Session, type SessionOptions } from '../src/cli/session';
+import type { Session } from '../src/cli/session';
+import { FROZEN_NOW, frozenSession } from './support/frozen-session';
 import { calculate, type JsonCell, type Outcome } from '../src/cli/calculate';
 import { toSerial } from '../src/formulas/cells';
 
-const NOW = Date.parse('2026-03-15T12:00:00.000Z');
+const NOW = FROZEN_NOW;
 const DAY = 86_400_000;
 const TODAY = Math.floor(NOW / DAY) * DAY;
 
-async function frozenSession(opts: SessionOptions = {}): Promise<Session> {
-  const box: { s?: Session } = {};
-  const s = await openSession({
-    ...opts,
-    emulator: { now: NOW, ...opts.emulator },
-    client: { sleep: async (ms) => box.s?.emulator?.clock.advance(ms), ...opts.client },
-  });
-  box.s = s;
-  return s;
-}
 
 let s: Session;
 let sandbox: Session;

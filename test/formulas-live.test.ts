@@ -7,25 +7,16 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openSession, type Session, type SessionOptions } from '../src/cli/session';
+import type { Session } from '../src/cli/session';
+import { FROZEN_NOW, frozenSession } from './support/frozen-session';
 import { calculate } from '../src/cli/calculate';
 import type { FormulaError } from '../src/formulas/cells';
 import { PriceStream, type LiveArgs, type PriceStreamOptions } from '../src/formulas/live';
 
-const NOW = Date.parse('2026-03-15T12:00:00.000Z');
+const NOW = FROZEN_NOW;
 const HOUR = 3_600_000;
 const MARKETS = '/v3/currencies/markets';
 
-async function frozenSession(opts: SessionOptions = {}): Promise<Session> {
-  const box: { s?: Session } = {};
-  const s = await openSession({
-    ...opts,
-    emulator: { now: NOW, ...opts.emulator },
-    client: { sleep: async (ms) => box.s?.emulator?.clock.advance(ms), ...opts.client },
-  });
-  box.s = s;
-  return s;
-}
 
 /** Timers the test fires by hand; `ms` is what the poller asked for. */
 class FakeTimers {
