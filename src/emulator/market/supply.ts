@@ -70,7 +70,11 @@ export function tokenomics(snap: Snapshot, c: Coin): Tokenomics {
 export function allocations(snap: Snapshot, c: Coin, includeUntracked: boolean): VestingAllocation[] {
   const plan = c.vesting;
   if (!plan) return [];
-  const lockedOf = (a: VestingPlan['allocations'][number]) => a.tokens - allocationUnlocked(a, snap.today);
+  // Fully vested allocations leave floating-point residue (±1e-9 tokens); it is zero, not a share.
+  const lockedOf = (a: VestingPlan['allocations'][number]) => {
+    const locked = a.tokens - allocationUnlocked(a, snap.today);
+    return locked > a.tokens * 1e-9 ? locked : 0;
+  };
   const totalLocked = plan.allocations.filter((a) => a.tracked).reduce((sum, a) => sum + lockedOf(a), 0);
   return plan.allocations
     .filter((a) => a.tracked || includeUntracked)
