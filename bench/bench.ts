@@ -1,0 +1,100 @@
+/**
+ * npm run bench [-- --latency 50] [--only a,b] [--skip a,b] [--json] [--tiny]
+ *
+ * Runs the workloads (bench/workloads.ts) through the formula CLI's calculation
+ * path against the local API server in-process and prints a table, or with
+ * --json one JSON object on stdout (progress goes to stderr). See docs/benchmark.md.
+ */
+import { renderJson, renderTable } from './report';
+import { runBench } from './run';
+import { WORKLOAD_NAMES } from './workloads';
+
+const USAGE = `usage: npm run bench -- [options]
+  --latency <ms>[:<jitter>]  added to every API response (default 50)
+  --only <names>             comma-separated workloads to run (${WORKLOAD_NAMES.join(', ')})
+  --skip <names>             comma-separated workloads to leave out
+  --json                     print one JSON object instead of the table
+  --tiny                     tiny workloads (a smoke run of the harness)
+  --quiet                    no progress on stderr`;
+
+export interface CliArgs {
+  latency: string;
+  only: string[];
+  skip: string[];
+  json: boolean;
+  tiny: boolean;
+  quiet: boolean;
+  help: boolean;
+}
+
+export function parseArgs(argv: readonly string[]): CliArgs {
+  const a: CliArgs = { latency: '50', only: [], skip: [], json: false, tiny: false, quiet: false, help: false };
+  const list = (v: string | undefined, flag: string) => {
+    if (v === undefined || v.startsWith('--')) throw new Error(`${flag} needs a value`);
+    return v.split(',').map((s) => s.trim()).filter(Boolean);
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const value = () => inline ?? argv[++i];
+    switch (flag) {
+      case '--latency': {
+        const v = value();
+        if (v === undefined) throw new Error('--latency needs a value');
+        a.latency = v;
+        break;
+      }
+      case '--only':
+        a.only.push(...list(value(), '--only'));
+        break;
+      case '--skip':
+        a.skip.push(...list(value(), '--skip'));
+        break;
+      case '--json':
+        a.json = true;
+        break;
+      case '--tiny':
+        a.tiny = true;
+        break;
+      case '--quiet':
+        a.quiet = true;
+        break;
+      case '--help':
+      case '-h':
+        a.help = true;
+        break;
+      default:
+        throw new Error(`unknown option ${arg}`);
+    }
+  }
+  return a;
+}
+
+async function main(): Promise<void> {
+  let args: CliArgs;
+  try {
+    args = parseArgs(process.argv.slice(2));
+  } catch (e) {
+    process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n${USAGE}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  if (args.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const log = args.quiet ? () => undefined : (line: string) => process.stderr.write(`[bench] ${line}\n`);
+  const report = await runBench({ latency: args.latency, only: args.only, skip: args.skip, tiny: args.tiny, log });
+  process.stdout.write(`${args.json ? renderJson(report) : renderTable(report)}\n`);
+}
+
+main().then(
+  () => {
+    // Sockets and timers of closed sessions must not keep the process alive.
+    setTimeout(() => process.exit(process.exitCode ?? 0), 50).unref();
+  },
+  (e: unknown) => {
+    process.stderr.write(`bench failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exit(1);
+  },
+);

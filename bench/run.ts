@@ -1,0 +1,336 @@
+/**
+ * Runs workloads through the formula CLI's calculation path (openSession →
+ * calculate) against the local API server started in-process, and the naive
+ * client against a server of its own over the same market.
+ */
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { PLAN_LIMITS, type Plan } from '../src/api/endpoints';
+import { calculate, type Outcome } from '../src/cli/calculate';
+import { loadFunctionMetadata } from '../src/cli/metadata';
+import { openSession } from '../src/cli/session';
+import type { MarketDataSource } from '../src/emulator/contract';
+import { DEMO_KEYS, parseLatency, startEmulator } from '../src/emulator/server';
+import { CATALOG } from '../src/formulas/catalog';
+import { latencyBound, minimumCredits } from './minimum';
+import { runNaive } from './naive-client';
+import type { BenchReport, NaiveResult, Target, WorkloadResult } from './report';
+import { WORKLOAD_NAMES, buildWorkload, lookupMarket, type Workload, type WorkloadName } from './workloads';
+
+export interface BenchOptions {
+  latency?: string | number;
+  only?: string[];
+  skip?: string[];
+  tiny?: boolean;
+  log?: (line: string) => void;
+}
+
+// ---------------------------------------------------------------- memory
+
+let gcFn: (() => void) | null | undefined;
+/** A full GC when the flag can be turned on at run time (it can in Node 20), else nothing. */
+export function collectGarbage(): void {
+  if (gcFn === undefined) {
+    try {
+      v8.setFlagsFromString('--expose-gc');
+      gcFn = vm.runInNewContext('gc') as () => void;
+    } catch {
+      gcFn = null;
+    }
+  }
+  gcFn?.();
+}
+
+const MB = 1024 * 1024;
+
+/** Samples process.memoryUsage() every few ms: peak heapUsed and RSS. */
+function memorySampler(intervalMs = 5) {
+  const base = process.memoryUsage();
+  let peakHeap = base.heapUsed;
+  let peakRss = base.rss;
+  const sample = () => {
+    const m = process.memoryUsage();
+    if (m.heapUsed > peakHeap) peakHeap = m.heapUsed;
+    if (m.rss > peakRss) peakRss = m.rss;
+  };
+  const timer = setInterval(sample, intervalMs);
+  return {
+    baseHeap: base.heapUsed,
+    sample,
+    stop() {
+      clearInterval(timer);
+      sample();
+      return { heapGrowthMB: (peakHeap - base.heapUsed) / MB, rssGrowthMB: (peakRss - base.rss) / MB };
+    },
+  };
+}
+
+// ---------------------------------------------------------------- server CPU
+
+const serverClock = { ms: 0 };
+/** The market with every handler timed (synchronous handlers: wall time = CPU time of the in-process server's data work). */
+export function timedMarket(m: MarketDataSource): MarketDataSource {
+  const handlers = Object.fromEntries(
+    Object.entries(m.handlers).map(([k, h]) => [
+      k,
+      (req: Parameters<typeof h>[0]) => {
+        const t = performance.now();
+        try {
+          return h(req);
+        } finally {
+          serverClock.ms += performance.now() - t;
+        }
+      },
+    ]),
+  ) as MarketDataSource['handlers'];
+  return { handlers };
+}
+
+// ---------------------------------------------------------------- cells
+
+export function isErrorOutcome(o: Outcome): boolean {
+  if ('error' in o) return true;
+  return o.value.some((row) => row.some((c) => typeof c === 'object' && c !== null && 'error' in c));
+}
+
+function errorText(o: Outcome): string | null {
+  if ('error' in o) return `${o.error} ${o.message}`;
+  for (const row of o.value) for (const c of row) if (typeof c === 'object' && c !== null && 'error' in c) return `${c.error} ${c.message}`;
+  return null;
+}
+
+async function calculateSafe(host: Parameters<typeof calculate>[0], text: string): Promise<Outcome> {
+  try {
+    return await calculate(host, text);
+  } catch (e) {
+    return { error: '#VALUE!', message: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+// ---------------------------------------------------------------- one workload
+
+const planOf = (key: string): Plan => DEMO_KEYS[key] ?? 'Pro';
+const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
+
+async function availableFormulas(): Promise<(f: string) => boolean> {
+  const meta = await loadFunctionMetadata();
+  const ids = new Set(meta.map((m) => m.id.toUpperCase()));
+  return (f) => ids.has(f) && Object.hasOwn(CATALOG, f);
+}
+
+export async function runWorkload(
+  name: WorkloadName,
+  o: { latencyMs: number; latencySpec: string | number; market: MarketDataSource; tiny: boolean; available: (f: string) => boolean; log: (s: string) => void; naive?: boolean },
+): Promise<WorkloadResult> {
+  // The workload is read from the market directly (the emulator's clock is the real one).
+  const lookup = lookupMarket(o.market, Date.now());
+  const w: Workload = buildWorkload(name, lookup, { tiny: o.tiny, available: o.available });
+  const session = await openSession({ key: w.key, emulator: { latency: o.latencySpec, market: o.market } });
+  try {
+    const em = session.emulator!;
+    const texts = w.cells.map((c) => c.text);
+    const min = minimumCredits(w.cells);
+    const bound = latencyBound(w.cells, o.latencyMs);
+    o.log(`${name}: ${texts.length} cells on ${w.key}${w.missingFormulas?.length ? ` (missing: ${w.missingFormulas.join(', ')})` : ''} …`);
+
+    // cold
+    collectGarbage();
+    const mem = memorySampler();
+    serverClock.ms = 0;
+    const t0 = performance.now();
+    const cold = await Promise.all(texts.map((t) => calculateSafe(session.host, t)));
+    const coldMs = performance.now() - t0;
+    const serverMs = serverClock.ms;
+    mem.sample();
+    const afterCold = em.usage(w.key);
+    const statsCold = em.stats();
+
+    // warm: the same cells again, at once
+    const t1 = performance.now();
+    const warm = await Promise.all(texts.map((t) => calculateSafe(session.host, t)));
+    const warmMs = performance.now() - t1;
+    const { heapGrowthMB, rssGrowthMB } = mem.stop();
+    const warmRequests = em.stats().requests - statsCold.requests;
+    // What stays: after a full GC, with the session (caches, map) and both passes' results still held.
+    collectGarbage();
+    const retainedMB = (process.memoryUsage().heapUsed - mem.baseHeap) / MB;
+    // A second warm pass: the steady state, once the cold pass's garbage and JIT are out of the way (diagnostic).
+    const t2 = performance.now();
+    await Promise.all(texts.map((t) => calculateSafe(session.host, t)));
+    const warm2Ms = performance.now() - t2;
+
+    const errored = cold.filter(isErrorOutcome);
+    const warmErrored = warm.filter(isErrorOutcome).length;
+    const samples = [...new Set(errored.map(errorText).filter((s): s is string => s !== null))].slice(0, 3);
+    const rateLimitErrorCells = errored.filter((x) => /rate.?limit|429|RATE_LIMIT/i.test(errorText(x) ?? '')).length;
+    const creditsByEndpoint = Object.fromEntries(Object.entries(afterCold.byPath).map(([p, u]) => [p, u.credits]));
+    const credits = afterCold.dailyUsed;
+    const requests = afterCold.requests;
+    const rpm = em.rateLimitFor(w.key);
+    o.log(`${name}: cold ${coldMs.toFixed(0)} ms, ${requests} requests, ${credits} credits (minimum ${min.credits}), warm ${warmMs.toFixed(1)} ms / ${warmRequests} requests, ${errored.length} error cells`);
+
+    const result: WorkloadResult = {
+      description: w.description,
+      key: w.key,
+      cells: texts.length,
+      requests,
+      credits,
+      creditsByEndpoint,
+      minimumCredits: min.credits,
+      minimumDerivation: min.derivation,
+      coldMs: round(coldMs),
+      warmMs: round(warmMs, 2),
+      warmRequests,
+      errorCells: errored.length,
+      peakMemoryMB: round(heapGrowthMB, 2),
+      naive: { skipped: 'not run yet' },
+      errorResponses: afterCold.errors,
+      rssGrowthMB: round(rssGrowthMB, 2),
+      retainedMB: round(retainedMB, 2),
+      warm2Ms: round(warm2Ms, 2),
+      serverHandlerMs: round(serverMs),
+      latencyBoundMs: bound.ms,
+      latencyBoundPath: bound.path,
+      creditsVsMinimum: min.credits > 0 ? round(credits / min.credits, 3) : credits === 0 ? 1 : Number.POSITIVE_INFINITY,
+      coldVsLatencyBound: bound.ms > 0 ? round(coldMs / bound.ms, 2) : 0,
+      warmMsPer1000Cells: texts.length > 0 ? round((warmMs * 1000) / texts.length, 2) : 0,
+      targets: {},
+    };
+    if (w.missingFormulas?.length) result.missingFormulas = w.missingFormulas;
+    if (samples.length) result.errorSamples = samples;
+    if (warmErrored !== errored.length) result.errorSamples = [...(result.errorSamples ?? []), `warm recalculation: ${warmErrored} error cells`];
+
+    // rate bound (sandbox)
+    const rateBinds = requests > rpm;
+    if (w.rateBound) {
+      result.rateLimitPerMinute = rpm;
+      result.rateBoundMs = Math.max(0, ((requests - 1) / rpm) * 60_000);
+      result.coldVsRateBound = result.rateBoundMs > 0 ? round(coldMs / result.rateBoundMs, 3) : 0;
+      result.rateLimitErrorCells = rateLimitErrorCells;
+    }
+
+    // targets
+    const t: Record<string, Target> = {};
+    t.credits = { pass: credits <= 1.15 * min.credits + 1e-9, detail: `${credits} credits vs minimum ${min.credits} (${result.creditsVsMinimum}×, target ≤ 1.15×)` };
+    t.warm = {
+      pass: warmRequests === 0 && result.warmMsPer1000Cells < 100,
+      detail: `${warmRequests} requests, ${result.warmMs} ms for ${texts.length} cells = ${result.warmMsPer1000Cells} ms per 1,000 (target 0 and < 100)`,
+    };
+    if (rateBinds) {
+      const boundMs = Math.max(bound.ms, ((requests - 1) / rpm) * 60_000);
+      t.cold = { pass: null, detail: `rate limit binds (${requests} requests > ${rpm}/min): cold ${result.coldMs} ms vs rate bound ${Math.round(boundMs)} ms = ${round(coldMs / boundMs, 2)}×` };
+      if (w.rateBound) t.cold = { pass: coldMs <= 1.5 * boundMs, detail: `rate bound: cold ${result.coldMs} ms vs (requests − 1)/${rpm} min = ${Math.round(boundMs)} ms: ${round(coldMs / boundMs, 2)}× (target ≤ 1.5×)` };
+    } else if (bound.ms <= 0) {
+      t.cold = { pass: null, detail: `no latency: no latency bound (cold ${result.coldMs} ms)` };
+    } else {
+      t.cold = { pass: coldMs <= 2 * bound.ms, detail: `cold ${result.coldMs} ms vs latency bound ${bound.ms} ms: ${result.coldVsLatencyBound}× (target ≤ 2×)` };
+    }
+    t.errors = {
+      pass: errored.length === 0,
+      detail: `${errored.length} of ${texts.length} cells are errors${w.rateBound ? `, ${rateLimitErrorCells} of them rate-limit errors` : ''}`,
+    };
+    result.targets = t;
+
+    // naive
+    result.naive = w.naive !== true ? w.naive : o.naive === false ? { skipped: 'warm-up' } : await runNaiveFor(w, texts, o);
+    if (!('skipped' in result.naive)) {
+      result.naiveCreditsVsCredits = credits > 0 ? round(result.naive.credits / credits, 1) : Number.POSITIVE_INFINITY;
+      t.naive = name === 'portfolio'
+        ? { pass: result.naive.credits >= 10 * credits, detail: `naive ${result.naive.credits} credits vs ${credits}: ${result.naiveCreditsVsCredits}× (target ≥ 10×)` }
+        : { pass: null, detail: `naive ${result.naive.credits} credits vs ${credits}: ${result.naiveCreditsVsCredits}×` };
+    }
+    return result;
+  } finally {
+    await session.close();
+  }
+}
+
+async function runNaiveFor(
+  w: Workload,
+  texts: string[],
+  o: { latencySpec: string | number; market: MarketDataSource; log: (s: string) => void },
+): Promise<NaiveResult> {
+  const planRpm = PLAN_LIMITS[planOf(w.key)].rateLimitPerMinute;
+  const expected = texts.length + 1;
+  const lift = expected > planRpm;
+  const em = await startEmulator({ latency: o.latencySpec, market: o.market, ...(lift ? { rpm: 1_000_000 } : {}) });
+  try {
+    const run = await runNaive(texts, { origin: em.url, key: w.key });
+    const u = em.usage(w.key);
+    const errorCells = run.outcomes.filter((x) => !x.ok).length;
+    o.log(`${w.name}: naive ${u.requests} requests, ${u.dailyUsed} credits, ${run.ms.toFixed(0)} ms, ${errorCells} error cells${lift ? ' (rate limit lifted)' : ''}`);
+    return {
+      requests: u.requests,
+      credits: u.dailyUsed,
+      coldMs: round(run.ms),
+      errorCells,
+      creditsByEndpoint: Object.fromEntries(Object.entries(u.byPath).map(([p, x]) => [p, x.credits])),
+      rateLimitLifted: lift,
+      minutesAtPlanLimit: round(u.requests / planRpm, 1),
+    };
+  } finally {
+    await em.close();
+  }
+}
+
+// ---------------------------------------------------------------- all
+
+export function selectWorkloads(only?: string[], skip?: string[]): WorkloadName[] {
+  const known = new Set<string>(WORKLOAD_NAMES);
+  for (const n of [...(only ?? []), ...(skip ?? [])]) {
+    if (!known.has(n)) throw new Error(`unknown workload "${n}"; known: ${WORKLOAD_NAMES.join(', ')}`);
+  }
+  return WORKLOAD_NAMES.filter((n) => (!only?.length || only.includes(n)) && !skip?.includes(n));
+}
+
+export async function runBench(opts: BenchOptions = {}): Promise<BenchReport> {
+  const log = opts.log ?? (() => undefined);
+  const latencySpec = opts.latency ?? 50;
+  const latencyMs = parseLatency(latencySpec).ms;
+  const names = selectWorkloads(opts.only, opts.skip);
+  const started = Date.now();
+  const t0 = performance.now();
+
+  // One synthetic market for every server (building it is the slow part of starting one),
+  // its handlers timed: the API server runs in this process, so its CPU time is inside coldMs.
+  const first = await startEmulator({});
+  const market = timedMarket(first.market);
+  await first.close();
+  const available = await availableFormulas();
+
+  // Warm-up, not measured: load and JIT the calculation path, the client and fetch once, so the
+  // first workload is not charged for them (each workload still gets a fresh session and empty cache).
+  if (!opts.tiny) {
+    log('warm-up (not measured) …');
+    for (const n of ['portfolio', 'research', 'dashboard'] as const) {
+      await runWorkload(n, { latencyMs: 0, latencySpec: 0, market, tiny: true, available, log: () => undefined, naive: false });
+    }
+  }
+
+  const report: BenchReport = {
+    workloads: {},
+    settings: { latencyMs, node: process.version, startedAt: new Date(started).toISOString(), totalMs: 0, tiny: opts.tiny === true },
+  };
+  for (const name of names) {
+    report.workloads[name] = await runWorkload(name, { latencyMs, latencySpec, market, tiny: opts.tiny === true, available, log });
+  }
+
+  // memory: linear growth and the 10,000-cell ceiling, over the scale workloads
+  const scale = names.filter((n) => n.startsWith('scale')).map((n) => ({ n, w: report.workloads[n] })).sort((a, b) => a.w.cells - b.w.cells);
+  if (scale.length > 0) {
+    report.growth = scale.map(({ w }) => ({ cells: w.cells, peakMemoryMB: w.peakMemoryMB, requests: w.requests, credits: w.credits, coldMs: w.coldMs }));
+    for (let i = 0; i < scale.length; i++) {
+      const { w } = scale[i];
+      const prev = i > 0 ? scale[i - 1].w : null;
+      // Linear: growing the workbook k times grows the heap at most about k times (1.25 k, and 5 MB of slack for GC timing).
+      const linear = prev === null || w.peakMemoryMB <= 1.25 * (w.cells / prev.cells) * Math.max(prev.peakMemoryMB, 0) + 5;
+      const under = w.cells < 10_000 || w.peakMemoryMB < 100;
+      w.targets.memory = {
+        pass: linear && under,
+        detail: `${w.peakMemoryMB} MB heap growth at ${w.cells} cells${prev ? ` (${prev.peakMemoryMB} MB at ${prev.cells}: ${round(w.peakMemoryMB / Math.max(prev.peakMemoryMB, 0.01), 2)}× for ${round(w.cells / prev.cells, 1)}× the cells)` : ''}${w.cells >= 10_000 ? '; target < 100 MB' : ''}`,
+      };
+    }
+  }
+  report.settings.totalMs = Math.round(performance.now() - t0);
+  return report;
+}

@@ -1,0 +1,175 @@
+/**
+ * Smoke tests of the benchmark harness (no timing assertions):
+ * the minimum-credit derivation on a tiny workload, the naive client's one
+ * request per cell, and `--json` printing one parseable object.
+ *
+ *   node --import tsx --test test/bench.test.ts
+ */
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { DataEndpointName, Handler, MarketDataSource } from '../src/emulator/contract';
+import { NotFoundError } from '../src/emulator/contract';
+import { startEmulator, type Emulator } from '../src/emulator/server';
+import { coverWindows, latencyBound, minimumCredits } from '../bench/minimum';
+import { createNaiveClient, runNaive } from '../bench/naive-client';
+import type { BenchCell } from '../bench/workloads';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+describe('minimumCredits', () => {
+  test('windows of 250 cover list places greedily, at any offset', () => {
+    assert.deepEqual(coverWindows([0, 5, 249, 250, 600], 250), [0, 250, 600]);
+    assert.deepEqual(coverWindows([10, 259], 250), [10]); // one window at offset 10, not two aligned pages
+    assert.deepEqual(coverWindows([], 250), []);
+  });
+
+  test('a tiny workload: map + market windows + unlisted profiles + history buckets + pages', () => {
+    const price = (coin: string | number, id: number, position: number | null): BenchCell => ({
+      text: `=CRYPTO.PRICE(${typeof coin === 'number' ? coin : `"${coin}"`})`,
+      formula: 'PRICE',
+      coin,
+      needs: [{ kind: 'quote', id, position, fields: ['price'] }],
+    });
+    const cells: BenchCell[] = [
+      price('bitcoin', 1, 0),
+      price(1, 1, 0), // the same coin again, by id: nothing more
+      price('BTC', 1, 0),
+      price('ethereum', 2, 1),
+      price('deep', 9, 400), // places 1 and 401: two windows
+      price(77, 77, null), // not listed: its profile
+      {
+        text: '=CRYPTO.OHLCV("bitcoin","2025-01-01","2025-12-31","daily",0)',
+        formula: 'OHLCV',
+        coin: 'bitcoin',
+        needs: [{ kind: 'request', endpoint: 'candles', id: 1, query: { interval: 'day', from: 'a', to: 'b' }, buckets: 365 }],
+      },
+      { text: '=CRYPTO.BLOCKCHAINS()', formula: 'BLOCKCHAINS', needs: [{ kind: 'request', endpoint: 'blockchainList', query: {}, pages: 2 }] },
+      { text: '=CRYPTO.BLOCKCHAINS()', formula: 'BLOCKCHAINS', needs: [{ kind: 'request', endpoint: 'blockchainList', query: {}, pages: 2 }] },
+    ];
+    const m = minimumCredits(cells);
+    // 1 map + 4 scattered coins in one batch-by-ids list request (cheaper than 2 markets windows + 1 profile)
+    // + (1 + ceil(265/100)) candles + 2 list pages
+    assert.equal(m.credits, 1 + 1 + 4 + 2);
+    assert.deepEqual(m.byEndpoint, {
+      '/v3/currencies/map': 1,
+      '/v3/currencies/list': 1,
+      '/v3/currencies/{id}/historical': 4,
+      '/v3/blockchains/list': 2,
+    });
+    assert.match(m.derivation, /= 8 credits/);
+    assert.match(m.derivation, /status is free/);
+
+    // A field the list lacks: markets windows and a profile instead.
+    const highs = cells.map((c) => ({ ...c, needs: c.needs.map((n) => (n.kind === 'quote' ? { ...n, fields: ['high24h'] } : n)) }));
+    const h = minimumCredits(highs);
+    assert.equal(h.credits, 1 + 2 + 1 + 4 + 2);
+    assert.equal(h.byEndpoint['/v3/currencies/markets'], 2);
+    assert.equal(h.byEndpoint['/v3/currencies/{id}'], 1);
+  });
+
+  test('300 contiguous top coins: two markets windows beat three list batches', () => {
+    const cells: BenchCell[] = Array.from({ length: 600 }, (_, i) => ({
+      text: `=CRYPTO.PRICE(${(i % 300) + 1})`,
+      formula: 'PRICE',
+      coin: i % 2 === 0 ? (i % 300) + 1 : `coin-${i % 300}`,
+      needs: [{ kind: 'quote', id: (i % 300) + 1, position: i % 300, fields: ['price'] }],
+    }));
+    const m = minimumCredits(cells);
+    assert.equal(m.credits, 1 + 2);
+    assert.deepEqual(m.byEndpoint, { '/v3/currencies/map': 1, '/v3/currencies/markets': 2 });
+  });
+
+  test('ids only: no currency map; the latency bound counts dependent trips', () => {
+    const cells: BenchCell[] = [{ text: '=CRYPTO.PRICE(1)', formula: 'PRICE', coin: 1, needs: [{ kind: 'quote', id: 1, position: 0, fields: ['price'] }] }];
+    assert.equal(minimumCredits(cells).credits, 1);
+    assert.equal(latencyBound(cells, 50).trips, 2); // status → markets page
+    const text: BenchCell[] = [{ ...cells[0], coin: 'bitcoin' }];
+    assert.equal(latencyBound(text, 50).ms, 150); // status → map → markets page
+    const paged: BenchCell[] = [{ text: '=CRYPTO.BLOCKCHAINS()', formula: 'BLOCKCHAINS', needs: [{ kind: 'request', endpoint: 'blockchainList', query: {}, pages: 3 }] }];
+    assert.equal(latencyBound(paged, 10).trips, 4); // status → page 1 → 2 → 3
+  });
+});
+
+// A two-coin market: enough for the naive client, built in no time.
+function tinyMarket(): MarketDataSource {
+  const coins = [
+    { id: 1, slug: 'bitcoin', symbol: 'BTC', name: 'Bitcoin' },
+    { id: 2, slug: 'ethereum', symbol: 'ETH', name: 'Ethereum' },
+  ];
+  const handlers: Partial<Record<DataEndpointName, Handler>> = {
+    currencyMap: () => ({ data: coins }),
+    profile: ({ id }) => {
+      const c = coins.find((x) => x.id === id);
+      if (!c) throw new NotFoundError('Currency not found');
+      return { data: { ...c, price: String(1000 * c.id) } };
+    },
+  };
+  return { handlers: handlers as Record<DataEndpointName, Handler> };
+}
+
+describe('naive client', () => {
+  const servers: Emulator[] = [];
+  after(async () => {
+    await Promise.all(servers.map((s) => s.close()));
+  });
+
+  test('one request per cell, plus one currency map, no cache, no batching', async () => {
+    const em = await startEmulator({ market: tinyMarket(), latency: 0 });
+    servers.push(em);
+    const cells = ['=CRYPTO.PRICE("bitcoin")', '=CRYPTO.PRICE("bitcoin")', '=CRYPTO.PRICE(2)', '=CRYPTO.PRICE("ETH")', '=CRYPTO.QUOTE("ethereum","marketCap",,0)'];
+    const run = await runNaive(cells, { origin: em.url, key: 'demo-pro' });
+    assert.equal(run.outcomes.filter((o) => !o.ok).length, 0, JSON.stringify(run.outcomes.filter((o) => !o.ok)));
+    assert.equal(run.mapRequests, 1);
+    assert.equal(run.requestsSent, cells.length + 1);
+    const u = em.usage('demo-pro');
+    assert.equal(u.requests, cells.length + 1);
+    assert.equal(u.byPath['/v3/currencies/{id}'].requests, cells.length);
+    assert.equal(u.byPath['/v3/currencies/map'].requests, 1);
+    assert.equal(u.dailyUsed, cells.length + 1);
+    assert.equal(run.outcomes[0].value, '1000');
+  });
+
+  test('cells with ids only need no map; a failed request is an error cell', async () => {
+    const em = await startEmulator({ market: tinyMarket(), latency: 0 });
+    servers.push(em);
+    const naive = createNaiveClient({ origin: em.url, key: 'demo-pro' });
+    const out = await Promise.all(['=CRYPTO.PRICE(1)', '=CRYPTO.PRICE(999)'].map((c) => naive.cell(c)));
+    assert.equal(naive.mapRequests, 0);
+    assert.equal(naive.requestsSent, 2);
+    assert.equal(out[0].ok, true);
+    assert.equal(out[1].ok, false);
+    assert.equal(out[1].error, 'NOT_FOUND');
+  });
+});
+
+describe('npm run bench -- --json', () => {
+  test('prints one parseable object with the documented keys (tiny portfolio, no latency)', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/bench.ts', '--json', '--tiny', '--quiet', '--only', 'portfolio', '--latency', '0'], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    assert.equal(code, 0, stderr);
+    assert.equal(stdout.trim().split('\n').length, 1, 'one line of JSON on stdout');
+    const report = JSON.parse(stdout) as { workloads: Record<string, Record<string, unknown>> };
+    assert.deepEqual(Object.keys(report.workloads), ['portfolio']);
+    const w = report.workloads.portfolio;
+    for (const k of ['cells', 'requests', 'credits', 'creditsByEndpoint', 'minimumCredits', 'minimumDerivation', 'coldMs', 'warmMs', 'warmRequests', 'errorCells', 'peakMemoryMB', 'naive']) {
+      assert.ok(k in w, `workloads.portfolio.${k}`);
+    }
+    assert.equal(w.cells, 12);
+    assert.equal(typeof w.minimumDerivation, 'string');
+    assert.equal(typeof w.creditsByEndpoint, 'object');
+    const naive = w.naive as Record<string, unknown>;
+    for (const k of ['requests', 'credits', 'coldMs', 'errorCells']) assert.equal(typeof naive[k], 'number', `naive.${k}`);
+    // naive: one profile per cell, plus the map
+    assert.equal(naive.requests, 12 + 1);
+  });
+});
