@@ -105,7 +105,8 @@ export default async (env, options) => {
     devtool: dev ? 'source-map' : false,
     entry: {
       functions: FUNCTION_FILES,
-      taskpane: './src/taskpane/taskpane.ts',
+      // The pane shares the functions bundle's modules (one runtime, client and cache), not copies of them.
+      taskpane: { import: './src/taskpane/taskpane.ts', dependOn: 'functions' },
     },
     output: { path: path.join(here, 'dist'), filename: '[name].js', clean: true },
     resolve: { extensions: ['.ts', '.js'] },
