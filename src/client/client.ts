@@ -367,9 +367,13 @@ export class MarketClient {
       throw new ApiError({ code: 'NO_API_KEY', message: 'No API key: add your CryptoRank API key in the task pane.', endpoint: cr.name });
     }
     const spec = ENDPOINTS[cr.name];
+    let planAlongside: Promise<void> | null = null;
     if (spec.cost !== 'free') {
       this.#checkBudget(cr);
-      await this.#ensurePlan(signal);
+      // Endpoints every plan has need not wait for /v3/status before they are sent: the
+      // pacer already runs at the lowest plan's rate. The two round trips overlap.
+      if (spec.plan === 'Sandbox') planAlongside = this.#ensurePlan(signal).catch(() => undefined);
+      else await this.#ensurePlan(signal);
       this.#checkPlan(cr);
     }
     const generation = this.#cache.generation;
@@ -386,6 +390,7 @@ export class MarketClient {
       },
       { maxRetries: this.#o.maxRetries, pacer: this.#pacer, sleep: this.#o.sleep, now: this.#o.now, random: this.#o.random, signal },
     );
+    await planAlongside;
     const entry: CacheEntry = { data: result.data, meta: result.meta, fetchedAt: this.#o.now(), timestamp: result.timestamp };
     if (store) this.#cache.set(cr.key, entry, generation);
     this.#learn(cr, entry);

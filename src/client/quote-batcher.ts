@@ -5,9 +5,10 @@
  *
  * One batch, per currency:
  * 1. coins whose markets page is known (learned earlier) → exactly those pages, concurrently;
- * 2. the rest → walk the list from page 1: while at least two requested coins
- *    are still missing and the last page was full, fetch the next
- *    ceil(missing / 250) pages at once, up to WALK_PAGE_CAP pages;
+ * 2. the rest → walk the list from page 1: fetch the next ceil(missing / 250)
+ *    pages at once (finance users ask mostly for top coins, so the first step
+ *    usually finds them all), and again while at least two requested coins are
+ *    still missing and the last page was full, up to WALK_PAGE_CAP pages;
  * 3. whatever is still missing → one profile request each. Coins a full walk
  *    (to the list's last, short page) did not find, and coins whose profile
  *    says they are not traded or unranked, are remembered as unlisted and go
@@ -75,10 +76,10 @@ export class QuoteBatcher {
     });
   }
 
-  /** A fresh quote from the cache, if any. */
+  /** A fresh quote from the cache, if any. Quotes are shared, not copied: callers only read them. */
   fresh(id: number, currency: ConvertCurrency): Quote | undefined {
     const h = this.#quotes.get(`${currency}:${id}`);
-    return h && this.#src.now() - h.fetchedAt < this.#src.ttlMs() ? { ...h.quote } : undefined;
+    return h && this.#src.now() - h.fetchedAt < this.#src.ttlMs() ? h.quote : undefined;
   }
 
   load(key: QuoteKey, signal?: AbortSignal): Promise<Quote> {
@@ -165,7 +166,7 @@ export class QuoteBatcher {
       const want = walkable();
       if (want === 0 || (!first && want < 2)) break;
       const batch: number[] = [];
-      const count = first ? 1 : Math.ceil(want / MARKETS_PAGE_SIZE);
+      const count = Math.ceil(want / MARKETS_PAGE_SIZE);
       while (batch.length < count && walked + batch.length < WALK_PAGE_CAP) {
         if (!pagesRead.has(next)) batch.push(next);
         else if ((pagesRead.get(next) ?? 0) < MARKETS_PAGE_SIZE) {
