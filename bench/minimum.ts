@@ -141,14 +141,17 @@ export interface LatencyBound {
 }
 
 /**
- * The critical path of dependent round trips: /v3/status (a client must know
- * the plan before it spends) → the currency map (when any coin is typed as
- * text: ids are known only after it) → the data, all in parallel; a
+ * The critical path of dependent round trips: /v3/status, only when a cell
+ * needs an endpoint above the Sandbox plan (the plan must be known before a
+ * rate-limit slot is spent on an endpoint the key may lack; for endpoints
+ * every plan has it can go alongside) → the currency map (when any coin is
+ * typed as text: ids are known only after it) → the data, all in parallel; a
  * page-numbered list adds one trip per further page (the next page is known to
  * exist only from the previous page's meta).
  */
 export function latencyBound(cells: readonly BenchCell[], latencyMs: number): LatencyBound {
-  const steps = ['status'];
+  const aboveSandbox = cells.some((c) => c.needs.some((n) => n.kind === 'request' && ENDPOINTS[n.endpoint].plan !== 'Sandbox'));
+  const steps = aboveSandbox ? ['status'] : [];
   if (cells.some((c) => c.coin !== undefined && typeof c.coin !== 'number')) steps.push('map');
   let dataTrips = 0;
   const names = new Set<string>();
@@ -159,6 +162,6 @@ export function latencyBound(cells: readonly BenchCell[], latencyMs: number): La
     }
   }
   if (dataTrips > 0) steps.push(dataTrips === 1 ? `data (${[...names].join(', ')}) in parallel` : `data in parallel, ${dataTrips} pages in sequence`);
-  const trips = steps.length - 1 + Math.max(1, dataTrips);
+  const trips = steps.length - (dataTrips > 0 ? 1 : 0) + Math.max(1, dataTrips);
   return { trips, ms: trips * latencyMs, path: `${steps.join(' → ')} = ${trips} × ${latencyMs} ms` };
 }

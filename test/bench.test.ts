@@ -85,11 +85,13 @@ describe('minimumCredits', () => {
   test('ids only: no currency map; the latency bound counts dependent trips', () => {
     const cells: BenchCell[] = [{ text: '=CRYPTO.PRICE(1)', formula: 'PRICE', coin: 1, needs: [{ kind: 'quote', id: 1, position: 0, fields: ['price'] }] }];
     assert.equal(minimumCredits(cells).credits, 1);
-    assert.equal(latencyBound(cells, 50).trips, 2); // status → markets page
+    assert.equal(latencyBound(cells, 50).trips, 1); // markets page (status goes alongside: Sandbox endpoint)
     const text: BenchCell[] = [{ ...cells[0], coin: 'bitcoin' }];
-    assert.equal(latencyBound(text, 50).ms, 150); // status → map → markets page
+    assert.equal(latencyBound(text, 50).ms, 100); // map → markets page
     const paged: BenchCell[] = [{ text: '=CRYPTO.BLOCKCHAINS()', formula: 'BLOCKCHAINS', needs: [{ kind: 'request', endpoint: 'blockchainList', query: {}, pages: 3 }] }];
-    assert.equal(latencyBound(paged, 10).trips, 4); // status → page 1 → 2 → 3
+    assert.equal(latencyBound(paged, 10).trips, 3); // page 1 → 2 → 3
+    const advanced: BenchCell[] = [{ text: '=CRYPTO.TOKENOMICS("bitcoin")', formula: 'TOKENOMICS', coin: 'bitcoin', needs: [{ kind: 'request', endpoint: 'tokenomics', id: 1, query: {} }] }];
+    assert.equal(latencyBound(advanced, 50).trips, 3); // status (plan check before an Advanced endpoint) → map → data
   });
 });
 
