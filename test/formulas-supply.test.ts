@@ -188,6 +188,17 @@ describe('CRYPTO.UNLOCKS', () => {
     }
   });
 
+  test('a fractional % of market cap threshold filters (0.5 keeps rows the threshold 1 drops); out of range is #VALUE!', async () => {
+    const half = await table('=CRYPTO.UNLOCKS(90,"percentOfMcap",,,0.5,1000,0)');
+    const one = await table('=CRYPTO.UNLOCKS(90,"percentOfMcap",,,1,1000,0)');
+    for (const r of half) assert.ok(num(r[5]) >= 0.5);
+    assert.ok(half.some((r) => num(r[5]) < 1), 'some unlock between 0.5% and 1% of market cap');
+    assert.equal(half.filter((r) => num(r[5]) >= 1).length, one.length);
+    const bad = failure(await calc('=CRYPTO.UNLOCKS(90,,,,150)'));
+    assert.equal(bad.error, '#VALUE!');
+    assert.match(bad.message, /from 0 to 100/);
+  });
+
   test('a coin\'s next unlock in TOKENOMICS is in the list, with the same tokens', async () => {
     const t = record(await table('=CRYPTO.TOKENOMICS("arbitrum")'));
     const days = num(t.nextUnlockDate) - TODAY;

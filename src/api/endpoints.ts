@@ -37,6 +37,8 @@ export function planAllows(plan: Plan, required: Plan): boolean {
 // ---------------------------------------------------------------- parameters
 export type ParamSpec =
   | { kind: 'int'; min: number; max: number; default?: number; required?: boolean }
+  /** A decimal number, e.g. a percentage threshold. */
+  | { kind: 'number'; min: number; max: number; required?: boolean }
   | { kind: 'enum'; values: readonly string[]; default?: string; required?: boolean }
   /** ISO 8601, or Unix seconds or milliseconds [doc]. */
   | { kind: 'time'; required?: boolean }
@@ -198,7 +200,7 @@ export const ENDPOINTS = {
       page: { kind: 'int', min: 1, max: 1000, default: 1 },
       daysAhead: { kind: 'int', min: 1, max: 365, default: 30 },
       minUsdAmount: { kind: 'int', min: 0, max: 1e15 },
-      minPercentOfMcap: { kind: 'int', min: 0, max: 100 },
+      minPercentOfMcap: { kind: 'number', min: 0, max: 100 }, // guess: fractional percentages (0.5) are common thresholds
       sortBy: { kind: 'enum', values: ['date', 'usdAmount', 'percentOfMcap'], default: 'date' },
       sortOrder: { kind: 'enum', values: ['asc', 'desc'], default: 'asc' },
     },
@@ -305,6 +307,13 @@ export function validateQuery(name: EndpointName, query: Readonly<Record<string,
       case 'int': {
         const n = /^-?\d+$/.test(raw) ? Number(raw) : NaN;
         if (!Number.isInteger(n)) problems.push(`${key} must be an integer number`);
+        else if (n < spec.min) problems.push(`${key} must not be less than ${spec.min}`);
+        else if (n > spec.max) problems.push(`${key} must not be greater than ${spec.max}`);
+        break;
+      }
+      case 'number': {
+        const n = /^-?(\d+(\.\d+)?|\.\d+)$/.test(raw) ? Number(raw) : NaN;
+        if (!Number.isFinite(n)) problems.push(`${key} must be a number`);
         else if (n < spec.min) problems.push(`${key} must not be less than ${spec.min}`);
         else if (n > spec.max) problems.push(`${key} must not be greater than ${spec.max}`);
         break;

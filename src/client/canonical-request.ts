@@ -57,7 +57,7 @@ export function canonicalRequest(name: EndpointName, id: number | undefined, inp
     const p = params[k];
     let val = raw[k];
     if (p.kind === 'time') val = String(parseTimeParam(val));
-    else if (p.kind === 'int') val = String(Number(val));
+    else if (p.kind === 'int' || p.kind === 'number') val = String(Number(val));
     if ('default' in p && p.default !== undefined && String(p.default) === val) continue;
     query[k] = val;
   }

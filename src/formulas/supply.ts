@@ -8,8 +8,8 @@ import {
   type HolderBucket, type HolderItem, type HolderTier, type HoldersSummary, type Tokenomics, type UpcomingUnlock,
   type VcPressure, type VestingAllocation,
 } from '../api/records';
-import { boolArg, choiceArg, choicesOf, coinArg, fieldArg, headersArg, intArg, textArg, type Arg } from './args';
-import { dateCell, decimalCell, fieldTable, notAvailable, numberCell, table, textCell, type Cell, type Column, type Grid } from './cells';
+import { boolArg, choiceArg, choicesOf, coinArg, fieldArg, headersArg, intArg, numberArg, textArg, type Arg } from './args';
+import { dateCell, decimalCell, fieldTable, invalidValue, notAvailable, numberCell, table, textCell, type Cell, type Column, type Grid } from './cells';
 import type { Catalog, FormulaContext } from './host';
 
 const resolveCoin = (ctx: FormulaContext, input: string | number) =>
@@ -110,9 +110,11 @@ async function unlocks(
   const minUsd = textArg(minUsdAmount) === null
     ? undefined
     : intArg(minUsdAmount, 'minUsdAmount', UNLOCK_PARAMS.minUsdAmount.min, UNLOCK_PARAMS.minUsdAmount.max, undefined);
-  const minPct = textArg(minPercentOfMcap) === null
-    ? undefined
-    : intArg(minPercentOfMcap, 'minPercentOfMcap', UNLOCK_PARAMS.minPercentOfMcap.min, UNLOCK_PARAMS.minPercentOfMcap.max, undefined);
+  const minPct = numberArg(minPercentOfMcap, 'minPercentOfMcap', undefined);
+  const pctRange = UNLOCK_PARAMS.minPercentOfMcap;
+  if (minPct !== undefined && (minPct < pctRange.min || minPct > pctRange.max)) {
+    throw invalidValue(`minPercentOfMcap must be a percentage from ${pctRange.min} to ${pctRange.max}; got ${minPct}`);
+  }
   const n = intArg(count, 'count', 1, MAX_UNLOCKS, ENDPOINTS.upcomingUnlocks.pageSize);
   const showHeaders = headersArg(headers);
   const res = await ctx.client.getPages('upcomingUnlocks', {

@@ -7,6 +7,10 @@ import { CellError, FormulaError, type FormulaResult } from '../formulas/cells';
 import { getRuntime } from './runtime';
 
 function excelError(e: { code: string; message: string }): CustomFunctions.Error {
+  // Outside Excel (a browser demo) Office.js defines no CustomFunctions.Error: keep the message.
+  if (typeof CustomFunctions === 'undefined' || typeof CustomFunctions.Error !== 'function') {
+    return Object.assign(new Error(e.message), { code: e.code }) as unknown as CustomFunctions.Error;
+  }
   const code = e.code === '#VALUE!' ? CustomFunctions.ErrorCode.invalidValue : CustomFunctions.ErrorCode.notAvailable;
   return new CustomFunctions.Error(code, e.message);
 }

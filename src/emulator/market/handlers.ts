@@ -23,7 +23,7 @@ import {
 import { currencyList, currencyMap, gainersLosers, markets, search, trending } from './listings';
 import { contracts, performance, profile } from './profile';
 import { allocations, tokenomics, upcomingUnlocks, vcPressure } from './supply';
-import { boolParam, idsParam, intParam, param, timeParam } from './query';
+import { boolParam, idsParam, intParam, numberParam, param, timeParam } from './query';
 
 /** [from, to] in epoch ms with to clamped to now; InvalidRequestError when from > to. */
 function range(name: DataEndpointName, req: HandlerRequest, defaultSpanMs?: number): [number, number] {
@@ -125,7 +125,7 @@ export function createHandlers(m: Market): Record<DataEndpointName, Handler> {
         page: intParam(n, q, 'page')!,
         daysAhead: intParam(n, q, 'daysAhead')!,
         minUsdAmount: intParam(n, q, 'minUsdAmount'),
-        minPercentOfMcap: intParam(n, q, 'minPercentOfMcap'),
+        minPercentOfMcap: numberParam(n, q, 'minPercentOfMcap'),
         sortBy: param(n, q, 'sortBy')!,
         sortOrder: param(n, q, 'sortOrder')!,
       });

@@ -30,6 +30,11 @@ export function intParam(name: DataEndpointName, q: Query, key: string): number 
   return n;
 }
 
+export function numberParam(name: DataEndpointName, q: Query, key: string): number | undefined {
+  const raw = param(name, q, key);
+  return raw === undefined ? undefined : Number(raw);
+}
+
 export function timeParam(name: DataEndpointName, q: Query, key: string): number | undefined {
   const raw = param(name, q, key);
   if (raw === undefined) return undefined;
