@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { calculate, type JsonCell, type Outcome } from '../src/cli/calculate';
 import { openSession, type Session } from '../src/cli/session';
+import { frozenSession } from './support/frozen-session';
 
 let s: Session;
 const calc = (f: string) => calculate(s.host, f);
@@ -146,6 +147,24 @@ describe('SEARCH, PROFILE, CONTRACTS', () => {
       assert.match(o.message, /Basic plan/);
     } finally {
       await sandbox.close();
+    }
+  });
+});
+
+describe('warm recalculation', () => {
+  test('answers from memory without requests, but never past the live freshness: a new hour brings a new price', async () => {
+    const t = await frozenSession();
+    try {
+      const first = grid(await calculate(t.host, '=CRYPTO.PRICE("solana")'))[0][0];
+      const requests = t.emulator!.stats().requests;
+      assert.deepEqual(grid(await calculate(t.host, '=CRYPTO.PRICE("solana")')), [[first]]);
+      assert.equal(t.emulator!.stats().requests, requests, 'warm: no request');
+      t.emulator!.clock.advance(2 * 3_600_000);
+      const later = grid(await calculate(t.host, '=CRYPTO.PRICE("solana")'))[0][0];
+      assert.ok(t.emulator!.stats().requests > requests, 'expired: fetched again');
+      assert.notEqual(later, first, 'the market moved in two hours');
+    } finally {
+      await t.close();
     }
   });
 });

@@ -1,0 +1,57 @@
+/**
+ * The calculation host's rules, with formulas that count their runs: a
+ * transient failure keeps the last good value (and logs it), a permanent one
+ * does not, and value preview never runs a formula.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { MarketClient, MemoryKeyStore } from '../src/client';
+import { FormulaError } from '../src/formulas/cells';
+import { CalculationHost, type FormulaFn } from '../src/formulas/host';
+
+function setup() {
+  let now = Date.UTC(2026, 2, 15, 12);
+  const runs: Record<string, number> = { VALUE: 0, FLAKY: 0 };
+  let fail = false;
+  const count = (id: string): FormulaFn => async () => {
+    runs[id]++;
+    return runs[id];
+  };
+  // No request is ever made: these formulas do not call the client.
+  const client = new MarketClient({ baseUrl: 'http://127.0.0.1:9', keyStore: new MemoryKeyStore(null), now: () => now });
+  const host = new CalculationHost({
+    client,
+    now: () => now,
+    catalog: {
+      VALUE: count('VALUE'),
+      FLAKY: async () => {
+        runs.FLAKY++;
+        if (fail) throw new FormulaError('#N/A', 'Market data unavailable', 'INTERNAL_ERROR', true);
+        return runs.FLAKY;
+      },
+      BROKEN: async () => {
+        if (fail) throw new FormulaError('#N/A', 'Unknown coin "x"', 'UNKNOWN_COIN');
+        return 7;
+      },
+    },
+  });
+  return { host, runs, advance: (ms: number) => (now += ms), setFail: (f: boolean) => (fail = f) };
+}
+
+test('a transient failure keeps the last good value and logs it; preview spends nothing', async () => {
+  const { host, runs, advance, setFail } = setup();
+  assert.equal(await host.evaluate('FLAKY', []), 1);
+  advance(61_000);
+  setFail(true);
+  assert.equal(await host.evaluate('FLAKY', []), 1, 'last good value');
+  assert.equal(runs.FLAKY, 2, 'it did try');
+  assert.match(host.errors()[0].message, /last good value/);
+  await assert.rejects(host.evaluate('FLAKY', ['never seen']), /unavailable/);
+  setFail(false);
+  assert.equal(await host.evaluate('BROKEN', []), 7);
+  setFail(true);
+  await assert.rejects(host.evaluate('BROKEN', []), /Unknown coin/, 'a permanent error is not masked');
+  const runsBefore = runs.VALUE;
+  await assert.rejects(host.evaluate('VALUE', ['new'], { preview: true }), /Press Enter/);
+  assert.equal(runs.VALUE, runsBefore, 'preview did not run the formula');
+});
