@@ -9,7 +9,8 @@
  *
  * The bundle is built once into a private directory (so a concurrent build of
  * dist/ cannot pull files from under the test) and reused while no source file
- * is newer. Screenshots of the pane's states go to docs/screenshots/.
+ * is newer. Screenshots of the pane's states go to docs/screenshots/ with
+ * UPDATE_SCREENSHOTS=1 (else to a temp folder).
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -29,7 +30,9 @@ import { startPaneServer, type PaneServer } from './support/pane-server';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BUILD_DIR = path.join(os.tmpdir(), 'crypto-addin-taskpane-test', 'dist');
-const SHOTS = path.join(root, 'docs/screenshots');
+// The README's screenshots are rewritten only when asked (UPDATE_SCREENSHOTS=1), so a test
+// run leaves the work tree as it was; otherwise they still render, into a temp folder.
+const SHOTS = process.env.UPDATE_SCREENSHOTS ? path.join(root, 'docs/screenshots') : path.join(os.tmpdir(), 'crypto-pane-shots');
 const PANE_WIDTH = 350;
 const PLAN_KEYS = ['demo-sandbox', 'demo-basic', 'demo-advanced', 'demo-pro'] as const;
 const UNKNOWN_KEY = 'ck-unknown-Z9x8W7v6U5';
