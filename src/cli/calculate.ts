@@ -6,7 +6,8 @@
  */
 import { CellError, FormulaError, type FormulaResult } from '../formulas/cells';
 import type { CalculationHost, EvaluateOptions } from '../formulas/host';
-import { parseFormula, type ParsedArg } from './formula-parser';
+import { LRUCache } from 'lru-cache';
+import { parseFormula, type ParsedArg, type ParsedFormula } from './formula-parser';
 import { loadFunctionMetadata, type FunctionMeta, type ParameterMeta } from './metadata';
 
 export type JsonCell = number | string | boolean | { error: string; message: string };
@@ -62,9 +63,13 @@ function toJson(result: FormulaResult): JsonCell[][] {
   return grid.map((row) => row.map((c) => (c instanceof CellError ? c.toJSON() : c)));
 }
 
+// Workbooks repeat formula text (a column of =CRYPTO.PRICE("BTC")); parsing it once is enough.
+const parses = new LRUCache<string, ParsedFormula>({ max: 10_000 });
+
 /** Throws FormulaSyntaxError when the text is not a formula; every other failure is an Outcome. */
 export async function calculate(host: CalculationHost, text: string, opts: EvaluateOptions = {}): Promise<Outcome> {
-  const parsed = parseFormula(text);
+  let parsed = parses.get(text);
+  if (!parsed) parses.set(text, (parsed = parseFormula(text)));
   const meta = (await loadFunctionMetadata()).find((f) => f.id === parsed.name || f.name === parsed.name);
   if (!meta) return { error: '#NAME?', message: `Unknown function CRYPTO.${parsed.name}` };
   try {
