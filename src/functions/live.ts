@@ -7,6 +7,7 @@
 import type { MarketClient } from '../client';
 import type { FormulaError } from '../formulas/cells';
 import { liveArgs, PriceStream } from '../formulas/live';
+import { excelError, inPreview } from '../office/custom-functions';
 import { getRuntime } from '../office/runtime';
 
 /** One stream per client: a new runtime (settings changed) gets a new stream for new cells. */
@@ -18,14 +19,6 @@ function streamFor(client: MarketClient, liveFreshnessSeconds: number): PriceStr
   }
   return shared.stream;
 }
-
-function toExcelError(e: { code: string; message: string }): CustomFunctions.Error {
-  const code = e.code === '#VALUE!' ? CustomFunctions.ErrorCode.invalidValue : CustomFunctions.ErrorCode.notAvailable;
-  return new CustomFunctions.Error(code, e.message);
-}
-
-const inPreview = (invocation: CustomFunctions.Invocation) =>
-  String((invocation as { isInValuePreview?: unknown }).isInValuePreview) === 'true';
 
 /**
  * A coin's price that keeps updating while the workbook is open (opt-in: it spends credits on every update).
@@ -47,7 +40,7 @@ export function livePrice(coin: any, intervalSeconds: any, currency: any, invoca
     unsubscribe = null;
   };
   if (inPreview(invocation)) {
-    invocation.setResult(toExcelError({ code: '#N/A', message: 'Press Enter to start streaming: the preview spends no credits' }));
+    invocation.setResult(excelError({ code: '#N/A', message: 'Press Enter to start streaming: the preview spends no credits' }));
     return;
   }
   void getRuntime()
@@ -57,14 +50,14 @@ export function livePrice(coin: any, intervalSeconds: any, currency: any, invoca
       unsubscribe = streamFor(rt.client, rt.settings.liveFreshnessSeconds).subscribe(
         args,
         (price) => !canceled && invocation.setResult(price),
-        (err: FormulaError) => !canceled && invocation.setResult(toExcelError(err)),
+        (err: FormulaError) => !canceled && invocation.setResult(excelError(err)),
       );
     })
     .catch((e: unknown) => {
       if (canceled) return;
       const err = e as Partial<FormulaError>;
       invocation.setResult(
-        toExcelError({ code: typeof err.code === 'string' ? err.code : '#N/A', message: e instanceof Error ? e.message : 'Unexpected error' }),
+        excelError({ code: typeof err.code === 'string' ? err.code : '#N/A', message: e instanceof Error ? e.message : 'Unexpected error' }),
       );
     });
 }

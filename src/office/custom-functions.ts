@@ -6,7 +6,7 @@
 import { CellError, FormulaError, type FormulaResult } from '../formulas/cells';
 import { getRuntime } from './runtime';
 
-function excelError(e: { code: string; message: string }): CustomFunctions.Error {
+export function excelError(e: { code: string; message: string }): CustomFunctions.Error {
   // Outside Excel (a browser demo) Office.js defines no CustomFunctions.Error: keep the message.
   if (typeof CustomFunctions === 'undefined' || typeof CustomFunctions.Error !== 'function') {
     return Object.assign(new Error(e.message), { code: e.code }) as unknown as CustomFunctions.Error;
@@ -22,7 +22,7 @@ function toExcel(result: FormulaResult): unknown {
   return result.map((row) => row.map((cell) => (cell instanceof CellError ? excelError({ code: cell.error, message: cell.message }) : cell)));
 }
 
-const inPreview = (invocation?: CustomFunctions.Invocation) =>
+export const inPreview = (invocation?: CustomFunctions.Invocation) =>
   String((invocation as { isInValuePreview?: unknown } | undefined)?.isInValuePreview) === 'true';
 
 export async function run(id: string, invocation: CustomFunctions.Invocation | undefined, args: unknown[]): Promise<any> {
