@@ -8,9 +8,9 @@ import type { MarketClient } from '../client';
 import type { FormulaError } from '../formulas/cells';
 import { liveArgs, PriceStream } from '../formulas/live';
 import { excelError, inPreview } from '../office/custom-functions';
-import { getRuntime } from '../office/runtime';
+import { getRuntime, onRuntimeChanged, type Runtime } from '../office/runtime';
 
-/** One stream per client: a new runtime (settings changed) gets a new stream for new cells. */
+/** One stream per client: a new runtime (settings changed) gets a new stream, and the cells move to it. */
 let shared: { client: MarketClient; stream: PriceStream } | null = null;
 
 function streamFor(client: MarketClient, liveFreshnessSeconds: number): PriceStream {
@@ -34,30 +34,44 @@ function streamFor(client: MarketClient, liveFreshnessSeconds: number): PriceStr
 export function livePrice(coin: any, intervalSeconds: any, currency: any, invocation: CustomFunctions.StreamingInvocation<number>): void {
   let canceled = false;
   let unsubscribe: (() => void) | null = null;
+  // New settings build a new runtime (client, freshness, currency): the cell moves to its stream.
+  let stopFollowing: (() => void) | null = null;
   invocation.onCanceled = () => {
     canceled = true;
     unsubscribe?.();
     unsubscribe = null;
+    stopFollowing?.();
   };
   if (inPreview(invocation)) {
     invocation.setResult(excelError({ code: '#N/A', message: 'Press Enter to start streaming: the preview spends no credits' }));
     return;
   }
-  void getRuntime()
-    .then((rt) => {
-      if (canceled) return;
+  const fail = (e: unknown) => {
+    if (canceled) return;
+    const err = e as Partial<FormulaError>;
+    invocation.setResult(
+      excelError({ code: typeof err.code === 'string' ? err.code : '#N/A', message: e instanceof Error ? e.message : 'Unexpected error' }),
+    );
+  };
+  const start = (rt: Runtime) => {
+    if (canceled) return;
+    unsubscribe?.();
+    unsubscribe = null;
+    try {
       const args = liveArgs(coin, intervalSeconds, currency, rt.settings.defaultCurrency);
       unsubscribe = streamFor(rt.client, rt.settings.liveFreshnessSeconds).subscribe(
         args,
         (price) => !canceled && invocation.setResult(price),
         (err: FormulaError) => !canceled && invocation.setResult(excelError(err)),
       );
+    } catch (e) {
+      fail(e); // a bad argument: the cell shows why, and settings changes still go through
+    }
+  };
+  void getRuntime()
+    .then((rt) => {
+      start(rt);
+      if (!canceled) stopFollowing = onRuntimeChanged(start);
     })
-    .catch((e: unknown) => {
-      if (canceled) return;
-      const err = e as Partial<FormulaError>;
-      invocation.setResult(
-        excelError({ code: typeof err.code === 'string' ? err.code : '#N/A', message: e instanceof Error ? e.message : 'Unexpected error' }),
-      );
-    });
+    .catch(fail);
 }
