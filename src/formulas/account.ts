@@ -9,7 +9,7 @@
 import type { AccountStatus } from '../api/records';
 import type { MeterSnapshot } from '../client';
 import { fieldArg, type Arg } from './args';
-import { dateCell, fieldTable, type Cell, type Grid } from './cells';
+import { dateCell, recordCells, type Cell, type Grid } from './cells';
 import type { Catalog, FormulaContext } from './host';
 
 interface AccountView {
@@ -39,8 +39,7 @@ async function credits(ctx: FormulaContext, field: Arg): Promise<Grid> {
   // /v3/status costs nothing: always ask, so dailyUsed is the account's figure now.
   const status = await ctx.client.status({ force: true, signal: ctx.signal });
   const view: AccountView = { status, meter: ctx.client.meter.snapshot() };
-  if (f) return [[CREDIT_FIELDS[f](view)]];
-  return fieldTable(CREDIT_FIELD_NAMES.map((k) => [k, CREDIT_FIELDS[k](view)]), true);
+  return recordCells(CREDIT_FIELDS, view, f);
 }
 
 export const accountFormulas: Catalog = {

@@ -95,6 +95,15 @@ export function table<T>(rows: readonly T[], columns: readonly Column<T>[], head
   return body;
 }
 
+/**
+ * A record's fields for a [field] argument: one field as a 1x1 grid, or every
+ * field as a Field/Value table with a header row (PROFILE, TOKENOMICS, GLOBAL...).
+ */
+export function recordCells<T>(fields: Readonly<Record<string, (r: T) => Cell>>, record: T, field: string | null): Grid {
+  if (field) return [[fields[field](record)]];
+  return fieldTable(Object.keys(fields).map((k) => [k, fields[k](record)]), true);
+}
+
 /** A record as a two-column field/value table (for "all fields" forms like PROFILE(coin)). */
 export function fieldTable(pairs: readonly [string, Cell][], headers: boolean): Grid {
   const body: Grid = pairs.map(([k, val]) => [k, val]);

@@ -9,7 +9,7 @@ import { ENDPOINTS } from '../api/endpoints';
 import type { Blockchain, BlockchainMapItem } from '../api/records';
 import { choiceArg, choicesOf, fieldArg, headersArg, scalar, startOfUtcDay, textArg, type Arg } from './args';
 import {
-  dateCell, decimalCell, fieldTable, invalidValue, notAvailable, numberCell, table, textCell, type Cell, type Grid,
+  dateCell, decimalCell, recordCells, invalidValue, notAvailable, numberCell, table, textCell, type Cell, type Grid,
 } from './cells';
 import { chartRange } from './global';
 import type { Catalog, FormulaContext } from './host';
@@ -113,8 +113,7 @@ async function blockchain(ctx: FormulaContext, chain: Arg, field: Arg): Promise<
   const f = fieldArg(field, CHAIN_FIELD_NAMES);
   const ref = await resolveChain(ctx, chain);
   const res = await ctx.client.get('blockchain', { id: ref.id, caller: ctx.caller, signal: ctx.signal });
-  if (f) return [[CHAIN_FIELDS[f](res.data)]];
-  return fieldTable(CHAIN_FIELD_NAMES.map((k) => [k, CHAIN_FIELDS[k](res.data)]), true);
+  return recordCells(CHAIN_FIELDS, res.data, f);
 }
 
 // ---------------------------------------------------------------- TVL, TVLCHANGE

@@ -10,7 +10,7 @@
 import { ENDPOINTS } from '../api/endpoints';
 import type { DerivativesSnapshot, GainerLoser, GlobalMarket, TrendingItem } from '../api/records';
 import { choiceArg, choicesOf, fieldArg, headersArg, intArg, rangeArgs, scalar, type Arg, type Span } from './args';
-import { dateCell, decimalCell, fieldTable, numberCell, table, textCell, type Cell, type Column, type Grid } from './cells';
+import { dateCell, decimalCell, recordCells, numberCell, table, textCell, type Cell, type Column, type Grid } from './cells';
 import type { Catalog, FormulaContext } from './host';
 
 const isBlank = (v: Arg) => {
@@ -100,7 +100,7 @@ const DERIVATIVES_FIELDS: Record<keyof DerivativesSnapshot, (d: DerivativesSnaps
 function oneOrAll<T>(fields: Record<string, (x: T) => Cell>, field: Arg, load: () => Promise<T>): Promise<Grid> {
   const names = Object.keys(fields);
   const f = fieldArg(field, names);
-  return load().then((x) => (f ? [[fields[f](x)]] : fieldTable(names.map((k) => [k, fields[k](x)]), true)));
+  return load().then((x) => recordCells(fields, x, f));
 }
 
 function globalMarket(ctx: FormulaContext, field: Arg): Promise<Grid> {

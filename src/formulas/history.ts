@@ -8,7 +8,7 @@ import {
   choiceArg, choicesOf, coinArg, currencyArg, dateArg, fieldArg, flatValues, headersArg, rangeArgs, type Arg,
 } from './args';
 import {
-  dateCell, decimalCell, fieldTable, invalidValue, notAvailable, numberCell, table,
+  dateCell, decimalCell, recordCells, invalidValue, notAvailable, numberCell, table,
   type Cell, type Column, type FormulaResult, type Grid,
 } from './cells';
 import { loadHistorical } from './historical-batch';
@@ -177,8 +177,7 @@ async function performance(ctx: FormulaContext, coin: Arg, field: Arg): Promise<
   const f = fieldArg(field, PERFORMANCE_FIELD_NAMES);
   const ref = await ctx.client.resolveCoin(input, { caller: ctx.caller, signal: ctx.signal });
   const res = await ctx.client.get('performance', { id: ref.id, caller: ctx.caller, signal: ctx.signal });
-  if (f) return [[PERFORMANCE_FIELDS[f](res.data)]];
-  return fieldTable(PERFORMANCE_FIELD_NAMES.map((k) => [k, PERFORMANCE_FIELDS[k](res.data)]), true);
+  return recordCells<Performance>(PERFORMANCE_FIELDS, res.data, f);
 }
 
 export const historyFormulas: Catalog = {

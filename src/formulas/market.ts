@@ -8,7 +8,7 @@ import {
   coinArg, choiceArg, choicesOf, currencyArg, fieldArg, flatValues, headersArg, intArg, scalar, textArg, type Arg,
 } from './args';
 import {
-  EMPTY, dateCell, decimalCell, fieldTable, invalidValue, notAvailable, numberCell, table, textCell,
+  EMPTY, dateCell, decimalCell, recordCells, invalidValue, notAvailable, numberCell, table, textCell,
   type Cell, type Column, type Grid,
 } from './cells';
 import { toFormulaError } from './failure';
@@ -219,8 +219,7 @@ async function profile(ctx: FormulaContext, coin: Arg, field: Arg, currency: Arg
   const res = await ctx.client.get('profile', {
     id: ref.id, query: { convert: cur === 'USD' ? undefined : cur }, caller: ctx.caller, signal: ctx.signal,
   });
-  if (f) return [[PROFILE_FIELDS[f](res.data)]];
-  return fieldTable(PROFILE_FIELD_NAMES.map((k) => [k, PROFILE_FIELDS[k](res.data)]), true);
+  return recordCells(PROFILE_FIELDS, res.data, f);
 }
 
 async function contracts(ctx: FormulaContext, coin: Arg, headers: Arg): Promise<Grid> {

@@ -9,17 +9,11 @@ import {
   type VcPressure, type VestingAllocation,
 } from '../api/records';
 import { boolArg, choiceArg, choicesOf, coinArg, fieldArg, headersArg, intArg, numberArg, textArg, type Arg } from './args';
-import { dateCell, decimalCell, fieldTable, invalidValue, notAvailable, numberCell, table, textCell, type Cell, type Column, type Grid } from './cells';
+import { dateCell, decimalCell, fieldTable, invalidValue, recordCells, notAvailable, numberCell, table, textCell, type Cell, type Column, type Grid } from './cells';
 import type { Catalog, FormulaContext } from './host';
 
 const resolveCoin = (ctx: FormulaContext, input: string | number) =>
   ctx.client.resolveCoin(input, { caller: ctx.caller, signal: ctx.signal });
-
-/** One field as a 1x1 grid, or every field as a field/value table with a header row. */
-function fieldsOrOne<T>(fields: Readonly<Record<string, (r: T) => Cell>>, record: T, field: string | null): Grid {
-  if (field) return [[fields[field](record)]];
-  return fieldTable(Object.keys(fields).map((k) => [k, fields[k](record)]), true);
-}
 
 // ---------------------------------------------------------------- TOKENOMICS
 
@@ -49,7 +43,7 @@ async function tokenomics(ctx: FormulaContext, coin: Arg, field: Arg): Promise<G
   const f = fieldArg(field, TOKENOMICS_FIELD_NAMES);
   const ref = await resolveCoin(ctx, input);
   const res = await ctx.client.get('tokenomics', { id: ref.id, caller: ctx.caller, signal: ctx.signal });
-  return fieldsOrOne<Tokenomics>(TOKENOMICS_FIELDS, res.data, f);
+  return recordCells(TOKENOMICS_FIELDS, res.data, f);
 }
 
 // ---------------------------------------------------------------- VESTING
@@ -161,7 +155,7 @@ async function vcpressure(ctx: FormulaContext, coin: Arg, field: Arg): Promise<G
     if ((e as { code?: unknown } | null)?.code === 'NOT_FOUND') throw notAvailable(`${ref.name} has no VC pressure data`, 'NOT_FOUND');
     throw e;
   });
-  return fieldsOrOne<VcPressure>(VCPRESSURE_FIELDS, res.data, f);
+  return recordCells(VCPRESSURE_FIELDS, res.data, f);
 }
 
 // ---------------------------------------------------------------- HOLDERS
