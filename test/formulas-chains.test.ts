@@ -9,7 +9,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Session } from '../src/cli/session';
 import { FROZEN_NOW, frozenSession } from './support/frozen-session';
-import { calculate, type JsonCell, type Outcome } from '../src/cli/calculate';
+import type { JsonCell } from '../src/cli/calculate';
+import { col, formulaChecks } from './support/formula-checks';
 import { toSerial } from '../src/formulas/cells';
 
 const NOW = FROZEN_NOW;
@@ -27,33 +28,7 @@ after(async () => {
   await Promise.all([s?.close(), sandbox?.close(), nokey?.close()]);
 });
 
-const calc = (text: string, on: Session = s): Promise<Outcome> => calculate(on.host, text);
-async function grid(text: string, on: Session = s): Promise<JsonCell[][]> {
-  const out = await calc(text, on);
-  assert.ok('value' in out, `${text}: expected a value, got ${JSON.stringify(out)}`);
-  return out.value;
-}
-async function one(text: string, on: Session = s): Promise<JsonCell> {
-  const g = await grid(text, on);
-  assert.equal(g.length, 1);
-  assert.equal(g[0].length, 1);
-  return g[0][0];
-}
-async function num(text: string, on: Session = s): Promise<number> {
-  const v = await one(text, on);
-  assert.equal(typeof v, 'number', `${text}: a number, got ${JSON.stringify(v)}`);
-  return v as number;
-}
-async function failure(text: string, on: Session = s): Promise<{ error: string; message: string }> {
-  const out = await calc(text, on);
-  assert.ok('error' in out, `${text}: expected an error, got ${JSON.stringify(out)}`);
-  return out;
-}
-const col = (g: JsonCell[][], header: string): JsonCell[] => {
-  const i = g[0].indexOf(header);
-  assert.ok(i >= 0, `no column ${header} in ${JSON.stringify(g[0])}`);
-  return g.slice(1).map((r) => r[i]);
-};
+const { grid, num, failure, one } = formulaChecks(() => s);
 const close = (a: number, b: number, tol = 1e-9) => Math.abs(a - b) <= tol * Math.max(1, Math.abs(a), Math.abs(b));
 
 describe('BLOCKCHAINS and BLOCKCHAIN', () => {

@@ -10,7 +10,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Session } from '../src/cli/session';
 import { FROZEN_NOW, frozenSession } from './support/frozen-session';
-import { calculate, type JsonCell, type Outcome } from '../src/cli/calculate';
+import type { JsonCell } from '../src/cli/calculate';
+import { col, formulaChecks } from './support/formula-checks';
 import { fromSerial, toSerial } from '../src/formulas/cells';
 
 const NOW = FROZEN_NOW;
@@ -28,30 +29,7 @@ after(async () => {
   await Promise.all([s?.close(), sandbox?.close(), nokey?.close()]);
 });
 
-const calc = (text: string, on: Session = s): Promise<Outcome> => calculate(on.host, text);
-
-async function grid(text: string, on: Session = s): Promise<JsonCell[][]> {
-  const out = await calc(text, on);
-  assert.ok('value' in out, `${text}: expected a value, got ${JSON.stringify(out)}`);
-  return out.value;
-}
-async function num(text: string, on: Session = s): Promise<number> {
-  const g = await grid(text, on);
-  assert.equal(g.length, 1, `${text}: one row`);
-  assert.equal(g[0].length, 1, `${text}: one cell`);
-  assert.equal(typeof g[0][0], 'number', `${text}: a number, got ${JSON.stringify(g[0][0])}`);
-  return g[0][0] as number;
-}
-async function failure(text: string, on: Session = s): Promise<{ error: string; message: string }> {
-  const out = await calc(text, on);
-  assert.ok('error' in out, `${text}: expected an error, got ${JSON.stringify(out)}`);
-  return out;
-}
-const col = (g: JsonCell[][], header: string): JsonCell[] => {
-  const i = g[0].indexOf(header);
-  assert.ok(i >= 0, `no column ${header} in ${JSON.stringify(g[0])}`);
-  return g.slice(1).map((r) => r[i]);
-};
+const { grid, num, failure } = formulaChecks(() => s);
 const fieldMap = (g: JsonCell[][]) => new Map(g.slice(1).map((r) => [r[0] as string, r[1]]));
 
 const FG_BANDS: [number, string][] = [[25, 'Extreme Fear'], [45, 'Fear'], [55, 'Neutral'], [75, 'Greed'], [100, 'Extreme Greed']];
