@@ -83,20 +83,16 @@ async function ohlcv(ctx: FormulaContext, coin: Arg, start: Arg, end: Arg, inter
   }
   const ref = await ctx.client.resolveCoin(input, { caller: ctx.caller, signal: ctx.signal });
   // `to` is the last instant of the range. A range reaching now asks up to the start of
-  // the current hour: the candle containing it is the current one, the request and its
-  // cache key stay the same for the hour, and the client's paging stops there instead
-  // of asking for a page that would start after now (which the service rejects).
+  // the current hour: the candle containing it is the current one, and the request and
+  // its cache key stay the same for the hour. (The client's paging skips candles it
+  // already holds and never asks for a page starting after now.)
   const to = span.end >= now ? Math.floor(now / HOUR) * HOUR : span.end - 1;
   const query = { interval: iv, from: new Date(from).toISOString(), to: new Date(to).toISOString() };
   const res = iv === 'hour'
     ? await ctx.client.getPages('ohlcv', { id: ref.id, query, caller: ctx.caller, signal: ctx.signal })
     : await ctx.client.getPages('candles', { id: ref.id, query, caller: ctx.caller, signal: ctx.signal });
-  // Candles that open within the range (the current one when it reaches now), once each:
-  // pages overlap by one candle when `from` moves into the last candle's period.
-  const seen = new Set<number>();
-  const rows = res.data
-    .filter((c) => c.time <= to && !seen.has(c.time) && (seen.add(c.time), true))
-    .sort((a, b) => a.time - b.time);
+  // Candles that open within the range (the current one when it reaches now), oldest first.
+  const rows = res.data.filter((c) => c.time <= to).sort((a, b) => a.time - b.time);
   return table(rows, cols, showHeaders, `No ${iv === 'day' ? 'daily' : `${iv}ly`} candles for ${ref.name} from ${isoDay(span.start)} to ${isoDay(span.end - 1)}`);
 }
 
