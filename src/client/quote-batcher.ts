@@ -26,6 +26,8 @@ import { MARKETS_PAGE_SIZE, type RankBook } from './coin-map';
 import { quoteFromMarketItem, quoteFromProfile, type Quote } from './quote';
 
 export const WALK_PAGE_CAP = 8;
+/** A batch goes out once no coin has been asked for this long (ms). */
+export const QUIET_MS = 3;
 
 export interface QuoteKey {
   id: number;
@@ -57,6 +59,22 @@ export interface QuoteSource {
   ttlMs(): number;
 }
 
+interface Settler {
+  promise: Promise<Quote>;
+  settle(r: Quote | Error): void;
+}
+
+/** A promise and the one call that settles it (an Error rejects it). */
+function settler(): Settler {
+  let resolve!: (q: Quote) => void;
+  let reject!: (e: Error) => void;
+  const promise = new Promise<Quote>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, settle: (r) => (r instanceof Error ? reject(r) : resolve(r)) };
+}
+
 interface Held {
   quote: Quote;
   fetchedAt: number;
@@ -66,13 +84,17 @@ export class QuoteBatcher {
   readonly #src: QuoteSource;
   readonly #loader: DataLoader<QuoteKey, Quote, string>;
   readonly #quotes: LRUCache<string, Held>;
+  readonly #inFlight = new Map<string, Promise<Quote>>();
+  /** Loads so far (the batch scheduler watches it to see a burst end). */
+  #asked = 0;
 
   constructor(src: QuoteSource, windowMs: number, maxEntries: number) {
     this.#src = src;
     this.#quotes = new LRUCache<string, Held>({ max: Math.max(1, maxEntries) });
-    this.#loader = new DataLoader<QuoteKey, Quote, string>((keys) => this.#batch(keys), {
+    // The batch function's values are promises, which load() adopts (see #batch).
+    this.#loader = new DataLoader<QuoteKey, Quote, string>((keys) => this.#batch(keys) as unknown as Promise<Quote[]>, {
       cache: false,
-      batchScheduleFn: (cb) => setTimeout(cb, Math.max(0, windowMs)),
+      batchScheduleFn: (send) => this.#whenQuiet(send, Math.max(0, windowMs)),
     });
   }
 
@@ -82,8 +104,40 @@ export class QuoteBatcher {
     return h && this.#src.now() - h.fetchedAt < this.#src.ttlMs() ? h.quote : undefined;
   }
 
+  /**
+   * Sends a batch once calls have stopped coming for QUIET_MS, and at the
+   * latest `windowMs` after its first: a recalculation's calls arrive in
+   * bursts, and waiting out the whole window after the last one is pure delay.
+   */
+  #whenQuiet(send: () => void, windowMs: number): void {
+    const start = performance.now();
+    const quiet = Math.min(QUIET_MS, windowMs);
+    let seen = this.#asked;
+    const check = () => {
+      if (this.#asked === seen || performance.now() - start + quiet > windowMs) send();
+      else {
+        seen = this.#asked;
+        setTimeout(check, quiet);
+      }
+    };
+    setTimeout(check, quiet);
+  }
+
   load(key: QuoteKey, signal?: AbortSignal): Promise<Quote> {
-    return abortable(this.#loader.load(key), signal);
+    this.#asked++;
+    // A coin already in a batch (a column of the same coin) shares its entry:
+    // the batch function then sees each coin once.
+    const k = `${key.currency}:${key.id}`;
+    let p = this.#inFlight.get(k);
+    if (!p) {
+      p = this.#loader.load(key);
+      this.#inFlight.set(k, p);
+      const done = () => {
+        if (this.#inFlight.get(k) === p) this.#inFlight.delete(k);
+      };
+      p.then(done, done);
+    }
+    return abortable(p, signal);
   }
 
   /** Fill the quote cache from a freshly fetched markets answer (any page, any filter). */
@@ -99,55 +153,63 @@ export class QuoteBatcher {
     this.#quotes.clear();
   }
 
-  async #batch(keys: readonly QuoteKey[]): Promise<(Quote | Error)[]> {
-    const byCurrency = new Map<ConvertCurrency, QuoteKey[]>();
-    for (const k of keys) {
-      const list = byCurrency.get(k.currency) ?? [];
-      list.push(k);
-      byCurrency.set(k.currency, list);
+  /**
+   * Answers every key with a promise of its own, which DataLoader's load()
+   * adopts: a coin settles as soon as the page holding it arrives, so cells of
+   * the first page are done while later pages are still on their way.
+   */
+  async #batch(keys: readonly QuoteKey[]): Promise<Promise<Quote>[]> {
+    const byCurrency = new Map<ConvertCurrency, Map<number, Settler>>();
+    const promises = keys.map((k) => {
+      let group = byCurrency.get(k.currency);
+      if (!group) byCurrency.set(k.currency, (group = new Map()));
+      let s = group.get(k.id);
+      if (!s) group.set(k.id, (s = settler()));
+      return s.promise;
+    });
+    for (const [currency, group] of byCurrency) {
+      const caller = keys.find((k) => k.currency === currency)?.caller;
+      this.#fetchGroup(group, currency, caller).catch((e: unknown) => {
+        for (const s of group.values()) s.settle(e instanceof Error ? e : new Error(String(e)));
+      });
     }
-    const results = new Map<string, Quote | Error>();
-    await Promise.all(
-      [...byCurrency].map(async ([currency, ks]) => {
-        const got = await this.#fetchGroup(
-          [...new Set(ks.map((k) => k.id))],
-          currency,
-          ks[0].caller,
-        );
-        for (const [id, r] of got) results.set(`${currency}:${id}`, r);
-      }),
-    );
-    return keys.map((k) => results.get(`${k.currency}:${k.id}`) ?? new ApiError({ code: 'UNEXPECTED_RESPONSE', message: `No quote for coin ${k.id}.` }));
+    return promises;
   }
 
-  async #fetchGroup(ids: number[], currency: ConvertCurrency, caller: string | undefined): Promise<Map<number, Quote | Error>> {
+  async #fetchGroup(waiting: Map<number, Settler>, currency: ConvertCurrency, caller: string | undefined): Promise<void> {
     const { ranks } = this.#src;
-    const out = new Map<number, Quote | Error>();
     const missing = new Set<number>();
-    for (const id of ids) {
+    const settle = (id: number, r: Quote | Error) => {
+      missing.delete(id);
+      waiting.get(id)?.settle(r);
+    };
+    for (const id of waiting.keys()) {
       const q = this.fresh(id, currency);
-      if (q) out.set(id, q);
+      if (q) waiting.get(id)!.settle(q);
       else missing.add(id);
     }
     const pagesRead = new Map<number, number>(); // page → item count
     let failure: unknown = null;
 
-    const readPages = async (pages: number[]) => {
-      const settled = await Promise.allSettled(pages.map((p) => this.#src.fetchPage(p, currency, caller)));
-      settled.forEach((s, i) => {
-        if (s.status === 'rejected') {
-          failure ??= s.reason;
-          return;
-        }
-        pagesRead.set(pages[i], s.value.items.length);
-        for (const it of s.value.items) {
-          if (!missing.has(it.id)) continue;
-          missing.delete(it.id);
-          out.set(it.id, { ...quoteFromMarketItem(it, currency), stale: s.value.stale });
-        }
-      });
-    };
-
+    const readPages = (pages: number[]) =>
+      Promise.all(
+        pages.map((p) =>
+          this.#src.fetchPage(p, currency, caller).then(
+            (r) => {
+              pagesRead.set(p, r.items.length);
+              for (const it of r.items) {
+                if (!missing.has(it.id)) continue;
+                // A fresh page was absorbed into the cache: its quote is already built.
+                const q = r.stale ? undefined : this.fresh(it.id, currency);
+                settle(it.id, q ?? { ...quoteFromMarketItem(it, currency), stale: r.stale });
+              }
+            },
+            (e: unknown) => {
+              failure ??= e;
+            },
+          ),
+        ),
+      );
     // 1. Coins whose page is known.
     const known = new Set<number>();
     for (const id of missing) {
@@ -197,16 +259,14 @@ export class QuoteBatcher {
             const r = await this.#src.fetchProfile(id, currency, caller);
             const q = quoteFromProfile(r.profile, currency, r.timestamp);
             if (!r.stale) this.#quotes.set(`${currency}:${id}`, { quote: q, fetchedAt: r.fetchedAt });
-            out.set(id, { ...q, stale: r.stale });
+            settle(id, { ...q, stale: r.stale });
           } catch (e) {
-            out.set(id, this.#fallback(id, currency, e));
+            settle(id, this.#fallback(id, currency, e));
           }
-          missing.delete(id);
         }),
       );
     }
-    for (const id of missing) out.set(id, this.#fallback(id, currency, failure));
-    return out;
+    for (const id of [...missing]) settle(id, this.#fallback(id, currency, failure));
   }
 
   /** The last good quote marked stale, or the error. */

@@ -1,0 +1,114 @@
+/**
+ * The quote batcher on its own, over markets pages whose arrival the test
+ * controls: when a batch is sent (a burst of calls, then quiet), that each coin
+ * settles when its own page arrives, and that one coin asked many times is one
+ * entry in the batch.
+ */
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+import type { ConvertCurrency } from '../src/api/endpoints';
+import type { MarketItem } from '../src/api/records';
+import { RankBook } from '../src/client/coin-map';
+import { QuoteBatcher, type PageResult, type QuoteSource } from '../src/client/quote-batcher';
+import { market, NOW } from './client-harness';
+
+let listing: MarketItem[] = [];
+before(async () => {
+  const m = await market();
+  listing = [0, 250].flatMap((offset) => m.handlers.markets({ query: { offset: String(offset), limit: '250' }, now: NOW }).data as MarketItem[]);
+});
+
+/** A source whose pages arrive when the test says so; it records every page asked for, and when. */
+function source() {
+  const asked: { page: number; at: number }[] = [];
+  const arrivals = new Map<number, () => void>();
+  const t0 = performance.now();
+  let batcher!: QuoteBatcher;
+  const src: QuoteSource = {
+    ranks: new RankBook(),
+    now: () => NOW,
+    ttlMs: () => 60_000,
+    fetchPage(page: number, currency: ConvertCurrency): Promise<PageResult> {
+      asked.push({ page, at: performance.now() - t0 });
+      return new Promise((resolve) => {
+        arrivals.set(page, () => {
+          const items = listing.slice(page * 250, page * 250 + 250);
+          src.ranks.learnListing(page * 250, 250, items);
+          batcher.absorb(items, currency, NOW);
+          resolve({ items, stale: false, fetchedAt: NOW });
+        });
+      });
+    },
+    fetchProfile: () => Promise.reject(new Error('no profiles in this test')),
+  };
+  return {
+    src,
+    asked,
+    attach: (b: QuoteBatcher) => (batcher = b),
+    arrive: (page: number) => arrivals.get(page)!(),
+    waitForPages: async (n: number) => {
+      const until = Date.now() + 5_000;
+      while (asked.length < n) {
+        if (Date.now() > until) throw new Error(`waited for ${n} pages; asked: ${JSON.stringify(asked)}`);
+        await new Promise((r) => setTimeout(r, 1));
+      }
+    },
+  };
+}
+
+const settled = <T>(p: Promise<T>) => {
+  const s = { done: false };
+  p.then(() => (s.done = true), () => (s.done = true));
+  return s;
+};
+
+describe('quote batcher', () => {
+  test('a burst of calls is sent once quiet, well before the longest window, as one batch', async () => {
+    const s = source();
+    const b = new QuoteBatcher(s.src, 2_000, 1_000);
+    s.attach(b);
+    // A burst over several macrotasks (Excel delivers calls in messages), then quiet.
+    const quotes = [b.load({ id: listing[0].id, currency: 'USD' })];
+    for (let i = 1; i < 4; i++) {
+      await new Promise((r) => setImmediate(r));
+      quotes.push(b.load({ id: listing[i].id, currency: 'USD' }));
+    }
+    await s.waitForPages(1);
+    assert.ok(s.asked[0].at < 1_000, `sent ${s.asked[0].at.toFixed(0)} ms after the first call, not after the 2,000 ms window`);
+    assert.deepEqual(s.asked.map((a) => a.page), [0], 'the whole burst went in one batch: one page');
+    s.arrive(0);
+    assert.deepEqual((await Promise.all(quotes)).map((q) => q.id), listing.slice(0, 4).map((c) => c.id));
+  });
+
+  test('a coin settles when its own page arrives, not when the last page of the batch does', async () => {
+    const s = source();
+    // Places learned earlier (a previous recalculation): both pages are asked at once.
+    s.src.ranks.learnListing(0, 250, listing.slice(0, 250));
+    s.src.ranks.learnListing(250, 250, listing.slice(250, 500));
+    const b = new QuoteBatcher(s.src, 5, 1_000);
+    s.attach(b);
+    const top = b.load({ id: listing[3].id, currency: 'USD' });
+    const deep = b.load({ id: listing[300].id, currency: 'USD' });
+    await s.waitForPages(2);
+    assert.deepEqual(s.asked.map((a) => a.page).sort(), [0, 1], 'two coins, two pages, asked at once');
+    const deepState = settled(deep);
+    s.arrive(0);
+    assert.equal((await top).id, listing[3].id, 'page 1 answered its coin');
+    assert.equal(deepState.done, false, 'the coin on page 2 still waits');
+    s.arrive(1);
+    assert.equal((await deep).id, listing[300].id);
+  });
+
+  test('one coin asked a thousand times is one entry: every caller gets the same quote', async () => {
+    const s = source();
+    const b = new QuoteBatcher(s.src, 5, 1_000);
+    s.attach(b);
+    const many = Array.from({ length: 1_000 }, () => b.load({ id: listing[7].id, currency: 'USD' }));
+    await s.waitForPages(1);
+    s.arrive(0);
+    const got = await Promise.all(many);
+    assert.equal(new Set(got).size, 1, 'one quote object shared by every caller');
+    assert.equal(got[0].id, listing[7].id);
+    assert.equal(s.asked.length, 1);
+  });
+});
