@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ENDPOINTS } from '../src/api/endpoints';
 import type { CurrencyMapItem, MarketItem } from '../src/api/records';
-import { ApiError, MemoryKvStore, type Quote } from '../src/client/index';
+import { ApiError, MemoryKvStore, PERSIST_DELAY_MS, type Quote } from '../src/client/index';
 import { WALK_PAGE_CAP } from '../src/client/quote-batcher';
 import { SECRETS, consoleOutput, market, rejects, rig, seenErrors, type Rig } from './client-harness';
 
@@ -118,7 +118,7 @@ describe('resolution', () => {
     assert.equal((await a.resolveCoin('UNI')).slug, 'uniswap'); // ambiguous: reads markets page 1, learns ranks
     assert.equal(count(MAP, since), 1);
     assert.equal(count(MARKETS, since), 1);
-    await new Promise((res) => setTimeout(res, 5)); // let the rank book save
+    await new Promise((res) => setTimeout(res, PERSIST_DELAY_MS + 20)); // let the map and the rank book save
     const b = r.client({ storage });
     assert.equal((await b.resolveCoin('ETH')).slug, 'ethereum');
     assert.equal((await b.resolveCoin('solana')).slug, 'solana');

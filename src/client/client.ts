@@ -78,6 +78,8 @@ export const DEFAULT_TIMEOUT_MS = 20_000;
 export const DEFAULT_MAX_RETRIES = 3;
 export const DEFAULT_MAX_CACHE_ENTRIES = 5_000;
 export const DEFAULT_BATCH_WINDOW_MS = 15;
+/** How long after learning something (a map, ranks) it is written to storage. */
+export const PERSIST_DELAY_MS = 250;
 /** After a failed lazy /v3/status, how long requests go ahead on the default rate before asking again. */
 const STATUS_RETRY_MS = 60_000;
 /** Start of the candle after the one opening at `time` (UTC; weeks are 7 days, months calendar months). */
@@ -128,7 +130,9 @@ export class MarketClient {
   #planLoading: Promise<void> | null = null;
   #planFailedAt: number | null = null;
   #budget: number | null = null;
-  #rankSaveScheduled = false;
+  #persistScheduled = false;
+  /** A fetched map not yet written to storage. */
+  #unsavedMap: CoinMap | null = null;
 
   constructor(opts: ClientOptions) {
     const now = opts.now ?? Date.now;
@@ -150,7 +154,7 @@ export class MarketClient {
     this.#cache = new ResponseCache(this.#o.maxCacheEntries);
     this.#pacer = new Pacer({ rpm: DEFAULT_RATE_LIMIT_PER_MINUTE, now, sleep: this.#o.sleep });
     this.#storage = new CoinMapStorage(opts.storage ?? new MemoryKvStore());
-    this.#ranks = new RankBook(() => this.#scheduleRankSave());
+    this.#ranks = new RankBook(() => this.#schedulePersist());
     this.#resolver = new CoinResolver({
       loadMap: (o) => this.#loadMap(o),
       ranks: this.#ranks,
@@ -290,15 +294,20 @@ export class MarketClient {
     );
   }
 
-  async quote(
+  quote(
     coin: string | number | CoinRef,
     opts: { currency?: ConvertCurrency; caller?: string; signal?: AbortSignal } = {},
   ): Promise<Quote> {
     const currency = opts.currency ?? 'USD';
     if (!(CONVERT_CURRENCIES as readonly string[]).includes(currency)) {
-      throw new ApiError({ code: 'VALIDATION_ERROR', message: `Currency must be one of ${CONVERT_CURRENCIES.join(', ')}.` });
+      return Promise.reject(new ApiError({ code: 'VALIDATION_ERROR', message: `Currency must be one of ${CONVERT_CURRENCIES.join(', ')}.` }));
     }
-    const ref = typeof coin === 'object' && coin !== null ? coin : await this.resolveCoin(coin, opts);
+    // Not async: thousands of cells wait here at once, and a pending async frame each is memory the GC keeps copying.
+    if (typeof coin === 'object' && coin !== null) return Promise.resolve(this.#quoteOf(coin, currency, opts));
+    return this.resolveCoin(coin, opts).then((ref) => this.#quoteOf(ref, currency, opts));
+  }
+
+  #quoteOf(ref: CoinRef, currency: ConvertCurrency, opts: { caller?: string; signal?: AbortSignal }): Quote | Promise<Quote> {
     const cached = this.#batcher.fresh(ref.id, currency);
     if (cached) {
       this.meter.recordCacheHit();
@@ -487,7 +496,8 @@ export class MarketClient {
           const map = new CoinMap(a.entry.data as CoinRef[], a.entry.fetchedAt);
           this.#map = map;
           this.#resolver.forget();
-          await this.#storage.saveMap(map);
+          this.#unsavedMap = map;
+          this.#schedulePersist();
           return map;
         } catch (e) {
           if (this.#map && allowsStaleFallback(e)) return this.#map;
@@ -500,13 +510,28 @@ export class MarketClient {
     return abortable(this.#mapLoading, o.signal);
   }
 
-  #scheduleRankSave(): void {
-    if (this.#rankSaveScheduled) return;
-    this.#rankSaveScheduled = true;
+  /**
+   * Write what was learned (a new map, ranks) to storage a moment later:
+   * serializing 2,000 coins is not work for the cells waiting on the map, and
+   * one write covers a whole recalculation's worth of pages.
+   */
+  #schedulePersist(): void {
+    if (this.#persistScheduled) return;
+    this.#persistScheduled = true;
     setTimeout(() => {
-      this.#rankSaveScheduled = false;
-      if (this.#ranks.takeDirty()) void this.#storage.saveRanks(this.#ranks, this.#o.now());
-    }, 0);
+      this.#persistScheduled = false;
+      void this.flushStorage();
+    }, PERSIST_DELAY_MS);
+  }
+
+  /** Write a newly fetched currency map and changed ranks to storage now. */
+  async flushStorage(): Promise<void> {
+    const map = this.#unsavedMap;
+    this.#unsavedMap = null;
+    const saves: Promise<void>[] = [];
+    if (map && this.#map === map) saves.push(this.#storage.saveMap(map));
+    if (this.#ranks.takeDirty()) saves.push(this.#storage.saveRanks(this.#ranks, this.#o.now()));
+    await Promise.all(saves);
   }
 }
 
