@@ -55,3 +55,34 @@ test('a transient failure keeps the last good value and logs it; preview spends 
   await assert.rejects(host.evaluate('VALUE', ['new'], { preview: true }), /Press Enter/);
   assert.equal(runs.VALUE, runsBefore, 'preview did not run the formula');
 });
+
+test('identical calls in flight share one evaluation; each settles; a later call runs again', async () => {
+  let runs = 0;
+  let release!: () => void;
+  const gate = new Promise<void>((res) => (release = res));
+  const client = new MarketClient({ baseUrl: 'http://127.0.0.1:9', keyStore: new MemoryKeyStore(null) });
+  const host = new CalculationHost({
+    client,
+    catalog: {
+      SLOW: async (_ctx, x) => {
+        runs++;
+        await gate;
+        if (x === 'bad') throw new FormulaError('#VALUE!', 'bad input');
+        return `v${String(x)}`;
+      },
+    },
+  });
+  const same = Array.from({ length: 50 }, () => host.evaluate('SLOW', ['a']));
+  const other = host.evaluate('SLOW', ['b']);
+  const bad = [host.evaluate('SLOW', ['bad']), host.evaluate('slow', ['bad'])];
+  const ac = new AbortController();
+  const withSignal = host.evaluate('SLOW', ['a'], { signal: ac.signal });
+  assert.equal(runs, 4, 'one run for the 50 identical calls, one each for "b" and "bad", and the cancelable call runs on its own');
+  release();
+  assert.deepEqual(new Set(await Promise.all(same)), new Set(['va']));
+  assert.equal(await other, 'vb');
+  assert.equal(await withSignal, 'va');
+  for (const p of bad) await assert.rejects(p, /bad input/, 'every sharer gets the error');
+  assert.equal(await host.evaluate('SLOW', ['a']), 'va');
+  assert.equal(runs, 5, 'settled calls are not reused: the next call evaluates again');
+});

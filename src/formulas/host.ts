@@ -58,6 +58,7 @@ export class CalculationHost extends EventTarget {
   private readonly now: () => number;
   private readonly lastGood: LRUCache<string, { result: FormulaResult }>;
   private readonly log: ErrorLogEntry[] = [];
+  private readonly inFlight = new Map<string, Promise<FormulaResult>>();
   private static readonly LOG_SIZE = 50;
 
   constructor(opts: HostOptions) {
@@ -74,18 +75,32 @@ export class CalculationHost extends EventTarget {
   }
 
   /** Resolves with the result, or rejects with a FormulaError; always settles. */
-  async evaluate(id: string, args: Arg[], opts: EvaluateOptions = {}): Promise<FormulaResult> {
+  evaluate(id: string, args: Arg[], opts: EvaluateOptions = {}): Promise<FormulaResult> {
     const formula = id.toUpperCase();
     const fn = this.catalog[formula];
-    if (!fn) throw notAvailable(`Unknown formula CRYPTO.${formula}`);
+    if (!fn) return Promise.reject(notAvailable(`Unknown formula CRYPTO.${formula}`));
     const key = `${formula}\u0000${JSON.stringify(args)}`;
     if (opts.preview) {
       const known = this.lastGood.get(key);
-      if (known) return known.result;
-      throw notAvailable('Press Enter to fetch: the preview spends no credits');
+      if (known) return Promise.resolve(known.result);
+      return Promise.reject(notAvailable('Press Enter to fetch: the preview spends no credits'));
     }
+    if (opts.signal) return this.run(formula, fn, key, args, opts.signal);
+    // Identical calls in flight share one evaluation: a column of the same
+    // formula waits as one, not as a thousand suspended calls.
+    let shared = this.inFlight.get(key);
+    if (!shared) {
+      shared = this.run(formula, fn, key, args, undefined);
+      this.inFlight.set(key, shared);
+      const done = () => this.inFlight.delete(key);
+      shared.then(done, done);
+    }
+    return shared;
+  }
+
+  private async run(formula: string, fn: FormulaFn, key: string, args: Arg[], signal: AbortSignal | undefined): Promise<FormulaResult> {
     try {
-      const ctx: FormulaContext = { client: this.client, settings: this.settings, now: this.now, caller: formula, signal: opts.signal };
+      const ctx: FormulaContext = { client: this.client, settings: this.settings, now: this.now, caller: formula, signal };
       const result = await fn(ctx, ...args);
       this.lastGood.set(key, { result });
       this.logCellErrors(formula, result);

@@ -64,7 +64,7 @@ function quoteFields(v: Arg): string[] {
 
 // ---------------------------------------------------------------- PRICE, QUOTE
 
-async function quoteOf(ctx: FormulaContext, coin: string | number, currency: 'USD' | 'EUR'): Promise<Quote> {
+function quoteOf(ctx: FormulaContext, coin: string | number, currency: 'USD' | 'EUR'): Promise<Quote> {
   return ctx.client.quote(coin, { currency, caller: ctx.caller, signal: ctx.signal });
 }
 
