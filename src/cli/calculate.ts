@@ -6,8 +6,8 @@
  */
 import { CellError, FormulaError, type FormulaResult } from '../formulas/cells';
 import type { CalculationHost, EvaluateOptions } from '../formulas/host';
-import { LRUCache } from 'lru-cache';
-import { parseFormula, type ParsedArg, type ParsedFormula } from './formula-parser';
+import type { Arg } from '../formulas/args';
+import { parseFormula, type ParsedArg } from './formula-parser';
 import { loadFunctionMetadata, type FunctionMeta, type ParameterMeta } from './metadata';
 
 export type JsonCell = number | string | boolean | { error: string; message: string };
@@ -63,20 +63,54 @@ function toJson(result: FormulaResult): JsonCell[][] {
   return grid.map((row) => row.map((c) => (c instanceof CellError ? c.toJSON() : c)));
 }
 
-// Workbooks repeat formula text (a column of =CRYPTO.PRICE("BTC")); parsing it once is enough.
-const parses = new LRUCache<string, ParsedFormula>({ max: 10_000 });
+/** What a formula text binds to: the function and its arguments, or why it cannot. */
+type Bound = { meta: FunctionMeta; args: unknown[] } | { outcome: Outcome };
 
-/** Throws FormulaSyntaxError when the text is not a formula; every other failure is an Outcome. */
-export async function calculate(host: CalculationHost, text: string, opts: EvaluateOptions = {}): Promise<Outcome> {
-  let parsed = parses.get(text);
-  if (!parsed) parses.set(text, (parsed = parseFormula(text)));
-  const meta = (await loadFunctionMetadata()).find((f) => f.id === parsed.name || f.name === parsed.name);
-  if (!meta) return { error: '#NAME?', message: `Unknown function CRYPTO.${parsed.name}` };
-  try {
-    const args = bindArguments(meta, parsed.args);
-    return { value: toJson(await host.evaluate(meta.id, args, opts)) };
-  } catch (e) {
-    if (e instanceof FormulaError) return { error: e.code, message: e.message };
-    return formulaError(e instanceof Error ? e.message : String(e));
+// Workbooks repeat formula text (a column of =CRYPTO.PRICE("BTC")): parsing and
+// binding it once is enough. Bound arguments are shared: formulas only read them.
+// A plain Map, emptied when full: it is looked up once per cell, and an LRU's
+// bookkeeping on every hit costs more than re-parsing after a rare reset.
+const bindings = new Map<string, Bound>();
+const MAX_BINDINGS = 20_000;
+
+function bind(functions: readonly FunctionMeta[], text: string): Bound {
+  let b = bindings.get(text);
+  if (b) return b;
+  if (bindings.size >= MAX_BINDINGS) bindings.clear();
+  const parsed = parseFormula(text);
+  const meta = functions.find((f) => f.id === parsed.name || f.name === parsed.name);
+  if (!meta) b = { outcome: { error: '#NAME?', message: `Unknown function CRYPTO.${parsed.name}` } };
+  else {
+    try {
+      b = { meta, args: bindArguments(meta, parsed.args) };
+    } catch (e) {
+      if (!(e instanceof FormulaError)) throw e;
+      b = { outcome: { error: e.code, message: e.message } };
+    }
   }
+  bindings.set(text, b);
+  return b;
+}
+
+let functions: readonly FunctionMeta[] | null = null;
+
+const valueOutcome = (result: FormulaResult): Outcome => ({ value: toJson(result) });
+const errorOutcome = (e: unknown): Outcome =>
+  e instanceof FormulaError ? { error: e.code, message: e.message } : formulaError(e instanceof Error ? e.message : String(e));
+
+/**
+ * Rejects with FormulaSyntaxError when the text is not a formula; every other
+ * failure is an Outcome. Not an async function: a recalculation has thousands
+ * of these pending at once, and each suspended frame is memory.
+ */
+export function calculate(host: CalculationHost, text: string, opts: EvaluateOptions = {}): Promise<Outcome> {
+  if (!functions) return loadFunctionMetadata().then((f) => ((functions = f), calculate(host, text, opts)));
+  let b: Bound;
+  try {
+    b = bind(functions, text);
+  } catch (e) {
+    return Promise.reject(e);
+  }
+  if ('outcome' in b) return Promise.resolve(b.outcome);
+  return host.evaluate(b.meta.id, b.args as Arg[], opts).then(valueOutcome, errorOutcome);
 }
