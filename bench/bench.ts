@@ -1,8 +1,8 @@
 /**
- * npm run bench [-- --latency 50] [--only a,b] [--skip a,b] [--json] [--tiny]
+ * npm run bench [-- --latency 50] [--runs 5] [--only a,b] [--skip a,b] [--json] [--tiny]
  *
  * Runs the workloads (bench/workloads.ts) through the formula CLI's calculation
- * path against the local API server in-process and prints a table, or with
+ * path against the local API server (on a thread of its own) and prints a table, or with
  * --json one JSON object on stdout (progress goes to stderr). See docs/benchmark.md.
  */
 import { renderJson, renderTable } from './report';
@@ -11,6 +11,8 @@ import { WORKLOAD_NAMES } from './workloads';
 
 const USAGE = `usage: npm run bench -- [options]
   --latency <ms>[:<jitter>]  added to every API response (default 50)
+  --runs <n>                 cold fills timed per workload, each on a fresh session and
+                             server; times are their median (default 5; 1 with --tiny)
   --only <names>             comma-separated workloads to run (${WORKLOAD_NAMES.join(', ')})
   --skip <names>             comma-separated workloads to leave out
   --json                     print one JSON object instead of the table
@@ -19,6 +21,7 @@ const USAGE = `usage: npm run bench -- [options]
 
 export interface CliArgs {
   latency: string;
+  runs: number | null;
   only: string[];
   skip: string[];
   json: boolean;
@@ -28,7 +31,7 @@ export interface CliArgs {
 }
 
 export function parseArgs(argv: readonly string[]): CliArgs {
-  const a: CliArgs = { latency: '50', only: [], skip: [], json: false, tiny: false, quiet: false, help: false };
+  const a: CliArgs = { latency: '50', runs: null, only: [], skip: [], json: false, tiny: false, quiet: false, help: false };
   const list = (v: string | undefined, flag: string) => {
     if (v === undefined || v.startsWith('--')) throw new Error(`${flag} needs a value`);
     return v.split(',').map((s) => s.trim()).filter(Boolean);
@@ -42,6 +45,13 @@ export function parseArgs(argv: readonly string[]): CliArgs {
         const v = value();
         if (v === undefined) throw new Error('--latency needs a value');
         a.latency = v;
+        break;
+      }
+      case '--runs': {
+        const v = value();
+        const n = Number(v);
+        if (v === undefined || !Number.isInteger(n) || n < 1 || n > 100) throw new Error('--runs needs a whole number from 1 to 100');
+        a.runs = n;
         break;
       }
       case '--only':
@@ -84,7 +94,7 @@ async function main(): Promise<void> {
     return;
   }
   const log = args.quiet ? () => undefined : (line: string) => process.stderr.write(`[bench] ${line}\n`);
-  const report = await runBench({ latency: args.latency, only: args.only, skip: args.skip, tiny: args.tiny, log });
+  const report = await runBench({ latency: args.latency, runs: args.runs ?? (args.tiny ? 1 : 5), only: args.only, skip: args.skip, tiny: args.tiny, log });
   process.stdout.write(`${args.json ? renderJson(report) : renderTable(report)}\n`);
 }
 
