@@ -12,6 +12,7 @@ import type { MarketClient } from '../client';
 import { CellError, FormulaError, notAvailable, type FormulaResult, type Grid } from './cells';
 import type { Arg } from './args';
 import { toFormulaError } from './failure';
+import { Slices } from './slices';
 
 export interface Settings {
   defaultCurrency: 'USD' | 'EUR';
@@ -49,7 +50,11 @@ export interface HostOptions {
   now?: () => number;
   /** How many distinct formula calls keep a last good value (bounded memory). */
   lastGoodEntries?: number;
+  /** Formulas started per task before yielding to the event loop (see slices.ts). */
+  sliceSize?: number;
 }
+
+export const DEFAULT_SLICE_SIZE = 250;
 
 export class CalculationHost extends EventTarget {
   readonly client: MarketClient;
@@ -59,6 +64,7 @@ export class CalculationHost extends EventTarget {
   private readonly lastGood: LRUCache<string, { result: FormulaResult }>;
   private readonly log: ErrorLogEntry[] = [];
   private readonly inFlight = new Map<string, Promise<FormulaResult>>();
+  private readonly slices: Slices;
   private static readonly LOG_SIZE = 50;
 
   constructor(opts: HostOptions) {
@@ -68,6 +74,7 @@ export class CalculationHost extends EventTarget {
     this.settings = { defaultCurrency: 'USD', ...opts.settings };
     this.now = opts.now ?? Date.now;
     this.lastGood = new LRUCache({ max: opts.lastGoodEntries ?? 20_000 });
+    this.slices = new Slices(opts.sliceSize ?? DEFAULT_SLICE_SIZE);
   }
 
   has(id: string): boolean {
@@ -99,6 +106,8 @@ export class CalculationHost extends EventTarget {
   }
 
   private async run(formula: string, fn: FormulaFn, key: string, args: Arg[], signal: AbortSignal | undefined): Promise<FormulaResult> {
+    const turn = this.slices.turn();
+    if (turn) await turn;
     try {
       const ctx: FormulaContext = { client: this.client, settings: this.settings, now: this.now, caller: formula, signal };
       const result = await fn(ctx, ...args);
