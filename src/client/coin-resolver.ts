@@ -82,8 +82,13 @@ export class CoinResolver {
     return p;
   }
 
-  async #resolve(kind: Kind, text: string, original: string, o: ResolveOptions): Promise<CoinRef> {
-    const map = await this.#deps.loadMap(o);
+  #resolve(kind: Kind, text: string, original: string, o: ResolveOptions): Promise<CoinRef> {
+    // A then() rather than an async frame: every distinct input waits here for the map at once.
+    return this.#deps.loadMap(o).then((map) => this.#lookup(map, kind, text, original, o));
+  }
+
+  /** The coin for the input in this map; a promise only when a shared symbol needs ranks. */
+  #lookup(map: CoinMap, kind: Kind, text: string, original: string, o: ResolveOptions): CoinRef | Promise<CoinRef> {
     if ((kind === 'id' || kind === 'any') && /^\d+$/.test(text)) {
       const c = map.byId(Number(text));
       if (c) return c;
