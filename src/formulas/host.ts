@@ -92,12 +92,12 @@ export class CalculationHost extends EventTarget {
       if (known) return Promise.resolve(known.result);
       return Promise.reject(notAvailable('Press Enter to fetch: the preview spends no credits'));
     }
-    if (opts.signal) return this.run(formula, fn, key, args, opts.signal);
+    if (opts.signal) return this.start(formula, fn, key, args, opts.signal);
     // Identical calls in flight share one evaluation: a column of the same
     // formula waits as one, not as a thousand suspended calls.
     let shared = this.inFlight.get(key);
     if (!shared) {
-      shared = this.run(formula, fn, key, args, undefined);
+      shared = this.start(formula, fn, key, args, undefined);
       this.inFlight.set(key, shared);
       const done = () => this.inFlight.delete(key);
       shared.then(done, done);
@@ -105,9 +105,13 @@ export class CalculationHost extends EventTarget {
     return shared;
   }
 
-  private async run(formula: string, fn: FormulaFn, key: string, args: Arg[], signal: AbortSignal | undefined): Promise<FormulaResult> {
+  /** Runs now, or in a later slice (see slices.ts). */
+  private start(formula: string, fn: FormulaFn, key: string, args: Arg[], signal: AbortSignal | undefined): Promise<FormulaResult> {
     const turn = this.slices.turn();
-    if (turn) await turn;
+    return turn ? turn.then(() => this.run(formula, fn, key, args, signal)) : this.run(formula, fn, key, args, signal);
+  }
+
+  private async run(formula: string, fn: FormulaFn, key: string, args: Arg[], signal: AbortSignal | undefined): Promise<FormulaResult> {
     try {
       const ctx: FormulaContext = { client: this.client, settings: this.settings, now: this.now, caller: formula, signal };
       const result = await fn(ctx, ...args);
