@@ -77,12 +77,58 @@ test('identical calls in flight share one evaluation; each settles; a later call
   const bad = [host.evaluate('SLOW', ['bad']), host.evaluate('slow', ['bad'])];
   const ac = new AbortController();
   const withSignal = host.evaluate('SLOW', ['a'], { signal: ac.signal });
-  assert.equal(runs, 4, 'one run for the 50 identical calls, one each for "b" and "bad", and the cancelable call runs on its own');
+  assert.equal(runs, 3, 'one run for the 51 identical calls (one of them cancelable, as Excel calls are), one each for "b" and "bad"');
   release();
   assert.deepEqual(new Set(await Promise.all(same)), new Set(['va']));
   assert.equal(await other, 'vb');
   assert.equal(await withSignal, 'va');
   for (const p of bad) await assert.rejects(p, /bad input/, 'every sharer gets the error');
   assert.equal(await host.evaluate('SLOW', ['a']), 'va');
-  assert.equal(runs, 5, 'settled calls are not reused: the next call evaluates again');
+  assert.equal(runs, 4, 'settled calls are not reused: the next call evaluates again');
+});
+
+test('a shared evaluation is cancelled only when every caller has cancelled, and no caller that cannot is waiting', async () => {
+  const signals: AbortSignal[] = [];
+  let release!: () => void;
+  const gate = new Promise<void>((res) => (release = res));
+  const client = new MarketClient({ baseUrl: 'http://127.0.0.1:9', keyStore: new MemoryKeyStore(null) });
+  const host = new CalculationHost({
+    client,
+    catalog: {
+      SLOW: async (ctx, x) => {
+        signals.push(ctx.signal!);
+        await gate;
+        return `v${String(x)}`;
+      },
+    },
+  });
+  const cancel = () => new AbortController();
+  // Two cancelable callers: one cancels and gets its own rejection; the other still gets the value.
+  const [c1, c2] = [cancel(), cancel()];
+  const p1 = host.evaluate('SLOW', ['a'], { signal: c1.signal });
+  const p2 = host.evaluate('SLOW', ['a'], { signal: c2.signal });
+  c1.abort();
+  await assert.rejects(p1, (e: unknown) => e instanceof FormulaError && e.code === '#N/A' && /Cancel/.test(e.message));
+  assert.equal(signals[0].aborted, false, 'the evaluation goes on for the caller still waiting');
+  // Every caller cancels: the evaluation is cancelled, and a new call starts afresh.
+  const [c3, c4] = [cancel(), cancel()];
+  const p3 = host.evaluate('SLOW', ['b'], { signal: c3.signal });
+  const p4 = host.evaluate('SLOW', ['b'], { signal: c4.signal });
+  c3.abort();
+  c4.abort();
+  await Promise.allSettled([p3, p4]);
+  assert.equal(signals[1].aborted, true, 'nobody waits: the formula sees its signal aborted');
+  const p5 = host.evaluate('SLOW', ['b'], { signal: cancel().signal });
+  assert.equal(signals.length, 3, 'a call after the cancellation starts a new evaluation');
+  // A caller that cannot cancel keeps the evaluation alive.
+  const c6 = cancel();
+  const p6 = host.evaluate('SLOW', ['c'], { signal: c6.signal });
+  const p7 = host.evaluate('SLOW', ['c']);
+  c6.abort();
+  await assert.rejects(p6);
+  assert.equal(signals[3].aborted, false);
+  release();
+  assert.equal(await p2, 'va');
+  assert.equal(await p5, 'vb');
+  assert.equal(await p7, 'vc');
 });

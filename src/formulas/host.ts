@@ -9,6 +9,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { MarketClient } from '../client';
+import { abortedError } from '../client/api-error';
 import { CellError, FormulaError, notAvailable, type FormulaResult, type Grid } from './cells';
 import type { Arg } from './args';
 import { toFormulaError } from './failure';
@@ -56,6 +57,17 @@ export interface HostOptions {
 
 export const DEFAULT_SLICE_SIZE = 250;
 
+/** One evaluation and the calls waiting on it. */
+interface SharedEvaluation {
+  promise: Promise<FormulaResult>;
+  /** Cancels the evaluation (null: its first caller could not cancel). */
+  controller: AbortController | null;
+  /** Callers still waiting that can cancel. */
+  cancelable: number;
+  /** A caller that cannot cancel waits: the evaluation runs to the end. */
+  pinned: boolean;
+}
+
 export class CalculationHost extends EventTarget {
   readonly client: MarketClient;
   readonly settings: Settings;
@@ -63,7 +75,7 @@ export class CalculationHost extends EventTarget {
   private readonly now: () => number;
   private readonly lastGood: LRUCache<string, { result: FormulaResult }>;
   private readonly log: ErrorLogEntry[] = [];
-  private readonly inFlight = new Map<string, Promise<FormulaResult>>();
+  private readonly inFlight = new Map<string, SharedEvaluation>();
   private readonly slices: Slices;
   private static readonly LOG_SIZE = 50;
 
@@ -92,17 +104,53 @@ export class CalculationHost extends EventTarget {
       if (known) return Promise.resolve(known.result);
       return Promise.reject(notAvailable('Press Enter to fetch: the preview spends no credits'));
     }
-    if (opts.signal) return this.start(formula, fn, key, args, opts.signal);
     // Identical calls in flight share one evaluation: a column of the same
-    // formula waits as one, not as a thousand suspended calls.
+    // formula waits as one, not as a thousand suspended calls. Excel gives every
+    // call its own cancellation signal: the shared evaluation is cancelled only
+    // once every caller that can cancel has, and no caller that cannot waits.
+    const cancelled = () => toFormulaError(abortedError(), formula);
+    if (opts.signal?.aborted) return Promise.reject(cancelled());
     let shared = this.inFlight.get(key);
     if (!shared) {
-      shared = this.start(formula, fn, key, args, undefined);
-      this.inFlight.set(key, shared);
-      const done = () => this.inFlight.delete(key);
-      shared.then(done, done);
+      const controller = opts.signal ? new AbortController() : null;
+      const entry: SharedEvaluation = {
+        promise: this.start(formula, fn, key, args, controller?.signal),
+        controller,
+        cancelable: 0,
+        pinned: false,
+      };
+      const done = () => {
+        if (this.inFlight.get(key) === entry) this.inFlight.delete(key);
+      };
+      entry.promise.then(done, done);
+      this.inFlight.set(key, (shared = entry));
     }
-    return shared;
+    const signal = opts.signal;
+    if (!signal) {
+      shared.pinned = true;
+      return shared.promise;
+    }
+    const entry = shared;
+    entry.cancelable++;
+    return new Promise<FormulaResult>((resolve, reject) => {
+      const onAbort = () => {
+        reject(cancelled());
+        if (--entry.cancelable > 0 || entry.pinned) return;
+        if (this.inFlight.get(key) === entry) this.inFlight.delete(key);
+        entry.controller?.abort();
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      entry.promise.then(
+        (r) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(r);
+        },
+        (e: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(e);
+        },
+      );
+    });
   }
 
   /** Runs now, or in a later slice (see slices.ts). */
