@@ -512,10 +512,20 @@ describe('task pane', { timeout: 240_000 }, () => {
     const e2 = await evaluate(page, 'PROFILE', ['bitcoin', 'not-a-field-zz', null]);
     assert.ok(!e1.ok && !e2.ok);
 
-    const m = await meter(page);
+    let m = await meter(page);
     assert.ok(m.credits > 0 && m.cacheHits > 0, JSON.stringify(m));
-    // The panel shows the meter's numbers (throttled render), and the meter matches the emulator.
-    await until('usage panel', async () => (await num(page, 'usage-credits')) === m.credits && (await num(page, 'usage-requests')) === m.requests);
+    // The panel shows the meter's numbers (throttled render: compare with the meter as it is
+    // at each look), and the meter matches the emulator.
+    await until('usage panel', async () => {
+      m = await meter(page);
+      return (
+        (await num(page, 'usage-credits')) === m.credits &&
+        (await num(page, 'usage-requests')) === m.requests &&
+        (await num(page, 'usage-cache')) === m.cacheHits &&
+        (await num(page, 'usage-shared')) === m.sharedCalls &&
+        (await byId(page, 'usage-rows').locator('tr').count()) === Object.keys(m.byCaller).length
+      );
+    });
     const spentOnServer = em.usage('demo-advanced').dailyUsed - before.dailyUsed;
     assert.equal(m.credits, spentOnServer, 'the client counted what the API charged');
     assert.equal(await num(page, 'usage-cache'), m.cacheHits);
@@ -524,7 +534,7 @@ describe('task pane', { timeout: 240_000 }, () => {
       trs.map((tr) => Array.from(tr.children).map((c) => (c.textContent ?? '').trim())),
     );
     const expected = Object.entries(m.byCaller).map(([caller, u]) => [caller, u.requests, u.credits] as const);
-    assert.equal(rows.length, expected.length);
+    assert.equal(rows.length, expected.length, JSON.stringify({ rows, expected }));
     for (const [caller, requests, credits] of expected) {
       const label = caller === 'client' ? 'Add-in (plan check, coin list)' : `CRYPTO.${caller}`;
       const row = rows.find((r) => r[0] === label);
