@@ -104,37 +104,38 @@ export class CalculationHost extends EventTarget {
       if (known) return Promise.resolve(known.result);
       return Promise.reject(notAvailable('Press Enter to fetch: the preview spends no credits'));
     }
-    // Identical calls in flight share one evaluation: a column of the same
-    // formula waits as one, not as a thousand suspended calls. Excel gives every
-    // call its own cancellation signal: the shared evaluation is cancelled only
-    // once every caller that can cancel has, and no caller that cannot waits.
-    const cancelled = () => toFormulaError(abortedError(), formula);
-    if (opts.signal?.aborted) return Promise.reject(cancelled());
-    let shared = this.inFlight.get(key);
-    if (!shared) {
-      const controller = opts.signal ? new AbortController() : null;
-      const entry: SharedEvaluation = {
-        promise: this.start(formula, fn, key, args, controller?.signal),
-        controller,
-        cancelable: 0,
-        pinned: false,
-      };
-      const done = () => {
-        if (this.inFlight.get(key) === entry) this.inFlight.delete(key);
-      };
-      entry.promise.then(done, done);
-      this.inFlight.set(key, (shared = entry));
-    }
-    const signal = opts.signal;
-    if (!signal) {
+    if (opts.signal?.aborted) return Promise.reject(toFormulaError(abortedError(), formula));
+    const shared = this.inFlight.get(key) ?? this.share(formula, fn, key, args, opts.signal !== undefined);
+    if (!opts.signal) {
       shared.pinned = true;
       return shared.promise;
     }
-    const entry = shared;
+    return this.follow(shared, formula, key, opts.signal);
+  }
+
+  /**
+   * Identical calls in flight share one evaluation: a column of the same
+   * formula waits as one, not as a thousand suspended calls. Excel gives every
+   * call its own cancellation signal: the shared evaluation is cancelled only
+   * once every caller that can cancel has, and no caller that cannot waits.
+   */
+  private share(formula: string, fn: FormulaFn, key: string, args: Arg[], cancelable: boolean): SharedEvaluation {
+    const controller = cancelable ? new AbortController() : null;
+    const entry: SharedEvaluation = { promise: this.start(formula, fn, key, args, controller?.signal), controller, cancelable: 0, pinned: false };
+    const done = () => {
+      if (this.inFlight.get(key) === entry) this.inFlight.delete(key);
+    };
+    entry.promise.then(done, done);
+    this.inFlight.set(key, entry);
+    return entry;
+  }
+
+  /** One cancelable caller of a shared evaluation: its own promise, settled at once when it cancels. */
+  private follow(entry: SharedEvaluation, formula: string, key: string, signal: AbortSignal): Promise<FormulaResult> {
     entry.cancelable++;
     return new Promise<FormulaResult>((resolve, reject) => {
       const onAbort = () => {
-        reject(cancelled());
+        reject(toFormulaError(abortedError(), formula));
         if (--entry.cancelable > 0 || entry.pinned) return;
         if (this.inFlight.get(key) === entry) this.inFlight.delete(key);
         entry.controller?.abort();
