@@ -132,3 +132,35 @@ test('a shared evaluation is cancelled only when every caller has cancelled, and
   assert.equal(await p5, 'vb');
   assert.equal(await p7, 'vc');
 });
+
+test("call(): Excel's glue cancels with a plain callback; a second cancel() of the same call counts once", async () => {
+  const signals: AbortSignal[] = [];
+  let release!: () => void;
+  const gate = new Promise<void>((res) => (release = res));
+  const client = new MarketClient({ baseUrl: 'http://127.0.0.1:9', keyStore: new MemoryKeyStore(null) });
+  const host = new CalculationHost({
+    client,
+    catalog: {
+      SLOW: async (ctx, x) => {
+        signals.push(ctx.signal!);
+        await gate;
+        return `v${String(x)}`;
+      },
+    },
+  });
+  const a = host.call('SLOW', ['a'], { cancelable: true });
+  const b = host.call('SLOW', ['a'], { cancelable: true });
+  a.cancel();
+  a.cancel();
+  assert.equal(signals.length, 1, 'one evaluation for both calls');
+  assert.equal(signals[0].aborted, false, 'cancelling one call twice does not cancel the other');
+  b.cancel();
+  assert.equal(signals[0].aborted, true, 'the last cancelable caller gone: the evaluation is cancelled');
+  const c = host.call('SLOW', ['a'], { cancelable: true });
+  assert.equal(signals.length, 2, 'a new call after the cancellation evaluates afresh');
+  release();
+  assert.equal(await c.result, 'va');
+  const unknown = host.call('NOPE', [], { cancelable: true });
+  unknown.cancel();
+  await assert.rejects(unknown.result, /Unknown formula CRYPTO\.NOPE/);
+});

@@ -466,6 +466,18 @@ describe('task pane', { timeout: 240_000 }, () => {
     await until('refreshed', async () => (await text(page, 'refresh-message')) !== '');
     await viaFunctionsBundle(page, 'PRICE', ['bitcoin', null]);
     assert.ok(em.usage('demo-basic').requests > afterFirst, 'refresh dropped the cache the formulas use');
+
+    // As Excel calls a @cancelable function: with an invocation whose onCanceled the glue sets.
+    const viaExcel = await page.evaluate(async () => {
+      const mappings = (globalThis as unknown as { CustomFunctions: { _association: { mappings: Record<string, (...a: unknown[]) => Promise<unknown>> } } })
+        .CustomFunctions._association.mappings;
+      const invocation: { onCanceled?: () => void } = {};
+      const value = await mappings.PRICE('ethereum', null, invocation);
+      invocation.onCanceled?.(); // Excel may cancel after the fact: harmless
+      return { value, hooked: typeof invocation.onCanceled === 'function' };
+    });
+    assert.ok(typeof viaExcel.value === 'number' && viaExcel.value > 0, JSON.stringify(viaExcel));
+    assert.equal(viaExcel.hooked, true, 'the glue hooked the cancellation to the call');
   });
 
   test('removing the key: formulas answer #N/A saying where to add one', async () => {

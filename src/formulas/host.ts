@@ -57,6 +57,15 @@ export interface HostOptions {
 
 export const DEFAULT_SLICE_SIZE = 250;
 
+/** A call's result and how to cancel it (a no-op when the call cannot be cancelled). */
+export interface HostCall {
+  result: Promise<FormulaResult>;
+  cancel(): void;
+}
+
+const noop = () => undefined;
+const settled = (result: Promise<FormulaResult>): HostCall => ({ result, cancel: noop });
+
 /** One evaluation and the calls waiting on it. */
 interface SharedEvaluation {
   promise: Promise<FormulaResult>;
@@ -93,55 +102,22 @@ export class CalculationHost extends EventTarget {
     return Object.hasOwn(this.catalog, id.toUpperCase());
   }
 
-  /** Resolves with the result, or rejects with a FormulaError; always settles. */
-  evaluate(id: string, args: Arg[], opts: EvaluateOptions = {}): Promise<FormulaResult> {
-    const formula = id.toUpperCase();
-    const fn = this.catalog[formula];
-    if (!fn) return Promise.reject(notAvailable(`Unknown formula CRYPTO.${formula}`));
-    const key = `${formula}\u0000${JSON.stringify(args)}`;
-    if (opts.preview) {
-      const known = this.lastGood.get(key);
-      if (known) return Promise.resolve(known.result);
-      return Promise.reject(notAvailable('Press Enter to fetch: the preview spends no credits'));
-    }
-    if (opts.signal?.aborted) return Promise.reject(toFormulaError(abortedError(), formula));
-    const shared = this.inFlight.get(key) ?? this.share(formula, fn, key, args, opts.signal !== undefined);
-    if (!opts.signal) {
-      shared.pinned = true;
-      return shared.promise;
-    }
-    return this.follow(shared, formula, key, opts.signal);
-  }
-
   /**
-   * Identical calls in flight share one evaluation: a column of the same
-   * formula waits as one, not as a thousand suspended calls. Excel gives every
-   * call its own cancellation signal: the shared evaluation is cancelled only
-   * once every caller that can cancel has, and no caller that cannot waits.
+   * Resolves with the result, or rejects with a FormulaError; always settles.
+   * With a signal, an abort rejects this call at once (#N/A Canceled).
    */
-  private share(formula: string, fn: FormulaFn, key: string, args: Arg[], cancelable: boolean): SharedEvaluation {
-    const controller = cancelable ? new AbortController() : null;
-    const entry: SharedEvaluation = { promise: this.start(formula, fn, key, args, controller?.signal), controller, cancelable: 0, pinned: false };
-    const done = () => {
-      if (this.inFlight.get(key) === entry) this.inFlight.delete(key);
-    };
-    entry.promise.then(done, done);
-    this.inFlight.set(key, entry);
-    return entry;
-  }
-
-  /** One cancelable caller of a shared evaluation: its own promise, settled at once when it cancels. */
-  private follow(entry: SharedEvaluation, formula: string, key: string, signal: AbortSignal): Promise<FormulaResult> {
-    entry.cancelable++;
+  evaluate(id: string, args: Arg[], opts: EvaluateOptions = {}): Promise<FormulaResult> {
+    const { signal } = opts;
+    if (signal?.aborted) return Promise.reject(toFormulaError(abortedError(), id.toUpperCase()));
+    const call = this.call(id, args, { preview: opts.preview, cancelable: signal !== undefined });
+    if (!signal) return call.result;
     return new Promise<FormulaResult>((resolve, reject) => {
       const onAbort = () => {
-        reject(toFormulaError(abortedError(), formula));
-        if (--entry.cancelable > 0 || entry.pinned) return;
-        if (this.inFlight.get(key) === entry) this.inFlight.delete(key);
-        entry.controller?.abort();
+        reject(toFormulaError(abortedError(), id.toUpperCase()));
+        call.cancel();
       };
       signal.addEventListener('abort', onAbort, { once: true });
-      entry.promise.then(
+      call.result.then(
         (r) => {
           signal.removeEventListener('abort', onAbort);
           resolve(r);
@@ -152,6 +128,59 @@ export class CalculationHost extends EventTarget {
         },
       );
     });
+  }
+
+  /**
+   * One call, and (when `cancelable`) a cancel() for Excel's
+   * invocation.onCanceled: a plain callback, where an AbortSignal per cell
+   * would cost an event listener per cell. A cancelled call's result still
+   * settles (Excel ignores it).
+   *
+   * Identical calls in flight share one evaluation: a column of the same
+   * formula waits as one, not as a thousand suspended calls. The shared
+   * evaluation is cancelled only once every caller that can cancel has, and no
+   * caller that cannot waits.
+   */
+  call(id: string, args: Arg[], opts: { preview?: boolean; cancelable?: boolean } = {}): HostCall {
+    const formula = id.toUpperCase();
+    const fn = this.catalog[formula];
+    if (!fn) return settled(Promise.reject(notAvailable(`Unknown formula CRYPTO.${formula}`)));
+    const key = `${formula}\u0000${JSON.stringify(args)}`;
+    if (opts.preview) {
+      const known = this.lastGood.get(key);
+      if (known) return settled(Promise.resolve(known.result));
+      return settled(Promise.reject(notAvailable('Press Enter to fetch: the preview spends no credits')));
+    }
+    const shared = this.inFlight.get(key) ?? this.share(formula, fn, key, args, opts.cancelable === true);
+    if (!opts.cancelable) {
+      shared.pinned = true;
+      return settled(shared.promise);
+    }
+    shared.cancelable++;
+    return { result: shared.promise, cancel: this.canceller(shared, key) };
+  }
+
+  /** A cancel() that counts once: the last cancelable caller to go cancels the evaluation. */
+  private canceller(entry: SharedEvaluation, key: string): () => void {
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      if (--entry.cancelable > 0 || entry.pinned) return;
+      if (this.inFlight.get(key) === entry) this.inFlight.delete(key);
+      entry.controller?.abort();
+    };
+  }
+
+  private share(formula: string, fn: FormulaFn, key: string, args: Arg[], cancelable: boolean): SharedEvaluation {
+    const controller = cancelable ? new AbortController() : null;
+    const entry: SharedEvaluation = { promise: this.start(formula, fn, key, args, controller?.signal), controller, cancelable: 0, pinned: false };
+    const done = () => {
+      if (this.inFlight.get(key) === entry) this.inFlight.delete(key);
+    };
+    entry.promise.then(done, done);
+    this.inFlight.set(key, entry);
+    return entry;
   }
 
   /** Runs now, or in a later slice (see slices.ts). */

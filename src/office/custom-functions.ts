@@ -26,12 +26,16 @@ export const inPreview = (invocation?: CustomFunctions.Invocation) =>
   String((invocation as { isInValuePreview?: unknown } | undefined)?.isInValuePreview) === 'true';
 
 export async function run(id: string, invocation: CustomFunctions.Invocation | undefined, args: unknown[]): Promise<any> {
-  const abort = new AbortController();
   const cancelable = invocation as CustomFunctions.CancelableInvocation | undefined;
-  if (cancelable) cancelable.onCanceled = () => abort.abort();
+  // Canceled before the runtime is ready: do not start at all.
+  let canceledEarly = false;
+  if (cancelable) cancelable.onCanceled = () => (canceledEarly = true);
   try {
     const { host } = await getRuntime();
-    return toExcel(await host.evaluate(id, args, { signal: abort.signal, preview: inPreview(invocation) }));
+    if (canceledEarly) throw new FormulaError('#N/A', 'Canceled');
+    const call = host.call(id, args, { preview: inPreview(invocation), cancelable: cancelable !== undefined });
+    if (cancelable) cancelable.onCanceled = call.cancel;
+    return toExcel(await call.result);
   } catch (e) {
     if (e instanceof CustomFunctions.Error) throw e;
     const err = e instanceof FormulaError ? e : new FormulaError('#N/A', e instanceof Error ? e.message : 'Unexpected error');
