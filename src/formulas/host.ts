@@ -64,10 +64,11 @@ export interface HostCall {
 }
 
 const noop = () => undefined;
-const settled = (result: Promise<FormulaResult>): HostCall => ({ result, cancel: noop });
 
 /** One evaluation and the calls waiting on it. */
 interface SharedEvaluation {
+  /** Formula and arguments: the in-flight map's key. */
+  key: string;
   promise: Promise<FormulaResult>;
   /** Cancels the evaluation (null: its first caller could not cancel). */
   controller: AbortController | null;
@@ -108,9 +109,14 @@ export class CalculationHost extends EventTarget {
    */
   evaluate(id: string, args: Arg[], opts: EvaluateOptions = {}): Promise<FormulaResult> {
     const { signal } = opts;
-    if (signal?.aborted) return Promise.reject(toFormulaError(abortedError(), id.toUpperCase()));
-    const call = this.call(id, args, { preview: opts.preview, cancelable: signal !== undefined });
-    if (!signal) return call.result;
+    if (!signal) {
+      const e = this.entry(id, args, opts.preview === true, false);
+      if (e instanceof Promise) return e;
+      e.pinned = true;
+      return e.promise;
+    }
+    if (signal.aborted) return Promise.reject(toFormulaError(abortedError(), id.toUpperCase()));
+    const call = this.call(id, args, { preview: opts.preview, cancelable: true });
     return new Promise<FormulaResult>((resolve, reject) => {
       const onAbort = () => {
         reject(toFormulaError(abortedError(), id.toUpperCase()));
@@ -142,39 +148,45 @@ export class CalculationHost extends EventTarget {
    * caller that cannot waits.
    */
   call(id: string, args: Arg[], opts: { preview?: boolean; cancelable?: boolean } = {}): HostCall {
+    const e = this.entry(id, args, opts.preview === true, opts.cancelable === true);
+    if (e instanceof Promise) return { result: e, cancel: noop };
+    if (!opts.cancelable) {
+      e.pinned = true;
+      return { result: e.promise, cancel: noop };
+    }
+    e.cancelable++;
+    return { result: e.promise, cancel: this.canceller(e) };
+  }
+
+  /** The shared evaluation for this call (started if none is in flight), or its answer when there is nothing to share. */
+  private entry(id: string, args: Arg[], preview: boolean, cancelable: boolean): SharedEvaluation | Promise<FormulaResult> {
     const formula = id.toUpperCase();
     const fn = this.catalog[formula];
-    if (!fn) return settled(Promise.reject(notAvailable(`Unknown formula CRYPTO.${formula}`)));
+    if (!fn) return Promise.reject(notAvailable(`Unknown formula CRYPTO.${formula}`));
     const key = `${formula}\u0000${JSON.stringify(args)}`;
-    if (opts.preview) {
+    if (preview) {
       const known = this.lastGood.get(key);
-      if (known) return settled(Promise.resolve(known.result));
-      return settled(Promise.reject(notAvailable('Press Enter to fetch: the preview spends no credits')));
+      if (known) return Promise.resolve(known.result);
+      return Promise.reject(notAvailable('Press Enter to fetch: the preview spends no credits'));
     }
-    const shared = this.inFlight.get(key) ?? this.share(formula, fn, key, args, opts.cancelable === true);
-    if (!opts.cancelable) {
-      shared.pinned = true;
-      return settled(shared.promise);
-    }
-    shared.cancelable++;
-    return { result: shared.promise, cancel: this.canceller(shared, key) };
+    return this.inFlight.get(key) ?? this.share(formula, fn, key, args, cancelable);
   }
 
   /** A cancel() that counts once: the last cancelable caller to go cancels the evaluation. */
-  private canceller(entry: SharedEvaluation, key: string): () => void {
+  private canceller(entry: SharedEvaluation): () => void {
     let done = false;
     return () => {
       if (done) return;
       done = true;
       if (--entry.cancelable > 0 || entry.pinned) return;
-      if (this.inFlight.get(key) === entry) this.inFlight.delete(key);
+      if (this.inFlight.get(entry.key) === entry) this.inFlight.delete(entry.key);
       entry.controller?.abort();
     };
   }
 
   private share(formula: string, fn: FormulaFn, key: string, args: Arg[], cancelable: boolean): SharedEvaluation {
     const controller = cancelable ? new AbortController() : null;
-    const entry: SharedEvaluation = { promise: this.start(formula, fn, key, args, controller?.signal), controller, cancelable: 0, pinned: false };
+    const entry: SharedEvaluation = { key, promise: this.start(formula, fn, key, args, controller?.signal), controller, cancelable: 0, pinned: false };
     const done = () => {
       if (this.inFlight.get(key) === entry) this.inFlight.delete(key);
     };
