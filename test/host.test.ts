@@ -56,39 +56,10 @@ test('a transient failure keeps the last good value and logs it; preview spends 
   assert.equal(runs.VALUE, runsBefore, 'preview did not run the formula');
 });
 
-test('identical calls in flight share one evaluation; each settles; a later call runs again', async () => {
-  let runs = 0;
-  let release!: () => void;
-  const gate = new Promise<void>((res) => (release = res));
-  const client = new MarketClient({ baseUrl: 'http://127.0.0.1:9', keyStore: new MemoryKeyStore(null) });
-  const host = new CalculationHost({
-    client,
-    catalog: {
-      SLOW: async (_ctx, x) => {
-        runs++;
-        await gate;
-        if (x === 'bad') throw new FormulaError('#VALUE!', 'bad input');
-        return `v${String(x)}`;
-      },
-    },
-  });
-  const same = Array.from({ length: 50 }, () => host.evaluate('SLOW', ['a']));
-  const other = host.evaluate('SLOW', ['b']);
-  const bad = [host.evaluate('SLOW', ['bad']), host.evaluate('slow', ['bad'])];
-  const ac = new AbortController();
-  const withSignal = host.evaluate('SLOW', ['a'], { signal: ac.signal });
-  assert.equal(runs, 3, 'one run for the 51 identical calls (one of them cancelable, as Excel calls are), one each for "b" and "bad"');
-  release();
-  assert.deepEqual(new Set(await Promise.all(same)), new Set(['va']));
-  assert.equal(await other, 'vb');
-  assert.equal(await withSignal, 'va');
-  for (const p of bad) await assert.rejects(p, /bad input/, 'every sharer gets the error');
-  assert.equal(await host.evaluate('SLOW', ['a']), 'va');
-  assert.equal(runs, 4, 'settled calls are not reused: the next call evaluates again');
-});
 
-test('a shared evaluation is cancelled only when every caller has cancelled, and no caller that cannot is waiting', async () => {
-  const signals: AbortSignal[] = [];
+/** A host with one formula, SLOW, that records each run's signal and waits until release(); "bad" fails. */
+function gatedHost() {
+  const signals: (AbortSignal | undefined)[] = [];
   let release!: () => void;
   const gate = new Promise<void>((res) => (release = res));
   const client = new MarketClient({ baseUrl: 'http://127.0.0.1:9', keyStore: new MemoryKeyStore(null) });
@@ -96,12 +67,35 @@ test('a shared evaluation is cancelled only when every caller has cancelled, and
     client,
     catalog: {
       SLOW: async (ctx, x) => {
-        signals.push(ctx.signal!);
+        signals.push(ctx.signal);
         await gate;
+        if (x === 'bad') throw new FormulaError('#VALUE!', 'bad input');
         return `v${String(x)}`;
       },
     },
   });
+  return { host, signals, release };
+}
+
+test('identical calls in flight share one evaluation; each settles; a later call runs again', async () => {
+  const { host, signals, release } = gatedHost();
+  const same = Array.from({ length: 50 }, () => host.evaluate('SLOW', ['a']));
+  const other = host.evaluate('SLOW', ['b']);
+  const bad = [host.evaluate('SLOW', ['bad']), host.evaluate('slow', ['bad'])];
+  const ac = new AbortController();
+  const withSignal = host.evaluate('SLOW', ['a'], { signal: ac.signal });
+  assert.equal(signals.length, 3, 'one run for the 51 identical calls (one of them cancelable, as Excel calls are), one each for "b" and "bad"');
+  release();
+  assert.deepEqual(new Set(await Promise.all(same)), new Set(['va']));
+  assert.equal(await other, 'vb');
+  assert.equal(await withSignal, 'va');
+  for (const p of bad) await assert.rejects(p, /bad input/, 'every sharer gets the error');
+  assert.equal(await host.evaluate('SLOW', ['a']), 'va');
+  assert.equal(signals.length, 4, 'settled calls are not reused: the next call evaluates again');
+});
+
+test('a shared evaluation is cancelled only when every caller has cancelled, and no caller that cannot is waiting', async () => {
+  const { host, signals, release } = gatedHost();
   const cancel = () => new AbortController();
   // Two cancelable callers: one cancels and gets its own rejection; the other still gets the value.
   const [c1, c2] = [cancel(), cancel()];
@@ -109,7 +103,7 @@ test('a shared evaluation is cancelled only when every caller has cancelled, and
   const p2 = host.evaluate('SLOW', ['a'], { signal: c2.signal });
   c1.abort();
   await assert.rejects(p1, (e: unknown) => e instanceof FormulaError && e.code === '#N/A' && /Cancel/.test(e.message));
-  assert.equal(signals[0].aborted, false, 'the evaluation goes on for the caller still waiting');
+  assert.equal(signals[0]?.aborted, false, 'the evaluation goes on for the caller still waiting');
   // Every caller cancels: the evaluation is cancelled, and a new call starts afresh.
   const [c3, c4] = [cancel(), cancel()];
   const p3 = host.evaluate('SLOW', ['b'], { signal: c3.signal });
@@ -117,7 +111,7 @@ test('a shared evaluation is cancelled only when every caller has cancelled, and
   c3.abort();
   c4.abort();
   await Promise.allSettled([p3, p4]);
-  assert.equal(signals[1].aborted, true, 'nobody waits: the formula sees its signal aborted');
+  assert.equal(signals[1]?.aborted, true, 'nobody waits: the formula sees its signal aborted');
   const p5 = host.evaluate('SLOW', ['b'], { signal: cancel().signal });
   assert.equal(signals.length, 3, 'a call after the cancellation starts a new evaluation');
   // A caller that cannot cancel keeps the evaluation alive.
@@ -126,7 +120,7 @@ test('a shared evaluation is cancelled only when every caller has cancelled, and
   const p7 = host.evaluate('SLOW', ['c']);
   c6.abort();
   await assert.rejects(p6);
-  assert.equal(signals[3].aborted, false);
+  assert.equal(signals[3]?.aborted, false);
   release();
   assert.equal(await p2, 'va');
   assert.equal(await p5, 'vb');
@@ -134,28 +128,15 @@ test('a shared evaluation is cancelled only when every caller has cancelled, and
 });
 
 test("call(): Excel's glue cancels with a plain callback; a second cancel() of the same call counts once", async () => {
-  const signals: AbortSignal[] = [];
-  let release!: () => void;
-  const gate = new Promise<void>((res) => (release = res));
-  const client = new MarketClient({ baseUrl: 'http://127.0.0.1:9', keyStore: new MemoryKeyStore(null) });
-  const host = new CalculationHost({
-    client,
-    catalog: {
-      SLOW: async (ctx, x) => {
-        signals.push(ctx.signal!);
-        await gate;
-        return `v${String(x)}`;
-      },
-    },
-  });
+  const { host, signals, release } = gatedHost();
   const a = host.call('SLOW', ['a'], { cancelable: true });
   const b = host.call('SLOW', ['a'], { cancelable: true });
   a.cancel();
   a.cancel();
   assert.equal(signals.length, 1, 'one evaluation for both calls');
-  assert.equal(signals[0].aborted, false, 'cancelling one call twice does not cancel the other');
+  assert.equal(signals[0]?.aborted, false, 'cancelling one call twice does not cancel the other');
   b.cancel();
-  assert.equal(signals[0].aborted, true, 'the last cancelable caller gone: the evaluation is cancelled');
+  assert.equal(signals[0]?.aborted, true, 'the last cancelable caller gone: the evaluation is cancelled');
   const c = host.call('SLOW', ['a'], { cancelable: true });
   assert.equal(signals.length, 2, 'a new call after the cancellation evaluates afresh');
   release();
