@@ -56,7 +56,6 @@ test('a transient failure keeps the last good value and logs it; preview spends 
   assert.equal(runs.VALUE, runsBefore, 'preview did not run the formula');
 });
 
-
 /** A host with one formula, SLOW, that records each run's signal and waits until release(); "bad" fails. */
 function gatedHost() {
   const signals: (AbortSignal | undefined)[] = [];
