@@ -5,10 +5,9 @@
  *
  *   node --import tsx --test test/formulas-chains.test.ts
  */
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Session } from '../src/cli/session';
-import { FROZEN_NOW, frozenSession } from './support/frozen-session';
+import { FROZEN_NOW, keyedFrozenSessions } from './support/frozen-session';
 import type { JsonCell } from '../src/cli/calculate';
 import { col, formulaChecks } from './support/formula-checks';
 import { toSerial } from '../src/formulas/cells';
@@ -18,17 +17,9 @@ const DAY = 86_400_000;
 const TODAY = Math.floor(NOW / DAY) * DAY;
 
 
-let s: Session;
-let sandbox: Session;
-let nokey: Session;
-before(async () => {
-  [s, sandbox, nokey] = await Promise.all([frozenSession(), frozenSession({ key: 'demo-sandbox' }), frozenSession({ key: null })]);
-});
-after(async () => {
-  await Promise.all([s?.close(), sandbox?.close(), nokey?.close()]);
-});
+const sessions = keyedFrozenSessions();
 
-const { grid, num, failure, one } = formulaChecks(() => s);
+const { grid, num, failure, one } = formulaChecks(() => sessions.pro);
 const close = (a: number, b: number, tol = 1e-9) => Math.abs(a - b) <= tol * Math.max(1, Math.abs(a), Math.abs(b));
 
 describe('BLOCKCHAINS and BLOCKCHAIN', () => {
@@ -73,8 +64,8 @@ describe('BLOCKCHAINS and BLOCKCHAIN', () => {
     assert.match(fld.message, /marketCap/);
   });
   test('Sandbox may read blockchains; no key: #N/A saying where to add one', async () => {
-    assert.ok((await num('=CRYPTO.BLOCKCHAIN("solana","marketCap")', sandbox)) > 0);
-    const e = await failure('=CRYPTO.BLOCKCHAINS()', nokey);
+    assert.ok((await num('=CRYPTO.BLOCKCHAIN("solana","marketCap")', sessions.sandbox)) > 0);
+    const e = await failure('=CRYPTO.BLOCKCHAINS()', sessions.nokey);
     assert.equal(e.error, '#N/A');
     assert.match(e.message, /No API key.*add your key/);
   });
@@ -107,10 +98,10 @@ describe('TVL and TVLCHANGE', () => {
     const e = await failure('=CRYPTO.TVLCHANGE("solana","2w")');
     assert.equal(e.error, '#VALUE!');
     assert.match(e.message, /"1d".*"7d".*"30d".*"90d".*"1y"/);
-    const p = await failure('=CRYPTO.TVL("solana")', sandbox);
+    const p = await failure('=CRYPTO.TVL("solana")', sessions.sandbox);
     assert.equal(p.error, '#N/A');
     assert.match(p.message, /TVL needs the Basic plan/);
-    const c = await failure('=CRYPTO.TVLCHANGE("solana")', sandbox);
+    const c = await failure('=CRYPTO.TVLCHANGE("solana")', sessions.sandbox);
     assert.match(c.message, /TVLCHANGE needs the Basic plan/);
   });
   test('end before start is #VALUE!', async () => {

@@ -6,10 +6,9 @@
  *
  *   node --import tsx --test test/formulas-global.test.ts
  */
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Session } from '../src/cli/session';
-import { FROZEN_NOW, frozenSession } from './support/frozen-session';
+import { FROZEN_NOW, keyedFrozenSessions } from './support/frozen-session';
 import type { JsonCell } from '../src/cli/calculate';
 import { col, formulaChecks } from './support/formula-checks';
 import { fromSerial, toSerial } from '../src/formulas/cells';
@@ -19,17 +18,9 @@ const DAY = 86_400_000;
 const TODAY = Math.floor(NOW / DAY) * DAY;
 
 
-let s: Session;
-let sandbox: Session;
-let nokey: Session;
-before(async () => {
-  [s, sandbox, nokey] = await Promise.all([frozenSession(), frozenSession({ key: 'demo-sandbox' }), frozenSession({ key: null })]);
-});
-after(async () => {
-  await Promise.all([s?.close(), sandbox?.close(), nokey?.close()]);
-});
+const sessions = keyedFrozenSessions();
 
-const { grid, num, failure } = formulaChecks(() => s);
+const { grid, num, failure } = formulaChecks(() => sessions.pro);
 const fieldMap = (g: JsonCell[][]) => new Map(g.slice(1).map((r) => [r[0] as string, r[1]]));
 
 const FG_BANDS: [number, string][] = [[25, 'Extreme Fear'], [45, 'Fear'], [55, 'Neutral'], [75, 'Greed'], [100, 'Extreme Greed']];
@@ -102,7 +93,7 @@ describe('GAINERS and LOSERS', () => {
     assert.match(c.message, /count must be a whole number from 1 to 100/);
   });
   test('Sandbox key: #N/A naming the Basic plan', async () => {
-    const e = await failure('=CRYPTO.GAINERS()', sandbox);
+    const e = await failure('=CRYPTO.GAINERS()', sessions.sandbox);
     assert.equal(e.error, '#N/A');
     assert.match(e.message, /GAINERS needs the Basic plan/);
   });
@@ -141,11 +132,11 @@ describe('GLOBAL and DERIVATIVES', () => {
     assert.equal(f.size, 5);
     assert.ok(Math.abs((f.get('perpetualShare') as number) + (f.get('futuresShare') as number) - 100) < 0.011);
     assert.ok((await num('=CRYPTO.DERIVATIVES("totalOpenInterest")')) > 0);
-    const e = await failure('=CRYPTO.DERIVATIVES()', sandbox);
+    const e = await failure('=CRYPTO.DERIVATIVES()', sessions.sandbox);
     assert.match(e.message, /needs the Advanced plan/);
   });
   test('no key: #N/A saying where to add one', async () => {
-    const e = await failure('=CRYPTO.GLOBAL("totalMarketCap")', nokey);
+    const e = await failure('=CRYPTO.GLOBAL("totalMarketCap")', sessions.nokey);
     assert.equal(e.error, '#N/A');
     assert.match(e.message, /No API key.*add your key/);
   });
@@ -175,8 +166,8 @@ describe('FEARGREED, ALTSEASON, DOMINANCE', () => {
     assert.match(bad.message, /start must be a date/);
   });
   test('FEARGREED: current value on Sandbox, history needs Basic', async () => {
-    assert.equal(await num('=CRYPTO.FEARGREED()', sandbox), await num('=CRYPTO.FEARGREED()'));
-    const e = await failure('=CRYPTO.FEARGREED("7D")', sandbox);
+    assert.equal(await num('=CRYPTO.FEARGREED()', sessions.sandbox), await num('=CRYPTO.FEARGREED()'));
+    const e = await failure('=CRYPTO.FEARGREED("7D")', sessions.sandbox);
     assert.equal(e.error, '#N/A');
     assert.match(e.message, /FEARGREED needs the Basic plan/);
   });
@@ -210,42 +201,42 @@ describe('CREDITS', () => {
   test('the account figures are the server\'s; dailyUsed grows by exactly what formulas spent', async () => {
     const before = await grid('=CRYPTO.CREDITS()');
     const f0 = fieldMap(before);
-    const u0 = s.emulator!.usage('demo-pro');
+    const u0 = sessions.pro.emulator!.usage('demo-pro');
     assert.equal(f0.get('plan'), 'Pro');
     assert.equal(f0.get('dailyUsed'), u0.dailyUsed);
     assert.equal(f0.get('dailyLimit'), 80_000);
     assert.equal(f0.get('dailyRemaining'), 80_000 - u0.dailyUsed);
     assert.equal(f0.get('periodEnd'), toSerial(Date.parse(u0.currentPeriodEnd)));
-    assert.equal(f0.get('workbookCredits'), s.client.meter.snapshot().credits);
+    assert.equal(f0.get('workbookCredits'), sessions.pro.client.meter.snapshot().credits);
     assert.equal(f0.get('workbookCredits'), u0.dailyUsed, 'this session is the key\'s only user');
 
-    const meter0 = s.client.meter.snapshot().credits;
+    const meter0 = sessions.pro.client.meter.snapshot().credits;
     await grid('=CRYPTO.LOSERS("30d",4)');
     await grid('=CRYPTO.FEARGREED("2024")'); // 366 daily points: 1 + 3 credits
     await grid('=CRYPTO.FEARGREED("2024")'); // cached: free
-    const spent = s.client.meter.snapshot().credits - meter0;
+    const spent = sessions.pro.client.meter.snapshot().credits - meter0;
     assert.equal(spent, 1 + 4);
     const used = await num('=CRYPTO.CREDITS("dailyUsed")');
     assert.equal(used - (f0.get('dailyUsed') as number), spent);
-    assert.equal(used, s.emulator!.usage('demo-pro').dailyUsed);
-    assert.equal(await num('=CRYPTO.CREDITS("workbookCredits")'), s.client.meter.snapshot().credits);
+    assert.equal(used, sessions.pro.emulator!.usage('demo-pro').dailyUsed);
+    assert.equal(await num('=CRYPTO.CREDITS("workbookCredits")'), sessions.pro.client.meter.snapshot().credits);
   });
   test('CREDITS itself is free and never cached', async () => {
-    const a = s.emulator!.usage('demo-pro');
+    const a = sessions.pro.emulator!.usage('demo-pro');
     await num('=CRYPTO.CREDITS("dailyUsed")');
     await num('=CRYPTO.CREDITS("dailyUsed")');
-    const b = s.emulator!.usage('demo-pro');
+    const b = sessions.pro.emulator!.usage('demo-pro');
     assert.equal(b.dailyUsed, a.dailyUsed);
     assert.equal(b.byPath['/v3/status'].requests - a.byPath['/v3/status'].requests, 2, 'two status reads');
   });
   test('Sandbox figures; bad field; no key', async () => {
-    assert.equal(await num('=CRYPTO.CREDITS("rateLimitPerMinute")', sandbox), 10);
-    const g = await grid('=CRYPTO.CREDITS("plan")', sandbox);
+    assert.equal(await num('=CRYPTO.CREDITS("rateLimitPerMinute")', sessions.sandbox), 10);
+    const g = await grid('=CRYPTO.CREDITS("plan")', sessions.sandbox);
     assert.deepEqual(g, [['Sandbox']]);
     const e = await failure('=CRYPTO.CREDITS("credits")');
     assert.equal(e.error, '#VALUE!');
     assert.match(e.message, /dailyUsed/);
-    const k = await failure('=CRYPTO.CREDITS()', nokey);
+    const k = await failure('=CRYPTO.CREDITS()', sessions.nokey);
     assert.equal(k.error, '#N/A');
     assert.match(k.message, /No API key/);
   });

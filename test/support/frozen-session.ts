@@ -3,6 +3,7 @@
  * (pacing, Retry-After, backoff) advance that clock instead of waiting: tests
  * of minutes-long behaviour run in milliseconds and every value is reproducible.
  */
+import { after, before } from 'node:test';
 import { openSession, type Session, type SessionOptions } from '../../src/cli/session';
 
 /** The instant every frozen-clock formula test calculates at. */
@@ -17,4 +18,22 @@ export async function frozenSession(opts: SessionOptions = {}, now = FROZEN_NOW)
   });
   box.s = s;
   return s;
+}
+
+export interface KeyedSessions {
+  pro: Session;
+  sandbox: Session;
+  nokey: Session;
+}
+
+/** Frozen-clock sessions on the Pro key, the Sandbox key and no key: opened before the file's tests, closed after them. */
+export function keyedFrozenSessions(): KeyedSessions {
+  const k = {} as KeyedSessions;
+  before(async () => {
+    [k.pro, k.sandbox, k.nokey] = await Promise.all([frozenSession(), frozenSession({ key: 'demo-sandbox' }), frozenSession({ key: null })]);
+  });
+  after(async () => {
+    await Promise.all([k.pro?.close(), k.sandbox?.close(), k.nokey?.close()]);
+  });
+  return k;
 }
