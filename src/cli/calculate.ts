@@ -4,7 +4,7 @@
  * arrays, repeating parameters as an array), then the calculation host.
  * The result is always 2-D; a cell error is {"error", "message"}.
  */
-import { CellError, FormulaError, type FormulaResult } from '../formulas/cells';
+import { CellError, FormulaError, type Cell, type FormulaResult } from '../formulas/cells';
 import type { CalculationHost, EvaluateOptions } from '../formulas/host';
 import type { Arg } from '../formulas/args';
 import { parseFormula, type ParsedArg } from './formula-parser';
@@ -58,9 +58,10 @@ export function bindArguments(meta: FunctionMeta, args: ParsedArg[]): unknown[] 
   return bound;
 }
 
+const jsonCell = (c: Cell): JsonCell => (c instanceof CellError ? c.toJSON() : c);
+
 function toJson(result: FormulaResult): JsonCell[][] {
-  const grid = Array.isArray(result) ? result : [[result]];
-  return grid.map((row) => row.map((c) => (c instanceof CellError ? c.toJSON() : c)));
+  return Array.isArray(result) ? result.map((row) => row.map(jsonCell)) : [[jsonCell(result)]];
 }
 
 /** What a formula text binds to: the function and its arguments, or why it cannot. */

@@ -186,35 +186,55 @@ export class CalculationHost extends EventTarget {
 
   private share(formula: string, fn: FormulaFn, key: string, args: Arg[], cancelable: boolean): SharedEvaluation {
     const controller = cancelable ? new AbortController() : null;
-    const entry: SharedEvaluation = { key, promise: this.start(formula, fn, key, args, controller?.signal), controller, cancelable: 0, pinned: false };
-    const done = () => {
-      if (this.inFlight.get(key) === entry) this.inFlight.delete(key);
-    };
-    entry.promise.then(done, done);
+    const entry: SharedEvaluation = { key, promise: null as unknown as Promise<FormulaResult>, controller, cancelable: 0, pinned: false };
+    entry.promise = this.start(formula, fn, entry, args);
     this.inFlight.set(key, entry);
     return entry;
   }
 
   /** Runs now, or in a later slice (see slices.ts). */
-  private start(formula: string, fn: FormulaFn, key: string, args: Arg[], signal: AbortSignal | undefined): Promise<FormulaResult> {
+  private start(formula: string, fn: FormulaFn, entry: SharedEvaluation, args: Arg[]): Promise<FormulaResult> {
     const turn = this.slices.turn();
-    return turn ? turn.then(() => this.run(formula, fn, key, args, signal)) : this.run(formula, fn, key, args, signal);
+    return turn ? turn.then(() => this.run(formula, fn, entry, args)) : this.run(formula, fn, entry, args);
   }
 
-  private async run(formula: string, fn: FormulaFn, key: string, args: Arg[], signal: AbortSignal | undefined): Promise<FormulaResult> {
+  /**
+   * Not an async function: thousands of evaluations wait at once, and a
+   * suspended frame each is memory the garbage collector keeps copying.
+   */
+  private run(formula: string, fn: FormulaFn, entry: SharedEvaluation, args: Arg[]): Promise<FormulaResult> {
+    const ctx: FormulaContext = { client: this.client, settings: this.settings, now: this.now, caller: formula, signal: entry.controller?.signal };
+    let pending: Promise<FormulaResult>;
     try {
-      const ctx: FormulaContext = { client: this.client, settings: this.settings, now: this.now, caller: formula, signal };
-      const result = await fn(ctx, ...args);
-      this.lastGood.set(key, { result });
-      this.logCellErrors(formula, result);
-      return result;
+      pending = fn(ctx, ...args);
     } catch (e) {
-      const err = toFormulaError(e, formula);
-      const known = err.transient ? this.lastGood.get(key) : undefined;
-      this.record(formula, err, known !== undefined);
-      if (known) return known.result;
-      throw err;
+      pending = Promise.reject(e);
     }
+    return pending.then(
+      (result) => this.succeeded(formula, entry, result),
+      (e: unknown) => this.failed(formula, entry, e),
+    );
+  }
+
+  /** The evaluation is over: calls from now on start a new one. */
+  private settled(entry: SharedEvaluation): void {
+    if (this.inFlight.get(entry.key) === entry) this.inFlight.delete(entry.key);
+  }
+
+  private succeeded(formula: string, entry: SharedEvaluation, result: FormulaResult): FormulaResult {
+    this.settled(entry);
+    this.lastGood.set(entry.key, { result });
+    this.logCellErrors(formula, result);
+    return result;
+  }
+
+  private failed(formula: string, entry: SharedEvaluation, e: unknown): FormulaResult {
+    this.settled(entry);
+    const err = toFormulaError(e, formula);
+    const known = err.transient ? this.lastGood.get(entry.key) : undefined;
+    this.record(formula, err, known !== undefined);
+    if (known) return known.result;
+    throw err;
   }
 
   /** Recent errors, newest first. */

@@ -68,8 +68,12 @@ function quoteOf(ctx: FormulaContext, coin: string | number, currency: 'USD' | '
   return ctx.client.quote(coin, { currency, caller: ctx.caller, signal: ctx.signal });
 }
 
-async function price(ctx: FormulaContext, coin: Arg, currency: Arg) {
-  const q = await quoteOf(ctx, coinArg(coin), currencyArg(currency, ctx.settings.defaultCurrency));
+// Not async: a column of PRICE cells waits at once, and a suspended frame each is memory.
+function price(ctx: FormulaContext, coin: Arg, currency: Arg): Promise<number> {
+  return quoteOf(ctx, coinArg(coin), currencyArg(currency, ctx.settings.defaultCurrency)).then(priceOf);
+}
+
+function priceOf(q: Quote): number {
   if (q.price === null) throw notAvailable(`${q.name} has no market price (not traded)`);
   return q.price;
 }
