@@ -170,6 +170,7 @@ describe('credits and plan', () => {
     let events = 0;
     c.meter.addEventListener('change', () => events++);
     await c.get('tags');
+    await c.status(); // learned alongside the first request (no second call): its answer may come after tags'
     assert.ok(events >= 2, `events: ${events}`); // status + tags
     c.meter.reset();
     assert.equal(c.meter.snapshot().requests, 0);
@@ -216,12 +217,14 @@ describe('credits and plan', () => {
     const keys = new MemoryKeyStore(SECRET_SANDBOX);
     const c = new MarketClient({ baseUrl: r.em.url, keyStore: keys, now: () => r.em.clock.now() });
     await c.get('trending');
+    await c.status(); // the plan is learned alongside the first request
     assert.equal(c.meter.snapshot().plan?.plan, 'Sandbox');
     keys.setKey(SECRET_PRO);
     c.onKeyChanged();
     assert.equal(c.meter.snapshot().plan, null);
     const f = await c.get('trending');
     assert.equal(f.fromCache, false);
+    await c.status();
     assert.equal(c.meter.snapshot().plan?.plan, 'Pro');
     assert.equal(r.log.at(-1)?.key, SECRET_PRO);
   });

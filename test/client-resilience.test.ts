@@ -8,6 +8,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ENDPOINTS } from '../src/api/endpoints';
+import { realSleep } from '../src/client/clock';
 import { SECRETS, SECRET_SANDBOX, consoleOutput, realDelay, rejects, rig, seenErrors, type Rig } from './client-harness';
 
 const FG = ENDPOINTS.fearGreed.path;
@@ -45,6 +46,23 @@ describe('pacing', () => {
     assert.ok(simulated >= 120_000, `needed 2+ minutes of pacing, took ${simulated} ms simulated`);
     assert.ok(realMs < 1_000, `real time ${realMs.toFixed(0)} ms`);
     console.log(`# pacing: 25 requests on 10/min: ${(simulated / 1000).toFixed(0)} s simulated, ${realMs.toFixed(0)} ms real, 0 x 429`);
+  });
+
+  test('a burst on a Pro key asks /v3/status first and runs at the Pro rate, not the default Sandbox rate', async () => {
+    // Real sleeps: what wakes the pacer here is /v3/status answering, not the clock.
+    // Queued behind the burst, as it was, status left after the default rate's minute.
+    const c = r.client({ sleep: realSleep });
+    const since = r.log.length;
+    const t0 = performance.now();
+    // 30 distinct requests every plan has: none waits for the plan, all want a pacer slot at once
+    const signal = AbortSignal.timeout(10_000); // a regression fails here instead of pacing for minutes
+    await Promise.all(Array.from({ length: 30 }, (_, i) => c.get('markets', { query: { limit: 5, offset: 2000 + i * 5 }, signal })));
+    const realMs = performance.now() - t0;
+    const seen = r.log.slice(since);
+    assert.equal(seen.length, 31);
+    assert.match(seen[0].url, /^\/v3\/status/, '/v3/status took the first slot');
+    assert.equal(c.rateLimitPerMinute, 100);
+    assert.ok(realMs < 5_000, `30 requests on a 100/min key took ${realMs.toFixed(0)} ms`);
   });
 
   test('a request waiting for the pacer can be aborted', async () => {

@@ -371,18 +371,22 @@ export class MarketClient {
   }
 
   async #fetchFresh(cr: CanonicalRequest, caller: string | undefined, signal: AbortSignal, store: boolean): Promise<CacheEntry> {
+    const spec = ENDPOINTS[cr.name];
+    // Ask for the plan before anything waits: /v3/status then takes the pacer's next
+    // slot ahead of the burst that wants it, which runs at the lowest plan's rate
+    // until the plan is known (a Pro burst queued ahead of it waited a minute per 10).
+    const plan = spec.cost === 'free' ? null : this.#ensurePlan(signal);
+    plan?.catch(() => undefined); // awaited below only where the endpoint needs the plan first
     const apiKey = normalizeKey(await this.#o.keyStore.getKey());
     if (!apiKey) {
       throw new ApiError({ code: 'NO_API_KEY', message: 'No API key: add your CryptoRank API key in the task pane.', endpoint: cr.name });
     }
-    const spec = ENDPOINTS[cr.name];
-    let planAlongside: Promise<void> | null = null;
-    if (spec.cost !== 'free') {
+    if (plan) {
       this.#checkBudget(cr);
-      // Endpoints every plan has need not wait for /v3/status before they are sent: the
-      // pacer already runs at the lowest plan's rate. The two round trips overlap.
-      if (spec.plan === 'Sandbox') planAlongside = this.#ensurePlan(signal).catch(() => undefined);
-      else await this.#ensurePlan(signal);
+      // Endpoints every plan has need not wait for /v3/status, before they are sent or
+      // after they are answered: the pacer runs at the lowest plan's rate until the
+      // plan arrives, and setRpm() then wakes whatever it holds. The round trips overlap.
+      if (spec.plan !== 'Sandbox') await plan;
       this.#checkPlan(cr);
     }
     const generation = this.#cache.generation;
@@ -399,7 +403,6 @@ export class MarketClient {
       },
       { maxRetries: this.#o.maxRetries, pacer: this.#pacer, sleep: this.#o.sleep, now: this.#o.now, random: this.#o.random, signal },
     );
-    await planAlongside;
     const entry: CacheEntry = { data: result.data, meta: result.meta, fetchedAt: this.#o.now(), timestamp: result.timestamp };
     if (store) this.#cache.set(cr.key, entry, generation);
     this.#learn(cr, entry);
