@@ -170,7 +170,7 @@ describe('credits and plan', () => {
     let events = 0;
     c.meter.addEventListener('change', () => events++);
     await c.get('tags');
-    await c.status(); // learned alongside the first request (no second call): its answer may come after tags'
+    await c.status(); // learned alongside the first request (no second call): its answer may come after tags
     assert.ok(events >= 2, `events: ${events}`); // status + tags
     c.meter.reset();
     assert.equal(c.meter.snapshot().requests, 0);
