@@ -9,6 +9,7 @@ import { ENDPOINTS, type EndpointName } from '../src/api/endpoints';
 import { ALTCOIN_SEASON_BANDS, FEAR_GREED_BANDS, HOLDER_BUCKETS, HOLDER_TIERS } from '../src/api/records';
 import { InvalidRequestError, NotFoundError, type DataEndpointName, type HandlerResult, type MarketDataSource } from '../src/emulator/contract';
 import { createMarket } from '../src/emulator/market/index';
+import { checksInPlace, validate } from '../src/api/validate';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -152,6 +153,52 @@ test('every handler answers with exactly the schema of its endpoint', () => {
       if (ENDPOINTS[name].cost === 'buckets') assert.equal(r.buckets, (r.data as Any[]).length, `${name} buckets`);
     }
   }
+});
+
+// The client checks answers in place (src/api/validate.ts) and falls back to valibot:
+// on real answers and on every kind of damage to them, both must agree.
+const DAMAGE: [string, (parent: Any, key: string | number) => void][] = [
+  ['missing', (p, k) => (Array.isArray(p) ? p.splice(Number(k), 1) : delete p[k])],
+  ...([null, 1.5, -3, 0, 'x', '12.50', '1e5', '', '2024-13-45', true, {}, []] as unknown[]).map(
+    (val): [string, (parent: Any, key: string | number) => void] => [JSON.stringify(val), (p, k) => (p[k] = structuredClone(val))],
+  ),
+];
+
+/** Paths to every value in `x` (arrays: their first two items). */
+function paths(x: Any, at: (string | number)[] = []): (string | number)[][] {
+  if (x === null || typeof x !== 'object') return [];
+  const keys: (string | number)[] = Array.isArray(x) ? x.slice(0, 2).map((_, i) => i) : Object.keys(x);
+  return keys.flatMap((k) => [[...at, k], ...paths(x[k], [...at, k])]);
+}
+
+test('the in-place check agrees with valibot on every sample answer and every kind of damage to it', () => {
+  let compared = 0;
+  for (const [name, samples] of Object.entries(SAMPLES) as [DataEndpointName, [Q, number?][]][]) {
+    const schema = (ENDPOINTS[name] as Any).data;
+    assert.ok(checksInPlace(schema), `${name}: its schema is checked in place`);
+    for (const [query, id] of samples) {
+      // As the client sees it: JSON, and big lists cut to a few items to keep the damage count down.
+      let answer = JSON.parse(JSON.stringify(call(name, query, id).data));
+      if (Array.isArray(answer)) answer = answer.slice(0, 3);
+      const whole = validate(schema, answer);
+      assert.ok(whole.success, `${name}: a sample answer passes`);
+      assert.equal(whole.output, answer, `${name}: a passing answer is used as it is, not copied`);
+      assert.deepEqual(whole.output, v.parse(schema, answer), `${name}: same value as valibot's`);
+      for (const path of paths(answer)) {
+        for (const [label, damage] of DAMAGE) {
+          const bad = structuredClone(answer);
+          const parent = path.slice(0, -1).reduce((o: Any, k) => o[k], bad);
+          damage(parent, path[path.length - 1]);
+          const ours = validate(schema, bad);
+          const theirs = v.safeParse(schema, bad);
+          compared++;
+          assert.equal(ours.success, theirs.success, `${name} ${path.join('.')} ${label}: in place ${ours.success}, valibot ${theirs.success}`);
+          if (!ours.success) assert.deepEqual(ours.issues?.map((i) => i.message), theirs.issues?.map((i) => i.message));
+        }
+      }
+    }
+  }
+  assert.ok(compared > 10_000, `compared ${compared} damaged answers`);
 });
 
 test('amounts never use exponent notation, even for tiny prices', () => {

@@ -1,7 +1,7 @@
 /**
  * One HTTP attempt: URL, X-Api-Key header, per-attempt timeout, cancellation,
  * JSON parse, envelope and `data` validation (valibot, with the endpoint
- * table's schema), error bodies mapped to ApiError. No retry, no pacing, no
+ * table's schema, checked in place: see api/validate.ts), error bodies mapped to ApiError. No retry, no pacing, no
  * cache: those wrap this.
  *
  * The key is sent only as the X-Api-Key header to baseUrl. Nothing this module
@@ -10,6 +10,7 @@
 import * as v from 'valibot';
 import { API_ERROR_CODES, ENDPOINTS, PLANS, type Plan } from '../api/endpoints';
 import { EnvelopeStatus, ErrorBody, PageMeta } from '../api/records';
+import { validate } from '../api/validate';
 import { ApiError, abortedError, scrub } from './api-error';
 import type { CanonicalRequest } from './canonical-request';
 
@@ -102,7 +103,7 @@ export function unwrap(name: CanonicalRequest['name'], body: unknown, status: nu
     });
   };
   if (spec.wrapped === false) {
-    const r = v.safeParse(spec.data, body);
+    const r = validate(spec.data, body);
     if (!r.success) throw unexpected('body', r.issues);
     return { data: r.output, usedCredits: 0, timestamp: null };
   }
@@ -124,7 +125,7 @@ export function unwrap(name: CanonicalRequest['name'], body: unknown, status: nu
   } else if (env.meta && typeof env.meta === 'object') {
     meta = env.meta as Record<string, unknown>;
   }
-  const d = v.safeParse(spec.data, env.data);
+  const d = validate(spec.data, env.data);
   if (!d.success) throw unexpected('data', d.issues);
   return { data: d.output, meta, usedCredits: st.output.usedCredits, timestamp: st.output.timestamp };
 }
