@@ -16,6 +16,8 @@ import { startEmulator, type Emulator } from '../src/emulator/server';
 import { coverWindows, latencyBound, minimumCredits } from '../bench/minimum';
 import { createNaiveClient, runNaive } from '../bench/naive-client';
 import type { BenchCell } from '../bench/workloads';
+import { recalculate, sheetOf } from '../bench/run';
+import { openSession } from '../src/cli/session';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -173,5 +175,22 @@ describe('npm run bench -- --json', () => {
     for (const k of ['requests', 'credits', 'coldMs', 'errorCells']) assert.equal(typeof naive[k], 'number', `naive.${k}`);
     // naive: one profile per cell, plus the map
     assert.equal(naive.requests, 12 + 1);
+  });
+});
+
+describe('recalculate', () => {
+  test('a formula that does not parse is a #VALUE! cell; the others are calculated', async () => {
+    const em = await startEmulator({});
+    const session = await openSession({ key: 'demo-pro', apiUrl: em.url });
+    try {
+      const sheet = sheetOf(['=CRYPTO.PRICE("bitcoin"', '=CRYPTO.PRICE("bitcoin")', '=CRYPTO.NOPE()']);
+      const [broken, price, unknown] = await recalculate(session.host, sheet);
+      assert.ok('error' in broken && broken.error === '#VALUE!', JSON.stringify(broken));
+      assert.ok('value' in price && typeof price.value[0][0] === 'number' && price.value[0][0] > 0, JSON.stringify(price));
+      assert.ok('error' in unknown && unknown.error === '#NAME?', JSON.stringify(unknown));
+    } finally {
+      await session.close();
+      await em.close();
+    }
   });
 });
