@@ -71,20 +71,25 @@ export class CoinResolver {
       return Promise.reject(new ApiError({ code: 'UNKNOWN_COIN', message: 'No coin given.', suggestions: [] }));
     }
     const memoKey = `${kind}:${text.toLowerCase()}`;
-    let p = this.#memo.get(memoKey);
-    if (!p) {
-      p = this.#resolve(kind, text, String(input).trim(), o);
-      this.#memo.set(memoKey, p);
-      p.catch(() => {
-        if (this.#memo.get(memoKey) === p) this.#memo.delete(memoKey);
-      });
-    }
+    const known = this.#memo.get(memoKey);
+    if (known) return known;
+    // A then() rather than an async frame, and the failure handled in it rather than by a
+    // catch() of its own: every distinct input waits here for the map at once.
+    const original = String(input).trim();
+    const forget = (e: unknown): never => {
+      if (this.#memo.get(memoKey) === p) this.#memo.delete(memoKey);
+      throw e;
+    };
+    const p: Promise<CoinRef> = this.#deps.loadMap(o).then((map) => {
+      try {
+        const found = this.#lookup(map, kind, text, original, o);
+        return found instanceof Promise ? found.catch(forget) : found;
+      } catch (e) {
+        return forget(e);
+      }
+    }, forget);
+    this.#memo.set(memoKey, p);
     return p;
-  }
-
-  #resolve(kind: Kind, text: string, original: string, o: ResolveOptions): Promise<CoinRef> {
-    // A then() rather than an async frame: every distinct input waits here for the map at once.
-    return this.#deps.loadMap(o).then((map) => this.#lookup(map, kind, text, original, o));
   }
 
   /** The coin for the input in this map; a promise only when a shared symbol needs ranks. */

@@ -1,0 +1,72 @@
+/**
+ * CoinResolver's memo, with a scripted map (no HTTP): a resolution is shared
+ * while it lasts, and a failed one is not remembered, so the next recalculation
+ * tries again. (Resolution rules over the real API: client-quotes.test.ts.)
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { CoinMap, RankBook } from '../src/client/coin-map';
+import { CoinResolver, type ResolverDeps } from '../src/client/coin-resolver';
+import { ApiError } from '../src/client/api-error';
+import type { CoinRef } from '../src/client/coin-ref';
+
+const BTC: CoinRef = { id: 1, slug: 'bitcoin', symbol: 'BTC', name: 'Bitcoin' };
+const NEW: CoinRef = { id: 9, slug: 'newcoin', symbol: 'NEW', name: 'New Coin' };
+const TWIN_A: CoinRef = { id: 20, slug: 'twin-a', symbol: 'TWIN', name: 'Twin A' };
+const TWIN_B: CoinRef = { id: 21, slug: 'twin-b', symbol: 'TWIN', name: 'Twin B' };
+
+/** A resolver whose map answers come from `answers`, one per load (an Error fails that load). */
+function scripted(answers: (readonly CoinRef[] | Error)[], deps: Partial<ResolverDeps> = {}) {
+  let loads = 0;
+  const resolver = new CoinResolver({
+    loadMap: () => {
+      const a = answers[Math.min(loads++, answers.length - 1)];
+      return a instanceof Error ? Promise.reject(a) : Promise.resolve(new CoinMap(a, 0));
+    },
+    ranks: new RankBook(),
+    fetchListingPage: () => Promise.reject(new ApiError({ code: 'NETWORK_ERROR', message: 'down', retryable: true })),
+    fetchProfileRank: () => Promise.reject(new ApiError({ code: 'NETWORK_ERROR', message: 'down', retryable: true })),
+    now: () => 0,
+    ...deps,
+  });
+  return { resolver, loads: () => loads };
+}
+
+test('one resolution per input while it lasts: the map is read once', async () => {
+  const { resolver, loads } = scripted([[BTC]]);
+  const [a, b] = await Promise.all([resolver.resolve('bitcoin'), resolver.resolve(' Bitcoin ')]);
+  assert.deepEqual(a, BTC);
+  assert.deepEqual(b, BTC);
+  assert.deepEqual(await resolver.resolve('bitcoin'), BTC);
+  assert.equal(loads(), 1);
+});
+
+test('a failed map load is not remembered: the next call loads again', async () => {
+  const down = new ApiError({ code: 'NETWORK_ERROR', message: 'down', retryable: true });
+  const { resolver, loads } = scripted([down, [BTC]]);
+  await assert.rejects(resolver.resolve('bitcoin'), (e) => e === down);
+  assert.deepEqual(await resolver.resolve('bitcoin'), BTC);
+  assert.equal(loads(), 2);
+});
+
+test('an unknown coin is not remembered: once the map lists it, it resolves', async () => {
+  const { resolver } = scripted([[BTC], [BTC, NEW]]);
+  await assert.rejects(resolver.resolve('newcoin'), (e) => e instanceof ApiError && e.code === 'UNKNOWN_COIN' && /newcoin/.test(e.message));
+  assert.deepEqual(await resolver.resolve('newcoin'), NEW);
+});
+
+test('a shared symbol whose ranks cannot be read is not remembered either', async () => {
+  let fail = true;
+  const ranks = new RankBook();
+  const { resolver } = scripted([[TWIN_A, TWIN_B]], {
+    ranks,
+    fetchListingPage: () => {
+      if (fail) return Promise.reject(new ApiError({ code: 'NETWORK_ERROR', message: 'down', retryable: true }));
+      ranks.learnListing(0, 250, [{ id: TWIN_B.id, rank: 1 }, { id: TWIN_A.id, rank: 2 }] as never);
+      return Promise.resolve(2);
+    },
+  });
+  await assert.rejects(resolver.resolve('TWIN'), (e) => e instanceof ApiError && e.code === 'NETWORK_ERROR');
+  fail = false;
+  assert.deepEqual(await resolver.resolve('TWIN'), TWIN_B);
+});
