@@ -83,10 +83,17 @@ function compile(s: Node): Predicate | null {
     }
     case 'array': {
       const item = s.item ? compile(s.item) : null;
-      return item && ((x) => Array.isArray(x) && x.every(item));
+      // Every index, as valibot reads them (every() would skip holes).
+      return (
+        item &&
+        ((x) => {
+          if (!Array.isArray(x)) return false;
+          for (let i = 0; i < x.length; i++) if (!item(x[i])) return false;
+          return true;
+        })
+      );
     }
     case 'object':
-    case 'loose_object':
       return s.entries ? compileObject(s.entries) : null;
     default:
       return null;

@@ -1,8 +1,8 @@
 /**
  * One HTTP attempt: URL, X-Api-Key header, per-attempt timeout, cancellation,
  * JSON parse, envelope and `data` validation (valibot, with the endpoint
- * table's schema, checked in place: see api/validate.ts), error bodies mapped to ApiError. No retry, no pacing, no
- * cache: those wrap this.
+ * table's schema, checked in place: see api/validate.ts), error bodies mapped
+ * to ApiError. No retry, no pacing, no cache: those wrap this.
  *
  * The key is sent only as the X-Api-Key header to baseUrl. Nothing this module
  * throws contains it: messages are ours, and server messages are scrubbed.
