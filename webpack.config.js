@@ -93,6 +93,25 @@ class HelpPagesPlugin {
   }
 }
 
+/**
+ * Production only: the written package is checked against the rules in
+ * scripts/package-check.ts (also run by test/build.test.ts); a broken rule fails
+ * the build, so what reaches dist/ can be published as it is.
+ */
+class PackageCheckPlugin {
+  apply(compiler) {
+    compiler.hooks.afterEmit.tapPromise('PackageCheck', async (compilation) => {
+      const { tsImport } = await import('tsx/esm/api');
+      const check = await tsImport('./scripts/package-check.ts', import.meta.url);
+      const problems = await check.checkPackage(compiler.outputPath, check.specFromEnv(here));
+      for (const p of problems) compilation.errors.push(new webpack.WebpackError(`package check [${p.rule}]: ${p.message}`));
+      if (!process.env.ADDIN_PUBLIC_URL) {
+        compilation.warnings.push(new webpack.WebpackError(`package check: built for the placeholder host ${PROD_URL}; set ADDIN_PUBLIC_URL to publish`));
+      }
+    });
+  }
+}
+
 export default async (env, options) => {
   const dev = options.mode === 'development';
   const emulatorPort = Number(process.env.EMULATOR_PORT || pkg.config.emulator_port);
@@ -102,7 +121,8 @@ export default async (env, options) => {
   const https = Boolean(env?.WEBPACK_SERVE) && process.env.DEV_HTTPS !== 'false';
   const httpsOptions = https ? await (await import('office-addin-dev-certs')).getHttpsServerOptions() : undefined;
   return {
-    devtool: dev ? 'source-map' : false,
+    // Source maps ship only when asked for (ADDIN_SOURCE_MAPS=1); the package check enforces it.
+    devtool: dev || /^(1|true|yes)$/i.test(process.env.ADDIN_SOURCE_MAPS ?? '') ? 'source-map' : false,
     entry: {
       functions: FUNCTION_FILES,
       // The pane shares the functions bundle's modules (one runtime, client and cache), not copies of them.
@@ -139,6 +159,7 @@ export default async (env, options) => {
       }),
       new HelpPagesPlugin(),
       ...(dev ? [] : [new RewriteUrlsPlugin(DEV_URL, PROD_URL, /^(manifest\.xml|functions\.json|help\/.*\.html)$/)]),
+      ...(dev ? [] : [new PackageCheckPlugin()]),
     ],
     devServer: {
       port: devServerPort,

@@ -5,17 +5,20 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
+import { checkPackage, formatPackageProblems, iconFile, ICON_SIZES, RULES, type PackageSpec, type RuleId } from '../scripts/package-check';
 import { formatProblems, validateManifest } from '../scripts/validate-manifest';
 import { CATALOG } from '../src/formulas/catalog';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '..');
 const PROD = 'https://addin.contoso.test/crypto/';
+const VERSION = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
+const SPEC: PackageSpec = { publicUrl: PROD, version: VERSION, sourceMaps: false };
 let out: string;
 
 interface Meta {
@@ -71,8 +74,65 @@ describe('production build', () => {
     assert.doesNotMatch(manifest, /localhost/);
     assert.match(manifest, new RegExp(`${PROD}taskpane\\.html`));
     assert.match(manifest, new RegExp(`${PROD}functions\\.json`));
-    for (const size of [16, 32, 64, 80, 128]) assert.ok(statSync(path.join(out, 'assets', `icon-${size}.png`)).size > 0);
+    for (const size of ICON_SIZES) assert.ok(statSync(path.join(out, iconFile(size))).size > 0);
     await assertValid(manifest, 'dist/manifest.xml');
+  });
+
+  test('the package passes every publishing rule: URLs on the host, icons, versions, nothing from development', async () => {
+    assert.deepEqual(
+      RULES.map((r) => r.id),
+      ['public-url', 'manifest-schema', 'manifest-urls', 'help-urls', 'icons', 'version', 'no-development'],
+    );
+    const problems = await checkPackage(out, SPEC);
+    assert.equal(formatPackageProblems(problems), '');
+    assert.match(readFileSync(path.join(out, 'manifest.xml'), 'utf8'), new RegExp(`<Version>${VERSION.replace(/\./g, '\\.')}\\.\\d+</Version>`));
+  });
+
+  /** A copy of the package with one thing broken, and what the check says about it. */
+  async function broken(change: (dir: string) => void, spec: Partial<PackageSpec> = {}) {
+    const dir = mkdtempSync(path.join(tmpdir(), 'crypto-broken-'));
+    try {
+      cpSync(out, dir, { recursive: true });
+      change(dir);
+      return await checkPackage(dir, { ...SPEC, ...spec });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  const edit = (dir: string, rel: string, f: (text: string) => string) => {
+    const file = path.join(dir, rel);
+    const before = readFileSync(file, 'utf8');
+    const after = f(before);
+    assert.notEqual(after, before, `the edit changed ${rel}`);
+    writeFileSync(file, after);
+  };
+  const breakages: { name: string; rule: RuleId; message: RegExp; change?: (dir: string) => void; spec?: Partial<PackageSpec> }[] = [
+    { name: 'a missing icon size', rule: 'icons', message: /80x80 icon: assets\/icon-80\.png is missing/, change: (d) => rmSync(path.join(d, iconFile(80))) },
+    { name: 'a store logo of the wrong size', rule: 'icons', message: /assets\/icon-300\.png is 64x64, not 300x300/, change: (d) => copyFileSync(path.join(d, iconFile(64)), path.join(d, iconFile(300))) },
+    { name: 'a ribbon image of the wrong size', rule: 'icons', message: /ribbon image Icon\.16x16: assets\/icon-16\.png is 32x32, not 16x16/, change: (d) => copyFileSync(path.join(d, iconFile(32)), path.join(d, iconFile(16))) },
+    { name: 'a localhost URL in the manifest', rule: 'no-development', message: /manifest\.xml: a loopback URL \(https:\/\/localhost/, change: (d) => edit(d, 'manifest.xml', (x) => x.replace(`${PROD}taskpane.html`, 'https://localhost:3000/taskpane.html')) },
+    { name: 'a manifest URL on another host', rule: 'manifest-urls', message: /<bt:Url> https:\/\/elsewhere\.test\/functions\.js is not on https:\/\/addin\.contoso\.test\/crypto\//, change: (d) => edit(d, 'manifest.xml', (x) => x.replace(`${PROD}functions.js`, 'https://elsewhere.test/functions.js')) },
+    { name: 'a manifest URL naming a file not in the package', rule: 'manifest-urls', message: /taskpane\.html is not in the package/, change: (d) => rmSync(path.join(d, 'taskpane.html')) },
+    { name: 'a help page missing', rule: 'help-urls', message: /functions\.json PRICE help URL .*help\/price\.html is not in the package/, change: (d) => rmSync(path.join(d, 'help/price.html')) },
+    { name: 'a manifest version apart from package.json', rule: 'version', message: /<Version> \d+\.\d+\.\d+\.\d+ does not match package\.json 9\.9\.9/, spec: { version: '9.9.9' } },
+    { name: 'a manifest version that is not a.b.c.d', rule: 'version', message: /<Version> 0\.1\.0 is not a\.b\.c\.d/, change: (d) => edit(d, 'manifest.xml', (x) => x.replace(/<Version>[^<]*</, '<Version>0.1.0<')) },
+    { name: 'a source map not asked for', rule: 'no-development', message: /functions\.js\.map: a source map/, change: (d) => writeFileSync(path.join(d, 'functions.js.map'), '{}') },
+    { name: 'a demo key in a bundle', rule: 'no-development', message: /taskpane\.js: development build content \(demo-pro\)/, change: (d) => edit(d, 'taskpane.js', (x) => `${x}\n// demo-pro`) },
+    { name: 'the local Office.js copy', rule: 'no-development', message: /taskpane\.html: development build content \(office-js\/office\.js\)/, change: (d) => edit(d, 'taskpane.html', (x) => x.replace(/https:\/\/appsforoffice\.microsoft\.com\/lib\/1\/hosted\/office\.js/, 'office-js/office.js')) },
+    { name: 'a manifest the schemas reject', rule: 'manifest-schema', message: /Element 'Bogus'/, change: (d) => edit(d, 'manifest.xml', (x) => x.replace('<Hosts>', '<Bogus/><Hosts>')) },
+    { name: 'a plain-http host', rule: 'public-url', message: /ADDIN_PUBLIC_URL http:\/\/addin\.contoso\.test\/ is not https:\/\//, spec: { publicUrl: 'http://addin.contoso.test/' } },
+  ];
+  for (const b of breakages) {
+    test(`the package check fails on ${b.name}`, async () => {
+      const problems = await broken(b.change ?? (() => {}), b.spec);
+      const hit = problems.filter((p) => p.rule === b.rule && b.message.test(p.message));
+      assert.ok(hit.length > 0, formatPackageProblems(problems) || 'no problem found');
+    });
+  }
+
+  test('a source map passes when asked for (ADDIN_SOURCE_MAPS=1)', async () => {
+    const problems = await broken((d) => writeFileSync(path.join(d, 'functions.js.map'), '{}'), { sourceMaps: true });
+    assert.equal(formatPackageProblems(problems), '');
   });
 
   test('the functions bundle stays small: it loads inside Excel', () => {
@@ -86,6 +146,23 @@ async function assertValid(xml: string, name: string): Promise<void> {
   const v = await validateManifest(xml, name);
   assert.ok(v.valid, formatProblems(name, v));
 }
+
+test('the production build fails, naming the rule, when the package breaks one (a localhost host)', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'crypto-build-bad-'));
+  const failed = await run('npx', ['webpack', '--mode', 'production', '--output-path', dir], {
+    cwd: root,
+    env: { ...process.env, ADDIN_PUBLIC_URL: 'https://localhost:3000/' },
+    maxBuffer: 32 * 1024 * 1024,
+  }).then(
+    () => null,
+    (e: { code: number; stdout: string }) => e,
+  );
+  rmSync(dir, { recursive: true, force: true });
+  assert.ok(failed, 'the build exits non-zero');
+  assert.equal(failed.code, 1);
+  assert.match(failed.stdout, /package check \[public-url\]: ADDIN_PUBLIC_URL https:\/\/localhost:3000\/ is this computer/);
+  assert.match(failed.stdout, /package check \[no-development\]: manifest\.xml: a loopback URL/);
+});
 
 const SOURCE = readFileSync(path.join(root, 'manifest.xml'), 'utf8');
 
