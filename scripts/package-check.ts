@@ -12,6 +12,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DEMO_KEYS } from '../src/emulator/accounts';
+import { contentPolicy, DEFAULT_API_ORIGIN, pagePolicy, policyText } from './content-policy';
 import { formatProblems, validateManifest } from './validate-manifest';
 
 /** Every icon the manifest and the store listing use: 16/32/80 ribbon, 32/64 IconUrl and HighResolutionIconUrl, the 300 x 300 store logo. */
@@ -27,6 +28,8 @@ export interface PackageSpec {
   version: string;
   /** Source maps were asked for (ADDIN_SOURCE_MAPS=1). */
   sourceMaps: boolean;
+  /** The API the add-in talks to (ADDIN_API_URL, default https://api.cryptorank.io): the only host its pages may connect to. */
+  apiOrigin: string;
 }
 
 export interface PackageProblem {
@@ -167,6 +170,25 @@ export const RULES = [
     },
   },
   {
+    id: 'content-policy',
+    why: 'Every page is locked down: scripts only from the add-in and Office, connections only to the API.',
+    check: (pkg, spec) => {
+      const want = contentPolicy({ apiOrigin: spec.apiOrigin, dev: false });
+      return [...pkg.files].sort().filter((f) => f.endsWith('.html')).flatMap((rel) => {
+        const { policy, problem } = pagePolicy(pkg.text(rel));
+        if (!policy) return [`${rel}: ${problem}`];
+        const out: string[] = [];
+        for (const [directive, sources] of Object.entries(want)) {
+          const got = (policy[directive] ?? []).join(' ');
+          if (got !== sources.join(' ')) out.push(`${rel}: ${directive} is "${got}", expected "${sources.join(' ')}"`);
+        }
+        const extra = Object.keys(policy).filter((d) => !(d in want));
+        if (extra.length) out.push(`${rel}: unexpected directives ${extra.join(', ')} (the policy is "${policyText(want)}")`);
+        return out;
+      });
+    },
+  },
+  {
     id: 'no-development',
     why: 'What ships talks to the real API: no local API server, demo keys, loopback URLs or (unless asked) source maps.',
     check: (pkg, spec) => {
@@ -215,11 +237,12 @@ export async function checkPackage(dir: string, spec: PackageSpec): Promise<Pack
 /** The spec of this checkout: package.json's version, ADDIN_PUBLIC_URL and ADDIN_SOURCE_MAPS from the environment. */
 export function specFromEnv(root: string, env: NodeJS.ProcessEnv = process.env): PackageSpec {
   const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
-  return { publicUrl: publicUrlFrom(env), version: pkg.version, sourceMaps: sourceMapsFrom(env) };
+  return { publicUrl: publicUrlFrom(env), version: pkg.version, sourceMaps: sourceMapsFrom(env), apiOrigin: apiOriginFrom(env) };
 }
 
 export const DEFAULT_PUBLIC_URL = 'https://crypto-addin.example.com/';
 export const publicUrlFrom = (env: NodeJS.ProcessEnv) => (env.ADDIN_PUBLIC_URL || DEFAULT_PUBLIC_URL).replace(/\/?$/, '/');
+export const apiOriginFrom = (env: NodeJS.ProcessEnv) => new URL(env.ADDIN_API_URL || DEFAULT_API_ORIGIN).origin;
 export const sourceMapsFrom = (env: NodeJS.ProcessEnv) => /^(1|true|yes)$/i.test(env.ADDIN_SOURCE_MAPS ?? '');
 
 export const formatPackageProblems = (problems: PackageProblem[]) => problems.map((p) => `[${p.rule}] ${p.message}`).join('\n');

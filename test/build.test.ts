@@ -5,20 +5,25 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { checkPackage, formatPackageProblems, iconFile, ICON_SIZES, RULES, type PackageSpec, type RuleId } from '../scripts/package-check';
+import { contentPolicy, OFFICE_CDN_ORIGIN, pagePolicy } from '../scripts/content-policy';
 import { formatProblems, validateManifest } from '../scripts/validate-manifest';
+import { PAGE_LINKS } from '../src/pages';
+import { STORED } from '../src/pages/privacy';
 import { CATALOG } from '../src/formulas/catalog';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '..');
 const PROD = 'https://addin.contoso.test/crypto/';
 const VERSION = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
-const SPEC: PackageSpec = { publicUrl: PROD, version: VERSION, sourceMaps: false };
+const API = 'https://api.cryptorank.io';
+const SUPPORT_EMAIL = 'help@contoso.test';
+const SPEC: PackageSpec = { publicUrl: PROD, version: VERSION, sourceMaps: false, apiOrigin: API };
 let out: string;
 
 interface Meta {
@@ -30,7 +35,7 @@ describe('production build', () => {
     out = mkdtempSync(path.join(tmpdir(), 'crypto-build-'));
     await run('npx', ['webpack', '--mode', 'production', '--output-path', out], {
       cwd: root,
-      env: { ...process.env, ADDIN_PUBLIC_URL: PROD },
+      env: { ...process.env, ADDIN_PUBLIC_URL: PROD, ADDIN_SUPPORT_EMAIL: SUPPORT_EMAIL },
       maxBuffer: 32 * 1024 * 1024,
     });
   });
@@ -81,7 +86,7 @@ describe('production build', () => {
   test('the package passes every publishing rule: URLs on the host, icons, versions, nothing from development', async () => {
     assert.deepEqual(
       RULES.map((r) => r.id),
-      ['public-url', 'manifest-schema', 'manifest-urls', 'help-urls', 'icons', 'version', 'no-development'],
+      ['public-url', 'manifest-schema', 'manifest-urls', 'help-urls', 'icons', 'version', 'content-policy', 'no-development'],
     );
     const problems = await checkPackage(out, SPEC);
     assert.equal(formatPackageProblems(problems), '');
@@ -120,6 +125,9 @@ describe('production build', () => {
     { name: 'a demo key in a bundle', rule: 'no-development', message: /taskpane\.js: development build content \(demo-pro\)/, change: (d) => edit(d, 'taskpane.js', (x) => `${x}\n// demo-pro`) },
     { name: 'the local Office.js copy', rule: 'no-development', message: /taskpane\.html: development build content \(office-js\/office\.js\)/, change: (d) => edit(d, 'taskpane.html', (x) => x.replace(/https:\/\/appsforoffice\.microsoft\.com\/lib\/1\/hosted\/office\.js/, 'office-js/office.js')) },
     { name: 'a manifest the schemas reject', rule: 'manifest-schema', message: /Element 'Bogus'/, change: (d) => edit(d, 'manifest.xml', (x) => x.replace('<Hosts>', '<Bogus/><Hosts>')) },
+    { name: 'a page without a Content-Security-Policy', rule: 'content-policy', message: /^privacy\.html: no Content-Security-Policy meta tag/, change: (d) => edit(d, 'privacy.html', (x) => x.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, '')) },
+    { name: 'a page that may connect anywhere', rule: 'content-policy', message: /^help\/price\.html: connect-src is "https:\/\/api\.cryptorank\.io \*"/, change: (d) => edit(d, 'help/price.html', (x) => x.replace('connect-src https://api.cryptorank.io', 'connect-src https://api.cryptorank.io *')) },
+    { name: 'a page whose policy comes after its scripts', rule: 'content-policy', message: /^taskpane\.html: the Content-Security-Policy comes after a script/, change: (d) => edit(d, 'taskpane.html', (x) => x.replace(/(<meta http-equiv="Content-Security-Policy"[^>]*>)(.*?)(<\/head>)/s, '$2$1$3')) },
     { name: 'a plain-http host', rule: 'public-url', message: /ADDIN_PUBLIC_URL http:\/\/addin\.contoso\.test\/ is not https:\/\//, spec: { publicUrl: 'http://addin.contoso.test/' } },
   ];
   for (const b of breakages) {
@@ -135,11 +143,81 @@ describe('production build', () => {
     assert.equal(formatPackageProblems(problems), '');
   });
 
+  test('every page of the build carries the Content-Security-Policy: scripts from the add-in and Office only, connections to the API only', () => {
+    const pages = listHtml(out);
+    assert.ok(pages.length >= 5 + Object.keys(CATALOG).length, pages.join(' '));
+    for (const p of ['taskpane.html', 'support.html', 'privacy.html', 'terms.html', 'whats-new.html', 'help/index.html']) assert.ok(pages.includes(p), p);
+    const want = contentPolicy({ apiOrigin: API, dev: false });
+    for (const rel of pages) {
+      const html = readFileSync(path.join(out, rel), 'utf8');
+      const { policy, problem } = pagePolicy(html);
+      assert.ok(policy, `${rel}: ${problem}`);
+      assert.deepEqual(policy, want, rel);
+      assert.deepEqual(policy['script-src'], ["'self'", OFFICE_CDN_ORIGIN], rel);
+      assert.deepEqual(policy['connect-src'], [API], rel);
+      // What the policy forbids must not be needed: no inline script, no inline handler, no script from elsewhere.
+      for (const tag of html.match(/<script\b[^>]*>/gi) ?? []) {
+        const src = /\bsrc=["']?([^"' >]+)/.exec(tag)?.[1];
+        assert.ok(src, `${rel}: an inline script ${tag}`);
+        assert.ok(!/^[a-z]+:/i.test(src) || src.startsWith(`${OFFICE_CDN_ORIGIN}/`), `${rel}: a script from elsewhere: ${src}`);
+      }
+      assert.doesNotMatch(html, /\son[a-z]+=/i, `${rel}: an inline event handler`);
+    }
+  });
+
+  test('support, privacy, terms and what\'s new are in the package, linked from the manifest, the pane and the help index', () => {
+    const manifest = readFileSync(path.join(out, 'manifest.xml'), 'utf8');
+    assert.match(manifest, new RegExp(`<SupportUrl DefaultValue="${PROD}support\\.html" />`));
+    const pane = readFileSync(path.join(out, 'taskpane.html'), 'utf8');
+    const index = readFileSync(path.join(out, 'help/index.html'), 'utf8');
+    for (const page of ['support.html', 'privacy.html', 'terms.html', 'whats-new.html']) {
+      assert.ok(existsSync(path.join(out, page)), page);
+      assert.match(pane, new RegExp(`href="?${page.replace('.', '\\.')}`), `the pane links ${page}`);
+      assert.match(index, new RegExp(`href="?\\.\\./${page.replace('.', '\\.')}`), `the help index links ${page}`);
+    }
+    for (const l of PAGE_LINKS) assert.ok(existsSync(path.join(out, l.file)), `every page's navigation link resolves: ${l.file}`);
+  });
+
+  test('the support page: how to get a key, common errors with their fix, the contact address from configuration', () => {
+    const html = readFileSync(path.join(out, 'support.html'), 'utf8');
+    assert.match(html, /Get an API key/);
+    assert.match(html, /cryptorank\.io\/public-api/);
+    assert.match(html, /Sandbox/);
+    for (const e of ['No API key', 'Invalid API key', 'No active subscription', '#VALUE!', 'Network failure']) assert.ok(html.includes(e.replace(/"/g, '&quot;')), e);
+    assert.ok(html.includes(`mailto:${SUPPORT_EMAIL}`), 'ADDIN_SUPPORT_EMAIL is the contact');
+    assert.ok(!html.includes(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).config.support_email), 'the configured address replaces the default');
+  });
+
+  test('the privacy policy names what is stored and where, what is sent to which host, and no telemetry', () => {
+    const html = readFileSync(path.join(out, 'privacy.html'), 'utf8');
+    for (const [entry] of STORED) assert.ok(html.includes(entry), entry);
+    assert.match(html, /On your computer only/);
+    assert.match(html, /api\.cryptorank\.io/);
+    assert.match(html, /No telemetry/);
+    assert.match(readFileSync(path.join(out, 'terms.html'), 'utf8'), /Terms of use/);
+  });
+
+  test('what\'s new is CHANGELOG.md as a page', () => {
+    const html = readFileSync(path.join(out, 'whats-new.html'), 'utf8');
+    const changelog = readFileSync(path.join(root, 'CHANGELOG.md'), 'utf8');
+    const versions = [...changelog.matchAll(/^## (\S+)/gm)].map((m) => m[1]);
+    assert.ok(versions.includes(VERSION), `CHANGELOG.md has an entry for ${VERSION}`);
+    for (const v of versions) assert.match(html, new RegExp(`<h2[^>]*>${v.replace(/\./g, '\\.')}</h2>`), v);
+    assert.doesNotMatch(html, /^#+ /m, 'markdown was converted');
+  });
+
   test('the functions bundle stays small: it loads inside Excel', () => {
     const kb = statSync(path.join(out, 'functions.js')).size / 1024;
     assert.ok(kb < 300, `functions.js is ${kb.toFixed(0)} KB`);
   });
 });
+
+function listHtml(dir: string, prefix = ''): string[] {
+  return readdirSync(path.join(dir, prefix), { withFileTypes: true }).flatMap((e) => {
+    const rel = prefix ? `${prefix}/${e.name}` : e.name;
+    return e.isDirectory() ? listHtml(dir, rel) : rel.endsWith('.html') ? [rel] : [];
+  });
+}
 
 /** The schema's verdict, with libxml2's own lines as the failure message. */
 async function assertValid(xml: string, name: string): Promise<void> {
