@@ -13,6 +13,7 @@ import { KeySection } from './key-section';
 import { PlanSection } from './plan-section';
 import { RefreshSection } from './refresh-section';
 import { SettingsSection } from './settings-section';
+import { applyTheme, followTheme } from './theme';
 import { UsageSection } from './usage-section';
 
 declare global {
@@ -35,6 +36,7 @@ async function officeHost(): Promise<Office.HostType | null> {
 
 async function start(): Promise<void> {
   const host = officeHost();
+  void host.then(() => followTheme());
   const plan = new PlanSection();
   const key = new KeySection(plan);
   const sections = [plan, key, new UsageSection(plan), new RefreshSection(plan, host.then(isExcelHost)), new SettingsSection()];
@@ -59,5 +61,6 @@ async function start(): Promise<void> {
   document.body.dataset.ready = 'true';
 }
 
+applyTheme(); // the system's, before the first paint; Office's once it is ready
 if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', () => void start());
 else void start();
