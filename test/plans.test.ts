@@ -1,0 +1,53 @@
+/**
+ * What each plan gives, as the support page, the first run and
+ * docs/publishing.md's notes for validators say it (src/pages/plans.ts), is
+ * what the API allows: each formula's first example on every demo plan key,
+ * through the same calculation host as Excel.
+ *
+ *   node --import tsx --test test/plans.test.ts
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { loadExamples } from '../scripts/formula-table';
+import type { Plan } from '../src/api/endpoints';
+import { calculate } from '../src/cli/calculate';
+import { openSession, type Session } from '../src/cli/session';
+import { CATALOG } from '../src/formulas/catalog';
+import { PLAN_FORMULAS } from '../src/pages/plans';
+
+const PLANS: Plan[] = ['Sandbox', 'Basic', 'Advanced', 'Pro'];
+const listed: [formula: string, plan: Plan][] = [
+  ...PLAN_FORMULAS.Sandbox.formulas.map((f): [string, Plan] => [f, 'Sandbox']),
+  ...PLAN_FORMULAS.paid.flatMap((p) => p.formulas.map((f): [string, Plan] => [f, p.plan])),
+];
+const sessions = new Map<Plan, Session>();
+
+before(async () => {
+  for (const plan of PLANS) sessions.set(plan, await openSession({ key: `demo-${plan.toLowerCase()}`, emulator: { rpm: 5000 } }));
+});
+after(async () => {
+  for (const s of sessions.values()) await s.close();
+});
+
+test('every formula is listed under exactly one plan', () => {
+  assert.deepEqual(listed.map(([f]) => f).sort(), Object.keys(CATALOG).sort());
+});
+
+test("each formula works from the plan it is listed under, and below it says which plan it needs", async () => {
+  const examples = loadExamples();
+  const wrong: string[] = [];
+  for (const [formula, needs] of listed) {
+    const example = examples[formula][0].formula;
+    for (const plan of PLANS) {
+      const out = await calculate(sessions.get(plan)!.host, example);
+      const cellError = 'value' in out ? out.value.flat().find((c): c is { error: string; message: string } => typeof c === 'object' && c !== null) : out;
+      const works = !cellError;
+      const allowed = PLANS.indexOf(plan) >= PLANS.indexOf(needs);
+      if (allowed && !works) wrong.push(`${example} on ${plan}: ${cellError.error} ${cellError.message}`);
+      if (!allowed && (works || !cellError.message.includes(needs))) {
+        wrong.push(`${example} on ${plan}: ${works ? 'works' : `"${cellError.message}"`}, expected an error naming the ${needs} plan`);
+      }
+    }
+  }
+  assert.deepEqual(wrong, []);
+});
