@@ -7,6 +7,8 @@
  *   node --import tsx --test test/plans.test.ts
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { loadExamples } from '../scripts/formula-table';
 import type { Plan } from '../src/api/endpoints';
@@ -50,4 +52,15 @@ test("each formula works from the plan it is listed under, and below it says whi
     }
   }
   assert.deepEqual(wrong, []);
+});
+
+test("the validators' notes list the Sandbox formulas, and what each paid plan adds", () => {
+  const doc = readFileSync(path.resolve(import.meta.dirname, '../docs/publishing.md'), 'utf8').replace(/\s+/g, ' ');
+  const names = (s: string | undefined) => new Set((s ?? '').match(/\b[A-Z]{3,}\b/g)?.filter((w) => w in CATALOG));
+  const sandbox = /On the Sandbox plan these formulas work: (.*?)\. Try:/.exec(doc)?.[1];
+  assert.deepEqual(names(sandbox), new Set(PLAN_FORMULAS.Sandbox.formulas));
+  for (const p of PLAN_FORMULAS.paid) {
+    const adds = new RegExp(`${p.plan} adds (.*?)[;.]`).exec(doc)?.[1];
+    assert.deepEqual(names(adds), new Set(p.formulas), p.plan);
+  }
 });
