@@ -186,7 +186,7 @@ export default async (env, options) => {
         filename: 'taskpane.html',
         template: './src/taskpane/taskpane.html',
         chunks: ['functions', 'taskpane'],
-        templateParameters: { officeJs: dev ? 'office-js/office.js' : OFFICE_CDN, demo: dev },
+        templateParameters: { officeJs: dev ? 'office-js/office.js' : OFFICE_CDN, demo: dev, plans: pages.PLAN_LINES },
       }),
       new CopyWebpackPlugin({
         patterns: [

@@ -15,7 +15,7 @@ import type { Plan } from '../src/api/endpoints';
 import { calculate } from '../src/cli/calculate';
 import { openSession, type Session } from '../src/cli/session';
 import { CATALOG } from '../src/formulas/catalog';
-import { PLAN_FORMULAS } from '../src/pages/plans';
+import { PLAN_FORMULAS, PLAN_LINES } from '../src/pages/plans';
 
 const PLANS: Plan[] = ['Sandbox', 'Basic', 'Advanced', 'Pro'];
 const listed: [formula: string, plan: Plan][] = [
@@ -63,4 +63,25 @@ test("the validators' notes list the Sandbox formulas, and what each paid plan a
     const adds = new RegExp(`${p.plan} adds (.*?)[;.]`).exec(doc)?.[1];
     assert.deepEqual(names(adds), new Set(p.formulas), p.plan);
   }
+});
+
+test('the first run, the ribbon button, GetStarted and the manifest description say the same: the value, the free Sandbox plan, what paid plans add', () => {
+  const manifest = readFileSync(path.resolve(import.meta.dirname, '../manifest.xml'), 'utf8');
+  const text = (re: RegExp) => (re.exec(manifest)?.[1] ?? '').replace(/&quot;/g, '"');
+  const texts = {
+    description: text(/<Description DefaultValue="([^"]*)"/),
+    getStarted: text(/<bt:String id="GetStarted.Description" DefaultValue="([^"]*)"/),
+    tooltip: text(/<bt:String id="TaskpaneButton.Tooltip" DefaultValue="([^"]*)"/),
+  };
+  const paid = PLAN_FORMULAS.paid.map((p) => p.plan);
+  const claim = `Sandbox is free; ${paid.slice(0, -1).join(', ')} and ${paid.at(-1)} add history, tokenomics and unlocks`;
+  for (const [name, t] of Object.entries(texts)) {
+    assert.match(t, /CryptoRank/, name);
+    assert.ok(t.includes(claim), `${name}: "${t}" says "${claim}"`);
+  }
+  assert.match(texts.description, /=CRYPTO\.PRICE/);
+  assert.match(texts.getStarted, /=CRYPTO\.PRICE\("bitcoin"\)/);
+  // The pane's lines: Sandbox free, then each paid plan; together they cover the claim.
+  assert.deepEqual(PLAN_LINES.map((l) => [l.plan, l.note]), [['Sandbox', 'free'], ...paid.map((p) => [p, 'adds'])]);
+  for (const word of ['history', 'tokenomics', 'unlocks']) assert.ok(PLAN_LINES.some((l) => l.note === 'adds' && l.text.includes(word)), word);
 });

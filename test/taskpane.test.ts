@@ -26,6 +26,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { PLAN_LIMITS, type Plan } from '../src/api/endpoints';
 import type { MeterSnapshot } from '../src/client';
 import { DEMO_KEYS, startEmulator, type Emulator } from '../src/emulator/server';
+import { PLAN_LINES } from '../src/pages/plans';
 import { contrastRatio, over, parseColor } from '../src/taskpane/contrast';
 import { launchBrowser } from './support/browser';
 import { startPaneServer, type PaneServer } from './support/pane-server';
@@ -466,6 +467,9 @@ describe('task pane', { timeout: 240_000 }, () => {
     const link = page.getByRole('link', { name: 'Get an API key' });
     assert.equal(await link.getAttribute('href'), 'https://cryptorank.io/public-api');
     assert.match(await text(page, 'intro'), /CRYPTO\.PRICE\("bitcoin"\)/);
+    // What each plan gives, in a line each: Sandbox free, then what the paid plans add.
+    const plans = (await byId(page, 'plans').locator('li').allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim());
+    assert.deepEqual(plans, PLAN_LINES.map((l) => `${l.plan} ${l.note} ${l.text}`));
     assert.equal(await page.getByRole('button', { name: 'Remove key', exact: true }).count(), 0, 'no key, nothing to remove');
     assert.match(await text(page, 'plan-message'), /Add your API key/);
     // Development build: demo data, said prominently.
@@ -540,7 +544,7 @@ describe('task pane', { timeout: 240_000 }, () => {
 
     // The API base pointing at a closed port.
     const port = await freePort();
-    await page.getByText('Advanced').click();
+    await page.locator('summary', { hasText: 'Advanced' }).click();
     await page.getByRole('textbox', { name: 'API base URL' }).fill(`http://127.0.0.1:${port}`);
     await page.getByRole('button', { name: 'Apply settings' }).click();
     await until('settings applied', async () => (await byId(page, 'settings-message').getAttribute('data-tone')) === 'success');
@@ -770,7 +774,7 @@ describe('task pane', { timeout: 240_000 }, () => {
     await page.getByRole('combobox', { name: 'Default currency' }).selectOption('EUR');
     await page.getByRole('spinbutton', { name: 'Live prices fresh for (seconds)' }).fill('120');
     await page.getByRole('spinbutton', { name: 'Daily credit budget' }).fill('2');
-    await page.getByText('Advanced').click();
+    await page.locator('summary', { hasText: 'Advanced' }).click();
     const base = page.getByRole('textbox', { name: 'API base URL' });
     assert.equal(await base.inputValue(), server.url, 'development build: the local API server, through the page origin');
     assert.match(await text(page, 'set-base-hint'), /Development build/);
@@ -847,7 +851,7 @@ describe('task pane', { timeout: 240_000 }, () => {
       for (let i = 0; (await meter(page)).credits <= 5 && i < 10; i++) await evaluate(page, 'PROFILE', [String(20 + i), null, null]);
       await page.getByRole('button', { name: 'Refresh all data', exact: true }).click();
       await byId(page, 'refresh-confirm').waitFor({ state: 'visible' });
-      await page.getByText('Advanced').click();
+      await page.locator('summary', { hasText: 'Advanced' }).click();
       await page.getByRole('spinbutton', { name: 'Live prices fresh for (seconds)' }).fill('5');
       await page.getByRole('button', { name: 'Apply settings' }).click();
       await until('field error', async () => (await text(page, 'set-fresh-error')) !== '');
@@ -898,7 +902,7 @@ describe('task pane', { timeout: 240_000 }, () => {
     // Content that could widen the pane: a long error, tables, the advanced field.
     await evaluate(page, 'PRICE', ['a-very-long-coin-name-that-does-not-exist-anywhere-in-the-market-list', null]);
     assert.ok((await evaluate(page, 'PRICE', ['bitcoin', null])).ok);
-    await page.getByText('Advanced').click();
+    await page.locator('summary', { hasText: 'Advanced' }).click();
     await page.getByRole('button', { name: 'Refresh all data', exact: true }).waitFor();
     await new Promise((r) => setTimeout(r, 400));
     const o = await overflow(page);

@@ -7,6 +7,7 @@ import { whatsNewPage } from './whats-new';
 
 export type { PagesConfig } from './layout';
 export { page, esc, PAGE_LINKS } from './layout';
+export { PLAN_LINES } from './plans';
 
 export function listingPages(cfg: PagesConfig): Record<string, string> {
   return {

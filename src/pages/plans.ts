@@ -14,3 +14,11 @@ export const PLAN_FORMULAS = {
     { plan: 'Pro', formulas: ['VESTING', 'VCPRESSURE', 'UNLOCKS'], adds: 'adds vesting, VC pressure and token unlocks' },
   ],
 } as const;
+
+/** The first run's few lines (task pane): what each plan gives, shortest form. */
+export const PLAN_LINES = [
+  { plan: 'Sandbox', note: 'free', text: 'prices, quotes, the markets list, profiles and global figures' },
+  { plan: 'Basic', note: 'adds', text: 'search, gainers and losers, TVL and index history' },
+  { plan: 'Advanced', note: 'adds', text: 'OHLCV history, returns, tokenomics and holders' },
+  { plan: 'Pro', note: 'adds', text: 'vesting, token unlocks and VC pressure' },
+] as const;
