@@ -1,16 +1,20 @@
 /** privacy.html: what the add-in keeps, where, what it sends and to whom. It must stay true of the code: test/pages.test.ts checks the storage entries it names. */
 import { esc, page, type PagesConfig } from './layout';
 
-/** Storage entries the add-in writes (src/office/storage.ts, settings.ts, the client's coin map), as the page names them. */
+/**
+ * Storage entries the add-in writes (src/office/storage.ts, settings.ts, the
+ * client's coin map), as the page names them; `key` matches the entry's storage
+ * name, so test/production-pane.test.ts can hold the page to what is stored.
+ */
 export const STORED = [
-  ['apiKey', 'Your CryptoRank API key.'],
-  ['settings', 'Your settings: default currency, how fresh live prices must be, a daily credit budget, the API address.'],
-  ['coin map and ranks', 'The public list of coins (ids, names, symbols, ranks), so a workbook opens without downloading it again.'],
+  { name: 'apiKey', what: 'Your CryptoRank API key.', key: /^crypto-addin:apiKey$/ },
+  { name: 'settings', what: 'Your settings: default currency, how fresh live prices must be, a daily credit budget, the API address.', key: /^crypto-addin:settings$/ },
+  { name: 'coin map and ranks', what: 'The public list of coins (ids, names, symbols, ranks), so a workbook opens without downloading it again.', key: /(currency-map|coin-ranks)(:v\d+)?$/ },
 ] as const;
 
 export function privacyPage(cfg: PagesConfig): string {
   const api = new URL(cfg.apiOrigin).host;
-  const stored = STORED.map(([k, v]) => `<li><b>${esc(k)}</b>: ${esc(v)}</li>`).join('');
+  const stored = STORED.map((s) => `<li><b>${esc(s.name)}</b>: ${esc(s.what)}</li>`).join('');
   const body =
     `<h1>Privacy policy</h1>` +
     `<p>Crypto Market Data for Excel ("the add-in") has no server and no account of its own. This page says what it keeps, where, and what it sends.</p>` +
