@@ -19,6 +19,7 @@ import { DEFAULT_API_ORIGIN, OFFICE_CDN_ORIGIN } from '../scripts/content-policy
 import { startEmulator, type Emulator } from '../src/emulator/server';
 import { STORED } from '../src/pages/privacy';
 import { launchBrowser } from './support/browser';
+import { contrastFailures, overflow, textSamples } from './support/page-checks';
 import { OFFICE_JS_DIR, startPaneServer, type PaneServer } from './support/pane-server';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -30,8 +31,8 @@ let browser: Browser;
 const contexts: BrowserContext[] = [];
 
 /** A page that records every policy violation (window.__violations) and page error. */
-async function open(file: string): Promise<{ page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 350, height: 900 } });
+async function open(file: string, opts: { width?: number; colorScheme?: 'light' | 'dark' } = {}): Promise<{ page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport: { width: opts.width ?? 350, height: 900 }, colorScheme: opts.colorScheme ?? 'light' });
   contexts.push(context);
   await context.route(`${CDN_PREFIX}**`, (route) => {
     const rel = decodeURIComponent(new URL(route.request().url()).pathname.slice('/lib/1/hosted/'.length));
@@ -127,6 +128,23 @@ describe('the production build under its Content-Security-Policy', { timeout: 12
     assert.ok(v.includes('connect-src https://tracker.example.test/collect'), v.join('\n'));
     assert.ok(v.includes('script-src-elem https://cdn.example.test/x.js'), v.join('\n'));
   });
+
+  for (const scheme of ['light', 'dark'] as const) {
+    test(`help and listing pages in the ${scheme} system theme at 320 px: WCAG AA contrast, no horizontal overflow`, async () => {
+      for (const file of ['support.html', 'privacy.html', 'whats-new.html', 'help/index.html', 'help/ohlcv.html']) {
+        const { page } = await open(file, { width: 320, colorScheme: scheme });
+        await page.waitForLoadState('load');
+        const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+        assert.equal(bg, scheme === 'dark' ? 'rgb(41, 41, 41)' : 'rgb(255, 255, 255)', `${file} follows the ${scheme} preference`);
+        const samples = await textSamples(page);
+        assert.ok(samples.length > 10, `${file}: ${samples.length} texts`);
+        assert.deepEqual(contrastFailures(samples), [], file);
+        const o = await overflow(page);
+        assert.ok(o.scroll <= o.w, `${file}: ${JSON.stringify(o)}`);
+        await page.context().close();
+      }
+    });
+  }
 
   test('the support, privacy, terms, what\'s new and help pages render with no policy violation', async () => {
     for (const file of ['support.html', 'privacy.html', 'terms.html', 'whats-new.html', 'help/index.html', 'help/price.html']) {

@@ -27,8 +27,8 @@ import { PLAN_LIMITS, type Plan } from '../src/api/endpoints';
 import type { MeterSnapshot } from '../src/client';
 import { DEMO_KEYS, startEmulator, type Emulator } from '../src/emulator/server';
 import { PLAN_LINES } from '../src/pages/plans';
-import { contrastRatio, over, parseColor } from '../src/taskpane/contrast';
 import { launchBrowser } from './support/browser';
+import { contrastFailures, overflow, textSamples } from './support/page-checks';
 import { startPaneServer, type PaneServer } from './support/pane-server';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -371,77 +371,6 @@ declare global {
 /** Office's own theme colours (Office.context.officeTheme) for its Colorful and Black themes. */
 const OFFICE_COLORFUL = { bodyBackgroundColor: '#FFFFFF', bodyForegroundColor: '#000000', controlBackgroundColor: '#FFFFFF', controlForegroundColor: '#262626' };
 const OFFICE_BLACK = { bodyBackgroundColor: '#262626', bodyForegroundColor: '#FFFFFF', controlBackgroundColor: '#404040', controlForegroundColor: '#FFFFFF' };
-
-interface TextSample {
-  what: string;
-  text: string;
-  color: string;
-  /** Backgrounds from the element outwards to the root, as computed. */
-  backgrounds: string[];
-  fontSize: number;
-  fontWeight: number;
-}
-
-/**
- * Every visible piece of text in the page with its colour and the backgrounds
- * behind it: text nodes by their element, and the values of inputs and selects.
- * Disabled controls are exempt from WCAG's contrast rule, and so left out.
- */
-function textSamples(page: Page): Promise<TextSample[]> {
-  // No named inner functions here: the callback is serialised into the page.
-  return page.evaluate(() => {
-    const out: TextSample[] = [];
-    for (const e of Array.from(document.querySelectorAll('body *'))) {
-      const h = e as HTMLElement;
-      if (!h.checkVisibility?.() || h.closest('[aria-disabled="true"], :disabled, .sr-only, option')) continue;
-      const own = Array.from(h.childNodes).filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent ?? '').join('').trim();
-      const value = h instanceof HTMLInputElement || h instanceof HTMLSelectElement ? h.value : '';
-      const text = own || value;
-      if (!text) continue;
-      const cs = getComputedStyle(h);
-      const backgrounds: string[] = [];
-      for (let x: Element | null = h; x; x = x.parentElement) backgrounds.push(getComputedStyle(x).backgroundColor);
-      out.push({
-        what: `${h.tagName.toLowerCase()}${h.id ? `#${h.id}` : ''}${h.className && typeof h.className === 'string' ? `.${h.className.split(' ').join('.')}` : ''}`,
-        text: text.slice(0, 40),
-        color: cs.color,
-        backgrounds,
-        fontSize: parseFloat(cs.fontSize),
-        fontWeight: Number(cs.fontWeight),
-      });
-    }
-    return out;
-  });
-}
-
-/** WCAG 2 AA: 4.5:1 for text, 3:1 for large text (24 px, or 18.66 px bold). */
-function contrastFailures(samples: TextSample[]): string[] {
-  const canvas = parseColor('#ffffff')!;
-  return samples.flatMap((s) => {
-    let bg = canvas;
-    for (const b of [...s.backgrounds].reverse()) {
-      const c = parseColor(b);
-      if (c && c[3] > 0) bg = over(c, bg);
-    }
-    const fg = over(parseColor(s.color)!, bg);
-    const ratio = contrastRatio(fg, bg);
-    const large = s.fontSize >= 24 || (s.fontSize >= 18.66 && s.fontWeight >= 700);
-    const need = large ? 3 : 4.5;
-    return ratio >= need ? [] : [`${s.what} "${s.text}": ${ratio.toFixed(2)}:1 (${s.color} on ${bg.slice(0, 3).join(',')}), needs ${need}:1`];
-  });
-}
-
-/** Horizontal overflow: the page's scroll width and the elements sticking out to the right. */
-function overflow(page: Page) {
-  return page.evaluate(() => {
-    const w = document.documentElement.clientWidth;
-    const wide = Array.from(document.querySelectorAll('body *'))
-      .filter((e) => (e as HTMLElement).offsetParent !== null)
-      .map((e) => ({ e: `${e.tagName}#${e.id}.${e.className}`, right: e.getBoundingClientRect().right }))
-      .filter((x) => x.right > w + 0.5);
-    return { w, scroll: document.documentElement.scrollWidth, wide: wide.slice(0, 5) };
-  });
-}
 
 // ------------------------------------------------------------------ suite
 
