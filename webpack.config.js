@@ -1,7 +1,9 @@
 /*
  * Builds the add-in: functions.js + functions.json (generated from JSDoc by
  * custom-functions-metadata-plugin), the task pane page (which also loads the
- * functions bundle: one shared runtime), the help pages, icons and manifest.
+ * functions bundle: one shared runtime), the help pages, icons and manifest;
+ * the support, privacy, terms and what's new pages, a Content-Security-Policy
+ * in every page, and (production) the package check of docs/publishing.md.
  *
  *   npm run build       production: URLs rewritten to ADDIN_PUBLIC_URL, Office.js from Microsoft's CDN,
  *                       API base https://api.cryptorank.io
@@ -62,6 +64,23 @@ class ContentPolicyPlugin {
           compilation.updateAsset(name, new webpack.sources.RawSource(html));
         }
       });
+    });
+  }
+}
+/**
+ * Production only: the written package is checked against the rules in
+ * scripts/package-check.ts (also run by test/build.test.ts); a broken rule fails
+ * the build, so what reaches dist/ can be published as it is.
+ */
+class PackageCheckPlugin {
+  apply(compiler) {
+    compiler.hooks.afterEmit.tapPromise('PackageCheck', async (compilation) => {
+      const check = await tsImport('./scripts/package-check.ts', import.meta.url);
+      const problems = await check.checkPackage(compiler.outputPath, check.specFromEnv(here));
+      for (const p of problems) compilation.errors.push(new webpack.WebpackError(`package check [${p.rule}]: ${p.message}`));
+      if (!process.env.ADDIN_PUBLIC_URL) {
+        compilation.warnings.push(new webpack.WebpackError(`package check: built for the placeholder host ${PROD_URL}; set ADDIN_PUBLIC_URL to publish`));
+      }
     });
   }
 }
@@ -128,24 +147,6 @@ class HelpPagesPlugin {
           `<h2>Support</h2><p><a href="../support.html">Support</a> (getting a key, common errors, contact), <a href="../privacy.html">privacy policy</a>, <a href="../terms.html">terms of use</a>, <a href="../whats-new.html">what's new</a>.</p>`;
         compilation.emitAsset('help/index.html', new webpack.sources.RawSource(page('Crypto Market Data: help', index)));
       });
-    });
-  }
-}
-
-/**
- * Production only: the written package is checked against the rules in
- * scripts/package-check.ts (also run by test/build.test.ts); a broken rule fails
- * the build, so what reaches dist/ can be published as it is.
- */
-class PackageCheckPlugin {
-  apply(compiler) {
-    compiler.hooks.afterEmit.tapPromise('PackageCheck', async (compilation) => {
-      const check = await tsImport('./scripts/package-check.ts', import.meta.url);
-      const problems = await check.checkPackage(compiler.outputPath, check.specFromEnv(here));
-      for (const p of problems) compilation.errors.push(new webpack.WebpackError(`package check [${p.rule}]: ${p.message}`));
-      if (!process.env.ADDIN_PUBLIC_URL) {
-        compilation.warnings.push(new webpack.WebpackError(`package check: built for the placeholder host ${PROD_URL}; set ADDIN_PUBLIC_URL to publish`));
-      }
     });
   }
 }
