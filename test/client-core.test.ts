@@ -189,12 +189,12 @@ describe('credits and plan', () => {
   });
 
   test('the server-side plan error also carries requiredPlan', async () => {
-    // a server whose /v3/status lists nothing: the client cannot pre-check
+    // a server whose /v3/status lists nothing and names a plan the endpoint table does not know: the client cannot pre-check
     const c = r.client({ key: SECRET_SANDBOX, fetch: async (input, init) => {
       const res = await fetch(input, init);
       if (String(input).includes('/v3/status')) {
         const body = (await res.json()) as Record<string, unknown>;
-        return new Response(JSON.stringify({ ...body, endpoints: [] }), { status: 200, headers: { 'Content-Type': 'application/json' } });
+        return new Response(JSON.stringify({ ...body, plan: 'Starter', endpoints: [] }), { status: 200, headers: { 'Content-Type': 'application/json' } });
       }
       return res;
     } });

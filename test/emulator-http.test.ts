@@ -19,7 +19,7 @@ import {
   type EndpointName,
   type ParamSpec,
 } from '../src/api/endpoints';
-import { AccountStatus, EnvelopeStatus, ErrorBody, PageMeta } from '../src/api/records';
+import { StatusBody, EnvelopeStatus, ErrorBody, PageMeta } from '../src/api/records';
 import type { MarketDataSource } from '../src/emulator/contract';
 import { FaultInjector, parseFaultSpec } from '../src/emulator/faults';
 import { RateLimiter } from '../src/emulator/rate-limit';
@@ -152,7 +152,7 @@ describe('every endpoint answers demo-pro with a valid body', () => {
       assert.equal(r.headers.get('access-control-allow-origin'), '*');
       assert.equal(r.headers.get('access-control-expose-headers'), 'Retry-After');
       if (name === 'status') {
-        const parsed = v.safeParse(AccountStatus, r.body);
+        const parsed = v.safeParse(StatusBody, r.body);
         assert.ok(parsed.success, JSON.stringify(parsed.issues?.slice(0, 3)));
         assert.equal(r.body.data, undefined, '/v3/status is not wrapped');
         return;
@@ -304,7 +304,7 @@ describe('credits', () => {
   async function status(key: string) {
     const r = await get(em, '/v3/status', key);
     assert.equal(r.status, 200);
-    return r.body as v.InferOutput<typeof AccountStatus>;
+    return r.body as v.InferOutput<typeof StatusBody>;
   }
 
   test('markets: 1, +1 EUR, +1 sparkline7d, +2 both; status.usedCredits equals the growth of dailyUsed', async () => {

@@ -112,6 +112,7 @@ describe('view models', () => {
     const v = planView(status, Date.parse('2026-03-15T12:00:00Z'));
     assert.equal(v.plan, 'Basic');
     assert.equal(v.rateLimitPerMinute, 30);
+    assert.ok(v.daily);
     assert.deepEqual([v.daily.used, v.daily.limit, v.daily.remaining], [3500, 4000, 500]);
     assert.equal(v.daily.fraction, 0.875);
     assert.equal(v.daily.level, 'warn');

@@ -10,6 +10,7 @@
  */
 import * as v from 'valibot';
 import * as R from './records';
+import * as V from './variants';
 
 // ---------------------------------------------------------------- plans
 export const PLANS = ['Sandbox', 'Basic', 'Advanced', 'Pro'] as const;
@@ -91,12 +92,14 @@ export interface EndpointSpec {
   meta?: v.GenericSchema;
   /** /v3/status is not wrapped in the envelope [live]. */
   wrapped?: false;
+  /** Documented variants of the record (of one item, for lists) into `data`'s shape: see variants.ts. */
+  variant?: V.Variant;
 }
 
 const list = <T extends v.GenericSchema>(s: T) => v.array(s);
 
 export const ENDPOINTS = {
-  status: { path: '/v3/status', plan: 'Sandbox', cost: 'free', freshness: 'account', params: {}, data: R.AccountStatus, wrapped: false },
+  status: { path: '/v3/status', plan: 'Sandbox', cost: 'free', freshness: 'account', params: {}, data: R.AccountStatus, wrapped: false, variant: V.statusVariant },
   ping: { path: '/v3/ping', plan: 'Sandbox', cost: 'free', freshness: 'account', params: {}, data: v.unknown() },
 
   // currencies: reference
@@ -134,7 +137,7 @@ export const ENDPOINTS = {
   },
   profile: { path: '/v3/currencies/{id}', plan: 'Sandbox', cost: 'flat', freshness: 'live', params: { convert }, data: R.Profile },
   contracts: { path: '/v3/currencies/{id}/contracts', plan: 'Basic', cost: 'flat', freshness: 'reference', params: {}, data: list(R.CurrencyContract) },
-  tokenomics: { path: '/v3/currencies/{id}/tokenomics', plan: 'Advanced', cost: 'flat', freshness: 'live', params: {}, data: R.Tokenomics },
+  tokenomics: { path: '/v3/currencies/{id}/tokenomics', plan: 'Advanced', cost: 'flat', freshness: 'live', params: {}, data: R.Tokenomics, variant: V.tokenomicsVariant },
   performance: { path: '/v3/currencies/{id}/performance', plan: 'Advanced', cost: 'flat', freshness: 'live', params: {}, data: R.Performance },
   /** guess: no parameters; the last 7 days in hourly buckets. */
   sparkline: { path: '/v3/currencies/{id}/sparkline', plan: 'Basic', cost: 'flat', freshness: 'live', params: {}, data: list(R.SparklinePoint) },
@@ -161,13 +164,13 @@ export const ENDPOINTS = {
       to,
       limit: { kind: 'int', min: 1, max: 5000, default: 5000 },
     },
-    data: list(R.Candle),
+    data: list(R.Candle), variant: V.candleVariant,
   },
   /** guess: hourly candles over the last 30 days, same parameters shape as `candles`. */
   ohlcv: {
     path: '/v3/currencies/{id}/ohlcv', plan: 'Advanced', cost: 'buckets', freshness: 'history',
     params: { interval: { kind: 'enum', values: ['hour'], default: 'hour' }, from, to, limit: { kind: 'int', min: 1, max: 720, default: 720 } },
-    data: list(R.Candle),
+    data: list(R.Candle), variant: V.candleVariant,
   },
   returns: {
     path: '/v3/currencies/{id}/analytics/returns', plan: 'Advanced', cost: 'flat', freshness: 'history',
@@ -193,7 +196,7 @@ export const ENDPOINTS = {
     params: { includeUntracked: { kind: 'bool', default: false } },
     data: list(R.VestingAllocation),
   },
-  vcPressure: { path: '/v3/currencies/{id}/vesting/vc-pressure', plan: 'Pro', cost: 'flat', freshness: 'live', params: {}, data: R.VcPressure },
+  vcPressure: { path: '/v3/currencies/{id}/vesting/vc-pressure', plan: 'Pro', cost: 'flat', freshness: 'live', params: {}, data: R.VcPressure, variant: V.vcPressureVariant },
   upcomingUnlocks: {
     path: '/v3/currencies/upcoming-token-unlocks', plan: 'Pro', cost: 'flat', freshness: 'live', pageSize: 25,
     params: {
@@ -204,7 +207,7 @@ export const ENDPOINTS = {
       sortBy: { kind: 'enum', values: ['date', 'usdAmount', 'percentOfMcap'], default: 'date' },
       sortOrder: { kind: 'enum', values: ['asc', 'desc'], default: 'asc' },
     },
-    data: list(R.UpcomingUnlock),
+    data: list(R.UpcomingUnlock), variant: V.upcomingUnlockVariant,
   },
 
   // global

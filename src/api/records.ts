@@ -88,6 +88,7 @@ export const ChartTvl = v.object({ time: EpochMs, totalTvl: Decimal, tvl: Decima
 export const SparklinePoint = v.object({ time: EpochMs, price: Decimal, volume: Decimal });
 
 // ---------------------------------------------------------------- account and global
+/** The spec's Credits record, as /v3/status carries it in the spec shape. */
 export const Credits = v.object({
   dailyLimit: v.number(),
   dailyUsed: v.number(),
@@ -96,14 +97,46 @@ export const Credits = v.object({
   monthlyUsed: v.number(),
   monthlyRemaining: v.number(),
 });
-/** `/v3/status`: free, and NOT wrapped in the envelope (api-notes). */
-export const AccountStatus = v.object({
+/** `/v3/status` in the spec's shape: free, and NOT wrapped in the envelope (api-notes). */
+export const StatusBody = v.object({
   plan: v.string(),
   rateLimitPerMinute: v.number(),
   credits: Credits,
   currentPeriodStart: IsoDate,
   currentPeriodEnd: IsoDate,
   endpoints: v.array(v.string()),
+});
+/** An older documented `/v3/status` [doc]: monthly figures only, `maxRPM`. */
+export const LegacyStatusBody = v.object({
+  plan: v.string(),
+  creditsTotal: v.number(),
+  creditsUsed: v.number(),
+  creditsRemaining: v.number(),
+  maxRPM: v.number(),
+  currentPeriodStart: IsoDate,
+  currentPeriodEnd: IsoDate,
+});
+/**
+ * The account as the add-in reads it, from any documented `/v3/status` shape:
+ * the daily figures are null when the service does not report them (nothing is
+ * derived from the monthly ones), `endpoints` is null when not listed. The spec
+ * shape passes this schema as it is.
+ */
+export const AccountCredits = v.object({
+  dailyLimit: N(v.number()),
+  dailyUsed: N(v.number()),
+  dailyRemaining: N(v.number()),
+  monthlyLimit: v.number(),
+  monthlyUsed: v.number(),
+  monthlyRemaining: v.number(),
+});
+export const AccountStatus = v.object({
+  plan: v.string(),
+  rateLimitPerMinute: v.number(),
+  credits: AccountCredits,
+  currentPeriodStart: IsoDate,
+  currentPeriodEnd: IsoDate,
+  endpoints: N(v.array(v.string())),
 });
 export const DerivativesSnapshot = v.object({
   totalOpenInterest: Decimal,
@@ -420,6 +453,9 @@ export type ChartTvl = v.InferOutput<typeof ChartTvl>;
 export type SparklinePoint = v.InferOutput<typeof SparklinePoint>;
 export type Credits = v.InferOutput<typeof Credits>;
 export type AccountStatus = v.InferOutput<typeof AccountStatus>;
+export type AccountCredits = v.InferOutput<typeof AccountCredits>;
+export type StatusBody = v.InferOutput<typeof StatusBody>;
+export type LegacyStatusBody = v.InferOutput<typeof LegacyStatusBody>;
 export type DerivativesSnapshot = v.InferOutput<typeof DerivativesSnapshot>;
 export type GlobalMarket = v.InferOutput<typeof GlobalMarket>;
 export type PeriodicReturn = v.InferOutput<typeof PeriodicReturn>;

@@ -10,11 +10,13 @@ import {
   DEFAULT_RATE_LIMIT_PER_MINUTE,
   ENDPOINTS,
   creditCost,
+  planAllows,
   type ConvertCurrency,
   type EndpointData,
   type EndpointName,
   type Freshness,
 } from '../api/endpoints';
+import type { RejectedItem } from '../api/read-data';
 import type { AccountStatus, MarketItem, Profile } from '../api/records';
 import { allowsStaleFallback, ApiError, abortedError } from './api-error';
 import { canonicalRequest, freshnessOf, type CanonicalRequest, type QueryInput } from './canonical-request';
@@ -30,7 +32,7 @@ import { QuoteBatcher } from './quote-batcher';
 import type { Quote } from './quote';
 import { ResponseCache, type CacheEntry } from './response-cache';
 import { withRetries } from './retry';
-import { attempt } from './transport';
+import { attempt, isPlan, type AttemptResult } from './transport';
 
 export interface ClientOptions {
   /** Host root, e.g. 'https://api.cryptorank.io' or 'http://127.0.0.1:4010'; endpoint paths start with /v3. */
@@ -56,6 +58,8 @@ export interface ClientOptions {
 export interface Fetched<T> {
   data: T;
   meta?: Record<string, unknown>;
+  /** Items of a list the service answered but that could not be read; each costs only itself. Absent when none. */
+  rejected?: RejectedItem[];
   stale: boolean;
   fetchedAt: number;
   fromCache: boolean;
@@ -129,6 +133,8 @@ export class MarketClient {
   #plan: AccountStatus | null = null;
   #planLoading: Promise<void> | null = null;
   #planFailedAt: number | null = null;
+  /** Endpoints the service answered ENDPOINT_NOT_AVAILABLE for, on this key: later calls fail without a request. */
+  readonly #denied = new Set<EndpointName>();
   #budget: number | null = null;
   #persistScheduled = false;
   /** A fetched map not yet written to storage. */
@@ -343,6 +349,7 @@ export class MarketClient {
     this.#plan = null;
     this.#planLoading = null;
     this.#planFailedAt = null;
+    this.#denied.clear();
     this.#pacer.setRpm(DEFAULT_RATE_LIMIT_PER_MINUTE);
     this.meter.setPlan(null);
   }
@@ -390,7 +397,26 @@ export class MarketClient {
       this.#checkPlan(cr);
     }
     const generation = this.#cache.generation;
-    const result = await withRetries(
+    const result = await this.#send(cr, caller, apiKey, signal);
+    const entry: CacheEntry = { data: result.data, meta: result.meta, fetchedAt: this.#o.now(), timestamp: result.timestamp };
+    if (result.rejected) entry.rejected = result.rejected;
+    if (store) this.#cache.set(cr.key, entry, generation);
+    this.#learn(cr, entry);
+    return entry;
+  }
+
+  /** One request with retries, metered; an endpoint the plan lacks is remembered. */
+  async #send(cr: CanonicalRequest, caller: string | undefined, apiKey: string, signal: AbortSignal): Promise<AttemptResult> {
+    try {
+      return await this.#attempts(cr, caller, apiKey, signal);
+    } catch (e) {
+      if (e instanceof ApiError && e.code === 'ENDPOINT_NOT_AVAILABLE') this.#denied.add(cr.name);
+      throw e;
+    }
+  }
+
+  #attempts(cr: CanonicalRequest, caller: string | undefined, apiKey: string, signal: AbortSignal): Promise<AttemptResult> {
+    return withRetries(
       async (sig) => {
         try {
           const r = await attempt({ baseUrl: this.#o.baseUrl, request: cr, apiKey, fetch: this.#o.fetch, timeoutMs: this.#o.timeoutMs, signal: sig, now: this.#o.now });
@@ -403,10 +429,6 @@ export class MarketClient {
       },
       { maxRetries: this.#o.maxRetries, pacer: this.#pacer, sleep: this.#o.sleep, now: this.#o.now, random: this.#o.random, signal },
     );
-    const entry: CacheEntry = { data: result.data, meta: result.meta, fetchedAt: this.#o.now(), timestamp: result.timestamp };
-    if (store) this.#cache.set(cr.key, entry, generation);
-    this.#learn(cr, entry);
-    return entry;
   }
 
   /** What every fresh answer teaches: plan and rate, ranks, quotes. */
@@ -460,21 +482,35 @@ export class MarketClient {
     await abortable(this.#planLoading, signal);
   }
 
-  /** When /v3/status listed the key's endpoints, an endpoint outside the list fails here, without a request. */
+  /**
+   * An endpoint the key cannot call fails here, without a request: one the
+   * service already refused on this key; one outside the endpoints /v3/status
+   * listed; or, where status lists none (documented shapes without
+   * `endpoints`), one whose minimum plan in the endpoint table is above the
+   * key's plan. An unknown plan name is left to the service to judge.
+   */
   #checkPlan(cr: CanonicalRequest): void {
-    const allowed = this.#plan?.endpoints;
-    if (!allowed || allowed.length === 0) return;
-    const path = ENDPOINTS[cr.name].path;
-    const norm = (p: string) => p.replace(/:(\w+)/g, '{$1}').replace(/\/+$/, '');
-    if (allowed.some((p) => norm(p) === path)) return;
     const requiredPlan = ENDPOINTS[cr.name].plan;
-    throw new ApiError({
-      code: 'ENDPOINT_NOT_AVAILABLE',
-      message: `${cr.name} needs the ${requiredPlan} plan or higher (this key has ${this.#plan?.plan}).`,
-      status: 403,
-      endpoint: cr.name,
-      requiredPlan,
-    });
+    const deny = (why: string): never => {
+      throw new ApiError({
+        code: 'ENDPOINT_NOT_AVAILABLE',
+        message: `${cr.name} needs the ${requiredPlan} plan or higher (${why}).`,
+        status: 403,
+        endpoint: cr.name,
+        requiredPlan,
+      });
+    };
+    if (this.#denied.has(cr.name)) deny('the service refused it for this key');
+    const s = this.#plan;
+    if (!s) return;
+    const allowed = s.endpoints;
+    if (allowed && allowed.length > 0) {
+      const path = ENDPOINTS[cr.name].path;
+      const norm = (p: string) => p.replace(/:(\w+)/g, '{$1}').replace(/\/+$/, '');
+      if (!allowed.some((p) => norm(p) === path)) deny(`this key has ${s.plan}`);
+      return;
+    }
+    if (isPlan(s.plan) && !planAllows(s.plan, requiredPlan)) deny(`this key has ${s.plan}`);
   }
 
   #marketsPage(page: number, currency: ConvertCurrency, o: ResolveOptions): Promise<Answer & { entry: { data: MarketItem[] } }> {
@@ -541,5 +577,6 @@ export class MarketClient {
 function toFetched<T>(a: Answer): Fetched<T> {
   const f: Fetched<T> = { data: a.entry.data as T, stale: a.stale, fetchedAt: a.entry.fetchedAt, fromCache: a.fromCache };
   if (a.entry.meta) f.meta = a.entry.meta;
+  if (a.entry.rejected) f.rejected = a.entry.rejected;
   return f;
 }

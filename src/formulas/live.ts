@@ -189,7 +189,9 @@ export class PriceStream {
   floorMs(): number {
     const plan = this.#client.meter.snapshot().plan;
     const rpm = plan?.rateLimitPerMinute ?? this.#client.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE;
-    const daily = plan?.credits.dailyLimit ?? PLAN_LIMITS.Sandbox.dailyCredits;
+    // Without a reported daily limit (an older /v3/status), pace as if the month's
+    // credits were spread evenly over 31 days: a pacing bound, never shown as a figure.
+    const daily = plan ? plan.credits.dailyLimit ?? plan.credits.monthlyLimit / 31 : PLAN_LIMITS.Sandbox.dailyCredits;
     const { requests, credits } = this.perTick();
     const rateFloor = rpm > 0 ? (Math.max(1, requests) * 60_000) / (rpm * this.#rateShare) : Infinity;
     const creditFloor = daily > 0 ? (Math.max(1, credits) * 86_400_000) / (daily * this.#dailyShare) : Infinity;

@@ -20,6 +20,8 @@ import { throttle } from './throttle';
 import {
   ambiguityRows,
   errorRows,
+  creditsLeftText,
+  creditsRemaining,
   estimateRefresh,
   planView,
   spendSignature,
@@ -182,7 +184,8 @@ function renderPlan(): void {
   body.hidden = false;
   el('plan-name').textContent = v.plan;
   el('plan-rpm').textContent = formatInt(v.rateLimitPerMinute);
-  renderGauge('daily', v.daily, `resets ${formatRelative(v.dailyResetAt, now)} (00:00 UTC)`);
+  el('daily').hidden = v.daily === null;
+  if (v.daily) renderGauge('daily', v.daily, `resets ${formatRelative(v.dailyResetAt, now)} (00:00 UTC)`);
   renderGauge(
     'monthly',
     v.monthly,
@@ -336,13 +339,13 @@ function hideConfirm(): void {
 
 function onRefresh(scope: Scope): void {
   if (isBusy(el('refresh-all'))) return;
-  const est = estimateRefresh(rt.client.meter.snapshot(), refreshMark, status?.credits.dailyRemaining ?? null);
+  const est = estimateRefresh(rt.client.meter.snapshot(), refreshMark, creditsRemaining(status));
   if (!est.confirm) {
     void doRefresh(scope);
     return;
   }
   pendingScope = scope;
-  const left = status ? ` You have ${formatInt(status.credits.dailyRemaining)} of ${formatInt(status.credits.dailyLimit)} daily credits left.` : '';
+  const left = status ? creditsLeftText(status, formatInt) : '';
   el('refresh-confirm-text').textContent =
     `${scope === 'workbook' ? 'Refreshing all data' : 'Refreshing the active sheet'} fetches everything again and may spend up to about ${formatInt(est.credits)} credits (estimated from ${est.basis}).${left}`;
   el('refresh-confirm').hidden = false;
