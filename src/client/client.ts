@@ -33,6 +33,7 @@ import type { Quote } from './quote';
 import { ResponseCache, type CacheEntry } from './response-cache';
 import { withRetries } from './retry';
 import { attempt, isPlan, type AttemptResult } from './transport';
+import { getPages } from './paging';
 
 export interface ClientOptions {
   /** Host root, e.g. 'https://api.cryptorank.io' or 'http://127.0.0.1:4010'; endpoint paths start with /v3. */
@@ -86,28 +87,13 @@ export const DEFAULT_BATCH_WINDOW_MS = 15;
 export const PERSIST_DELAY_MS = 250;
 /** After a failed lazy /v3/status, how long requests go ahead on the default rate before asking again. */
 const STATUS_RETRY_MS = 60_000;
-/** Start of the candle after the one opening at `time` (UTC; weeks are 7 days, months calendar months). */
-function nextPeriodStart(interval: string, time: number): number {
-  const HOUR = 3_600_000;
-  if (interval === 'hour') return time + HOUR;
-  if (interval === 'week') return time + 7 * 24 * HOUR;
-  if (interval === 'month') {
-    const d = new Date(time);
-    return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
-  }
-  return time + 24 * HOUR;
-}
-
-/** getPages never reads more pages than this. */
-const MAX_PAGES = 200;
-
-interface Answer {
+export interface Answer {
   entry: CacheEntry;
   stale: boolean;
   fromCache: boolean;
 }
 
-interface RequestFlags {
+export interface RequestFlags {
   caller?: string;
   signal?: AbortSignal;
   /** Skip the fresh-cache check (status({force})). */
@@ -206,76 +192,13 @@ export class MarketClient {
     return toFetched<EndpointData<N>>(a);
   }
 
-  /**
-   * Follows pagination and concatenates `data`: the markets list by
-   * offset/limit=250, page-numbered endpoints by `page` until meta.hasNextPage
-   * is false, candles by moving `from` past the last candle while pages are
-   * full. Other endpoints: one request. `maxItems` caps the result.
-   */
-  async getPages<N extends EndpointName>(name: N, req: RequestOptions & { maxItems?: number }): Promise<Fetched<EndpointData<N>>> {
-    const params: Readonly<Record<string, unknown>> = ENDPOINTS[name].params;
-    const max = req.maxItems ?? Number.POSITIVE_INFINITY;
-    const base: QueryInput = { ...req.query };
-    const answers: Answer[] = [];
-    const items: unknown[] = [];
-    const step = async (query: QueryInput): Promise<unknown[] | null> => {
-      const a = await this.#request(canonicalRequest(name, req.id, query), { caller: req.caller, signal: req.signal });
-      answers.push(a);
-      if (!Array.isArray(a.entry.data)) return null;
-      items.push(...(a.entry.data as unknown[]));
-      return a.entry.data as unknown[];
-    };
-    if (name === 'markets') {
-      let offset = Number(base.offset ?? 0);
-      for (let i = 0; i < MAX_PAGES && items.length < max && offset <= 50_000; i++) {
-        const page = await step({ ...base, offset, limit: MARKETS_PAGE_SIZE });
-        if (!page || page.length < MARKETS_PAGE_SIZE) break;
-        offset += MARKETS_PAGE_SIZE;
-      }
-    } else if ('page' in params) {
-      const pageSize = (ENDPOINTS[name] as { pageSize?: number }).pageSize ?? 1;
-      let page = Number(base.page ?? 1);
-      for (let i = 0; i < MAX_PAGES && items.length < max; i++) {
-        const got = await step({ ...base, page });
-        const meta = answers[answers.length - 1].entry.meta;
-        const hasNext = typeof meta?.hasNextPage === 'boolean' ? meta.hasNextPage : (got?.length ?? 0) >= pageSize;
-        if (!got || !hasNext) break;
-        page++;
-      }
-    } else if ('from' in params && 'limit' in params) {
-      // Time series: while pages are full, the next page starts at the period after
-      // the last item, and stops once that is past `to` (or now: the server refuses
-      // a `from` in the future). Items already held are skipped all the same.
-      const limitDefault = (params.limit as { default?: number }).default ?? 0;
-      const limit = Number(base.limit ?? limitDefault);
-      const to = canonicalRequest(name, req.id, base).query.to;
-      const end = Math.min(to === undefined ? Number.POSITIVE_INFINITY : Number(to), this.#o.now());
-      const interval = String(base.interval ?? (params.interval as { default?: string } | undefined)?.default ?? 'day');
-      let from = base.from;
-      let lastTime = Number.NEGATIVE_INFINITY;
-      for (let i = 0; i < MAX_PAGES && items.length < max; i++) {
-        const a = await this.#request(canonicalRequest(name, req.id, { ...base, from }), { caller: req.caller, signal: req.signal });
-        answers.push(a);
-        const page = a.entry.data as { time: number }[];
-        const fresh = page.filter((x) => x.time > lastTime);
-        items.push(...fresh);
-        if (page.length < limit || fresh.length === 0) break;
-        lastTime = page[page.length - 1].time;
-        from = nextPeriodStart(interval, lastTime);
-        if (from > end) break;
-      }
-    } else {
-      return this.get(name, req);
-    }
-    if (answers.length === 0) return this.get(name, req);
-    const last = answers[answers.length - 1];
-    return {
-      data: (Array.isArray(last.entry.data) ? items.slice(0, max) : last.entry.data) as EndpointData<N>,
-      meta: last.entry.meta,
-      stale: answers.some((a) => a.stale),
-      fetchedAt: Math.min(...answers.map((a) => a.entry.fetchedAt)),
-      fromCache: answers.every((a) => a.fromCache),
-    };
+  /** Follows pagination and concatenates `data`: see paging.ts. */
+  getPages<N extends EndpointName>(name: N, req: RequestOptions & { maxItems?: number }): Promise<Fetched<EndpointData<N>>> {
+    return getPages(
+      { request: (cr, f) => this.#request(cr, f), get: (n, r) => this.get(n, r), now: this.#o.now },
+      name,
+      req,
+    );
   }
 
   /** Plan and credits (free). Updates meter.plan and the pacer's requests/minute. */
