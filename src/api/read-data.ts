@@ -31,6 +31,8 @@ export interface RejectedItem {
   message: string;
   /** Whether the field was absent (rather than of the wrong type). */
   missing: boolean;
+  /** The endpoint's path, for the error log (set by the transport). */
+  source?: string;
 }
 
 export type DataReading =

@@ -5,7 +5,8 @@
  * server-supplied message is scrubbed of the key before it is kept.
  */
 import type { CoinRef } from './coin-ref';
-import type { EndpointName, Plan } from '../api/endpoints';
+import { ENDPOINTS, type EndpointName, type Plan } from '../api/endpoints';
+import type { RejectedItem } from '../api/read-data';
 
 /** Codes the client itself produces (no HTTP response, or an unusable one). */
 export const CLIENT_ERROR_CODES = [
@@ -17,6 +18,8 @@ export const CLIENT_ERROR_CODES = [
   'UNEXPECTED_RESPONSE',
   'ABORTED',
   'BUDGET_EXCEEDED',
+  /** The answer lacks a field the formula needs ("The API answered without closingPrice"). */
+  'MISSING_FIELD',
 ] as const;
 
 export interface ApiErrorInit {
@@ -70,6 +73,16 @@ export function isApiError(e: unknown): e is ApiError {
   return e instanceof ApiError;
 }
 
+/** The error of one item of a list answer that could not be read: it costs that item (that coin) only. */
+export function unreadableItemError(r: RejectedItem, endpoint: EndpointName): ApiError {
+  const which = r.label ?? (r.id !== null ? `id ${r.id}` : `item ${r.index + 1}`);
+  return new ApiError({
+    code: r.missing ? 'MISSING_FIELD' : 'UNEXPECTED_RESPONSE',
+    message: `${r.message} (${which}, ${r.source ?? ENDPOINTS[endpoint].path})`,
+    endpoint,
+  });
+}
+
 export function abortedError(endpoint?: EndpointName): ApiError {
   return new ApiError({ code: 'ABORTED', message: 'The request was cancelled.', endpoint });
 }
@@ -86,6 +99,7 @@ export function allowsStaleFallback(e: unknown): boolean {
     case 'TIMEOUT':
     case 'MALFORMED_RESPONSE':
     case 'UNEXPECTED_RESPONSE':
+    case 'MISSING_FIELD':
     case 'RATE_LIMIT_EXCEEDED':
     case 'INTERNAL_ERROR':
       return true;

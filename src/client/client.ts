@@ -151,7 +151,10 @@ export class MarketClient {
       loadMap: (o) => this.#loadMap(o),
       ranks: this.#ranks,
       now,
-      fetchListingPage: async (page, o) => (await this.#marketsPage(page, 'USD', o)).entry.data.length,
+      fetchListingPage: async (page, o) => {
+        const { entry } = await this.#marketsPage(page, 'USD', o);
+        return entry.data.length + (entry.rejected?.length ?? 0);
+      },
       fetchProfileRank: async (id, o) => {
         await this.#request(canonicalRequest('profile', id, {}), o);
       },
@@ -163,7 +166,7 @@ export class MarketClient {
         ttlMs: () => this.#o.freshnessMs.live,
         fetchPage: async (page, currency, caller) => {
           const a = await this.#marketsPage(page, currency, { caller });
-          return { items: a.entry.data, stale: a.stale, fetchedAt: a.entry.fetchedAt };
+          return { items: a.entry.data, rejected: a.entry.rejected, stale: a.stale, fetchedAt: a.entry.fetchedAt };
         },
         fetchProfile: async (id, currency, caller) => {
           const a = await this.#request(canonicalRequest('profile', id, { convert: currency }), { caller });

@@ -5,6 +5,7 @@ export { ApiError, CLIENT_ERROR_CODES, allowsStaleFallback } from './api-error';
 export type { CoinRef, Ambiguity } from './coin-ref';
 export { describeCoin } from './coin-ref';
 export type { Quote } from './quote';
+export { quoteFromMarketItem } from './quote';
 export { CreditMeter } from './credit-meter';
 export type { MeterSnapshot } from './credit-meter';
 export { MemoryKeyStore } from './key-store';

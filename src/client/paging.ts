@@ -6,6 +6,7 @@ import { ENDPOINTS, type EndpointData, type EndpointName } from '../api/endpoint
 import { canonicalRequest, type CanonicalRequest, type QueryInput } from './canonical-request';
 import type { Answer, Fetched, RequestFlags, RequestOptions } from './client';
 import { MARKETS_PAGE_SIZE } from './coin-map';
+import type { RejectedItem } from '../api/read-data';
 
 /** What the paging loops need of the client. */
 export interface PagingClient {
@@ -45,18 +46,29 @@ export async function getPages<N extends EndpointName>(
   const base: QueryInput = { ...req.query };
   const answers: Answer[] = [];
   const items: unknown[] = [];
-  const step = async (query: QueryInput): Promise<unknown[] | null> => {
+  const rejected: RejectedItem[] = [];
+  /** Items the service answered so far, read or not: a page is full by what it carried. */
+  let answered = 0;
+  /** Keep a page's unreadable items, at their place in the whole list; the page's item count. */
+  const tally = (a: Answer): number => {
+    const data = Array.isArray(a.entry.data) ? a.entry.data.length : 0;
+    const bad = a.entry.rejected ?? [];
+    for (const r of bad) rejected.push({ ...r, index: answered + r.index });
+    answered += data + bad.length;
+    return data + bad.length;
+  };
+  const step = async (query: QueryInput): Promise<number | null> => {
     const a = await client.request(canonicalRequest(name, req.id, query), { caller: req.caller, signal: req.signal });
     answers.push(a);
     if (!Array.isArray(a.entry.data)) return null;
     items.push(...(a.entry.data as unknown[]));
-    return a.entry.data as unknown[];
+    return tally(a);
   };
   if (name === 'markets') {
     let offset = Number(base.offset ?? 0);
     for (let i = 0; i < MAX_PAGES && items.length < max && offset <= 50_000; i++) {
-      const page = await step({ ...base, offset, limit: MARKETS_PAGE_SIZE });
-      if (!page || page.length < MARKETS_PAGE_SIZE) break;
+      const count = await step({ ...base, offset, limit: MARKETS_PAGE_SIZE });
+      if (count === null || count < MARKETS_PAGE_SIZE) break;
       offset += MARKETS_PAGE_SIZE;
     }
   } else if ('page' in params) {
@@ -65,8 +77,8 @@ export async function getPages<N extends EndpointName>(
     for (let i = 0; i < MAX_PAGES && items.length < max; i++) {
       const got = await step({ ...base, page });
       const meta = answers[answers.length - 1].entry.meta;
-      const hasNext = typeof meta?.hasNextPage === 'boolean' ? meta.hasNextPage : (got?.length ?? 0) >= pageSize;
-      if (!got || !hasNext) break;
+      const hasNext = typeof meta?.hasNextPage === 'boolean' ? meta.hasNextPage : (got ?? 0) >= pageSize;
+      if (got === null || !hasNext) break;
       page++;
     }
   } else if ('from' in params && 'limit' in params) {
@@ -85,8 +97,10 @@ export async function getPages<N extends EndpointName>(
       answers.push(a);
       const page = a.entry.data as { time: number }[];
       const fresh = page.filter((x) => x.time > lastTime);
+      const carried = a.entry.rejected?.length ?? 0;
       items.push(...fresh);
-      if (page.length < limit || fresh.length === 0) break;
+      tally({ ...a, entry: { ...a.entry, data: fresh } });
+      if (page.length + carried < limit || fresh.length + carried === 0) break;
       lastTime = page[page.length - 1].time;
       from = nextPeriodStart(interval, lastTime);
       if (from > end) break;
@@ -96,12 +110,19 @@ export async function getPages<N extends EndpointName>(
   }
   if (answers.length === 0) return client.get(name, req);
   const last = answers[answers.length - 1];
-  return {
+  const out: Fetched<EndpointData<N>> = {
     data: (Array.isArray(last.entry.data) ? items.slice(0, max) : last.entry.data) as EndpointData<N>,
     meta: last.entry.meta,
     stale: answers.some((a) => a.stale),
     fetchedAt: Math.min(...answers.map((a) => a.entry.fetchedAt)),
     fromCache: answers.every((a) => a.fromCache),
   };
+  // Unreadable items count toward maxItems as the rows they will be shown as.
+  const kept = rejected.filter((r) => r.index < max);
+  if (kept.length > 0) {
+    out.rejected = kept;
+    out.data = (out.data as unknown[]).slice(0, Math.max(0, max - kept.length)) as EndpointData<N>;
+  }
+  return out;
 }
 

@@ -117,7 +117,7 @@ export function unwrap(name: CanonicalRequest['name'], body: unknown, status: nu
   if (spec.wrapped === false) {
     const r = readData(spec.data, body, spec.variant);
     if (!r.ok) throw unreadable('body', r);
-    return withRejected({ data: r.data, usedCredits: 0, timestamp: null }, r.rejected);
+    return withRejected({ data: r.data, usedCredits: 0, timestamp: null }, r.rejected, spec.path);
   }
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new ApiError({ code: 'UNEXPECTED_RESPONSE', message: `${name}: unexpected answer: no envelope.`, endpoint: name, status });
@@ -139,11 +139,11 @@ export function unwrap(name: CanonicalRequest['name'], body: unknown, status: nu
   }
   const d = readData(spec.data, env.data, spec.variant);
   if (!d.ok) throw unreadable('data', d);
-  return withRejected({ data: d.data, meta, usedCredits: st.output.usedCredits, timestamp: st.output.timestamp }, d.rejected);
+  return withRejected({ data: d.data, meta, usedCredits: st.output.usedCredits, timestamp: st.output.timestamp }, d.rejected, spec.path);
 }
 
-function withRejected(r: AttemptResult, rejected: RejectedItem[] | null): AttemptResult {
-  if (rejected && rejected.length > 0) r.rejected = rejected;
+function withRejected(r: AttemptResult, rejected: RejectedItem[] | null, source: string): AttemptResult {
+  if (rejected && rejected.length > 0) r.rejected = rejected.map((x) => ({ ...x, source }));
   return r;
 }
 

@@ -53,6 +53,9 @@ export function toFormulaError(e: unknown, formula: string): FormulaError {
       return notAvailable(e.message, e.code, true);
     case 'ABORTED':
       return notAvailable('Canceled', e.code);
+    case 'MISSING_FIELD':
+      // "The API answered without price (bitcoin, /v3/currencies/markets)": the field and where, as the client wrote it.
+      return notAvailable(e.message, e.code, true);
     case 'RATE_LIMIT_EXCEEDED':
       return notAvailable('Rate limit reached: the value will update on the next recalculation', e.code, true);
     default:

@@ -93,7 +93,7 @@ async function ohlcv(ctx: FormulaContext, coin: Arg, start: Arg, end: Arg, inter
     : await ctx.client.getPages('candles', { id: ref.id, query, caller: ctx.caller, signal: ctx.signal });
   // Candles that open within the range (the current one when it reaches now), oldest first.
   const rows = res.data.filter((c) => c.time <= to).sort((a, b) => a.time - b.time);
-  return table(rows, cols, showHeaders, `No ${iv === 'day' ? 'daily' : `${iv}ly`} candles for ${ref.name} from ${isoDay(span.start)} to ${isoDay(span.end - 1)}`);
+  return table(rows, cols, showHeaders, `No ${iv === 'day' ? 'daily' : `${iv}ly`} candles for ${ref.name} from ${isoDay(span.start)} to ${isoDay(span.end - 1)}`, res.rejected);
 }
 
 // ---------------------------------------------------------------- HISTORICAL

@@ -69,7 +69,7 @@ async function vesting(ctx: FormulaContext, coin: Arg, includeUntracked: Arg, he
   const res = await ctx.client.get('vestingAllocations', {
     id: ref.id, query: { includeUntracked: untracked ? true : undefined }, caller: ctx.caller, signal: ctx.signal,
   });
-  return table(res.data, VESTING_COLUMNS, showHeaders, `${ref.name} has no vesting allocations`);
+  return table(res.data, VESTING_COLUMNS, showHeaders, `${ref.name} has no vesting allocations`, res.rejected);
 }
 
 // ---------------------------------------------------------------- UNLOCKS
@@ -124,7 +124,7 @@ async function unlocks(
     caller: ctx.caller,
     signal: ctx.signal,
   });
-  return table(res.data.slice(0, n), UNLOCK_COLUMNS, showHeaders, `No token unlocks in the next ${days} days match these filters`);
+  return table(res.data.slice(0, n), UNLOCK_COLUMNS, showHeaders, `No token unlocks in the next ${days} days match these filters`, res.rejected);
 }
 
 // ---------------------------------------------------------------- VCPRESSURE
