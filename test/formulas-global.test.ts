@@ -12,6 +12,7 @@ import { FROZEN_NOW, keyedFrozenSessions } from './support/frozen-session';
 import type { JsonCell } from '../src/cli/calculate';
 import { col, formulaChecks } from './support/formula-checks';
 import { fromSerial, toSerial } from '../src/formulas/cells';
+import { TEST_DIALECT } from './support/dialect';
 
 const NOW = FROZEN_NOW;
 const DAY = 86_400_000;
@@ -198,14 +199,24 @@ describe('FEARGREED, ALTSEASON, DOMINANCE', () => {
 });
 
 describe('CREDITS', () => {
-  test('the account figures are the server\'s; dailyUsed grows by exactly what formulas spent', async () => {
+  // The legacy /v3/status reports monthly figures only: its daily cells are empty, and the
+  // monthly ones (which grow by the same credits) carry the accounting.
+  const legacy = TEST_DIALECT === 'legacy';
+  const used = legacy ? 'monthlyUsed' : 'dailyUsed';
+  test('the account figures are the server\'s; the used credits grow by exactly what formulas spent', async () => {
     const before = await grid('=CRYPTO.CREDITS()');
     const f0 = fieldMap(before);
     const u0 = sessions.pro.emulator!.usage('demo-pro');
     assert.equal(f0.get('plan'), 'Pro');
-    assert.equal(f0.get('dailyUsed'), u0.dailyUsed);
-    assert.equal(f0.get('dailyLimit'), 80_000);
-    assert.equal(f0.get('dailyRemaining'), 80_000 - u0.dailyUsed);
+    if (legacy) {
+      assert.deepEqual([f0.get('dailyUsed'), f0.get('dailyLimit'), f0.get('dailyRemaining')], ['', '', ''], 'not reported: empty, not derived');
+    } else {
+      assert.equal(f0.get('dailyUsed'), u0.dailyUsed);
+      assert.equal(f0.get('dailyLimit'), 80_000);
+      assert.equal(f0.get('dailyRemaining'), 80_000 - u0.dailyUsed);
+    }
+    assert.equal(f0.get('monthlyUsed'), u0.monthlyUsed);
+    assert.equal(f0.get('monthlyLimit'), 2_000_000);
     assert.equal(f0.get('periodEnd'), toSerial(Date.parse(u0.currentPeriodEnd)));
     assert.equal(f0.get('workbookCredits'), sessions.pro.client.meter.snapshot().credits);
     assert.equal(f0.get('workbookCredits'), u0.dailyUsed, 'this session is the key\'s only user');
@@ -216,15 +227,15 @@ describe('CREDITS', () => {
     await grid('=CRYPTO.FEARGREED("2024")'); // cached: free
     const spent = sessions.pro.client.meter.snapshot().credits - meter0;
     assert.equal(spent, 1 + 4);
-    const used = await num('=CRYPTO.CREDITS("dailyUsed")');
-    assert.equal(used - (f0.get('dailyUsed') as number), spent);
-    assert.equal(used, sessions.pro.emulator!.usage('demo-pro').dailyUsed);
+    const now = await num(`=CRYPTO.CREDITS("${used}")`);
+    assert.equal(now - (f0.get(used) as number), spent);
+    assert.equal(now, sessions.pro.emulator!.usage('demo-pro')[used]);
     assert.equal(await num('=CRYPTO.CREDITS("workbookCredits")'), sessions.pro.client.meter.snapshot().credits);
   });
   test('CREDITS itself is free and never cached', async () => {
     const a = sessions.pro.emulator!.usage('demo-pro');
-    await num('=CRYPTO.CREDITS("dailyUsed")');
-    await num('=CRYPTO.CREDITS("dailyUsed")');
+    await num(`=CRYPTO.CREDITS("${used}")`);
+    await num(`=CRYPTO.CREDITS("${used}")`);
     const b = sessions.pro.emulator!.usage('demo-pro');
     assert.equal(b.dailyUsed, a.dailyUsed);
     assert.equal(b.byPath['/v3/status'].requests - a.byPath['/v3/status'].requests, 2, 'two status reads');

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { calculate, type JsonCell, type Outcome } from '../src/cli/calculate';
 import { openSession, type Session } from '../src/cli/session';
 import { toSerial } from '../src/formulas/cells';
+import { TEST_DIALECT } from './support/dialect';
 
 const NOW_ISO = '2026-03-15T12:00:00.000Z';
 const NOW = Date.parse(NOW_ISO);
@@ -20,7 +21,7 @@ let s: Session;
 before(async () => {
   // A frozen clock makes "today" and every value reproducible; a generous rate
   // limit keeps the pacer out of the way (rate limits have their own tests).
-  s = await openSession({ emulator: { now: NOW_ISO, rpm: 2000 } });
+  s = await openSession({ emulator: { now: NOW_ISO, rpm: 2000, dialect: TEST_DIALECT } });
 });
 after(async () => {
   await s?.close();
@@ -257,7 +258,7 @@ describe('CRYPTO.HISTORICAL', () => {
   });
 
   test('when the shared request fails, every waiting cell settles with #N/A', async () => {
-    const t = await openSession({ emulator: { now: NOW_ISO, rpm: 2000 }, client: { maxRetries: 0 } });
+    const t = await openSession({ emulator: { now: NOW_ISO, rpm: 2000, dialect: TEST_DIALECT }, client: { maxRetries: 0 } });
     try {
       t.emulator!.faults.queue({ kind: '500', times: 5, path: HISTORICAL_PATH });
       const outs = await Promise.all(
@@ -344,7 +345,7 @@ describe('CRYPTO.SPARKLINE', () => {
   });
 
   test('needs the Basic plan: a Sandbox key gets #N/A naming it', async () => {
-    const t = await openSession({ key: 'demo-sandbox', emulator: { now: NOW_ISO } });
+    const t = await openSession({ key: 'demo-sandbox', emulator: { now: NOW_ISO, dialect: TEST_DIALECT } });
     try {
       const e = failure(await calc('=CRYPTO.SPARKLINE("bitcoin")', t));
       assert.equal(e.error, '#N/A');

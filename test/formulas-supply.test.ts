@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { calculate, type JsonCell, type Outcome } from '../src/cli/calculate';
 import { openSession, type Session } from '../src/cli/session';
 import { toSerial } from '../src/formulas/cells';
+import { TEST_DIALECT } from './support/dialect';
 
 const NOW_ISO = '2026-03-15T12:00:00.000Z';
 const NOW = Date.parse(NOW_ISO);
@@ -17,7 +18,7 @@ const UNLOCKS_PATH = '/v3/currencies/upcoming-token-unlocks';
 
 let s: Session;
 before(async () => {
-  s = await openSession({ emulator: { now: NOW_ISO, rpm: 2000 } });
+  s = await openSession({ emulator: { now: NOW_ISO, rpm: 2000, dialect: TEST_DIALECT } });
 });
 after(async () => {
   await s?.close();
@@ -43,7 +44,7 @@ const record = (g: JsonCell[][]) => Object.fromEntries(g.slice(1).map((r) => [r[
 
 /** A plan test: a session with another key, closed at once. */
 async function withKey<T>(key: string, fn: (t: Session) => Promise<T>): Promise<T> {
-  const t = await openSession({ key, emulator: { now: NOW_ISO } });
+  const t = await openSession({ key, emulator: { now: NOW_ISO, dialect: TEST_DIALECT } });
   try {
     return await fn(t);
   } finally {
