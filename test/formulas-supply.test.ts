@@ -132,11 +132,12 @@ describe('CRYPTO.VESTING', () => {
     near(sum(all.map((r) => num(r[6]))), 100, 0.01, '% of supply');
   });
 
-  test('a coin without vesting: a header row alone, or #N/A without headers; Advanced plan → #N/A naming Pro', async () => {
-    assert.deepEqual(await table('=CRYPTO.VESTING("bitcoin")'), [HEADER]);
-    const g = await table('=CRYPTO.VESTING("bitcoin",,0)');
-    assert.equal(g.length, 1);
-    assert.equal((g[0][0] as { error: string }).error, '#N/A');
+  test('a coin without vesting: #N/A saying so, with or without headers; Advanced plan → #N/A naming Pro', async () => {
+    for (const f of ['=CRYPTO.VESTING("bitcoin")', '=CRYPTO.VESTING("bitcoin",,0)']) {
+      const e = failure(await calc(f));
+      assert.equal(e.error, '#N/A');
+      assert.match(e.message, /Bitcoin has no vesting data/);
+    }
     const p = await withKey('demo-advanced', async (t) => failure(await calc('=CRYPTO.VESTING("sui")', t)));
     assert.equal(p.error, '#N/A');
     assert.match(p.message, /Pro/);
@@ -306,11 +307,17 @@ describe('CRYPTO.HOLDERS', () => {
     assert.deepEqual(noHeaders, g.slice(1));
   });
 
-  test('a bad view is #VALUE! naming the four; a coin without holders data gives a header row alone', async () => {
+  test('a bad view is #VALUE! naming the four; a native coin without holders data is #N/A saying so in every view', async () => {
     const e = failure(await calc('=CRYPTO.HOLDERS("chainlink","whales")'));
     assert.equal(e.error, '#VALUE!');
     for (const w of ['"top"', '"concentration"', '"tiers"', '"summary"']) assert.ok(e.message.includes(w), e.message);
-    assert.deepEqual(await table('=CRYPTO.HOLDERS("bitcoin")'), [['Rank', 'Address', 'Label', 'Contract', 'Amount', '% of supply', 'Value USD']]);
+    for (const view of ['top', 'concentration', 'tiers', 'summary']) {
+      for (const coin of ['bitcoin', 'ethereum']) {
+        const n = failure(await calc(`=CRYPTO.HOLDERS("${coin}","${view}")`));
+        assert.equal(n.error, '#N/A', `${coin} ${view}`);
+        assert.match(n.message, /No holders data for \w+: the API has none for native coins/);
+      }
+    }
     const p = await withKey('demo-basic', async (t) => failure(await calc('=CRYPTO.HOLDERS("chainlink")', t)));
     assert.equal(p.error, '#N/A');
     assert.match(p.message, /Advanced/);

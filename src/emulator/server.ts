@@ -461,7 +461,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
         if (!handler) throw new Error(`the market has no handler for ${name}`);
         result = handler({ id, query, now });
       } catch (err) {
-        if (err instanceof NotFoundError) return fail(new HttpError('NOT_FOUND', err.message || undefined));
+        // The spec's message for an addressed resource that does not exist; the handler's reason stays in the log.
+        if (err instanceof NotFoundError) return fail(new HttpError('NOT_FOUND'));
         if (err instanceof InvalidRequestError) return fail(new HttpError('VALIDATION_ERROR', err.message || undefined));
         process.emitWarning(`emulator: ${name} handler failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
         return fail(new HttpError('INTERNAL_ERROR'));

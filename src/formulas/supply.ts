@@ -69,6 +69,8 @@ async function vesting(ctx: FormulaContext, coin: Arg, includeUntracked: Arg, he
   const res = await ctx.client.get('vestingAllocations', {
     id: ref.id, query: { includeUntracked: untracked ? true : undefined }, caller: ctx.caller, signal: ctx.signal,
   });
+  // Empty by rule (the spec allows a coin without vesting data): say so, not a header row over nothing.
+  if (res.data.length === 0 && !res.rejected) throw notAvailable(`${ref.name} has no vesting data`, 'NO_DATA');
   return table(res.data, VESTING_COLUMNS, showHeaders, `${ref.name} has no vesting allocations`, res.rejected);
 }
 
@@ -201,13 +203,18 @@ async function holders(ctx: FormulaContext, coin: Arg, view: Arg, headers: Arg):
   const v = choiceArg(view, 'view', VIEWS, 'top', VIEWS_SHOWN);
   const showHeaders = headersArg(headers);
   const ref = await resolveCoin(ctx, input);
+  // Empty by rule (a native coin such as ethereum has no token holders; the spec's
+  // blockchainId is then null): say so, not a header row over nothing.
+  const none = () => notAvailable(`No holders data for ${ref.name}: the API has none for native coins and coins without a token contract`, 'NO_DATA');
   if (v === 'top') {
     const res = await ctx.client.get('holders', { id: ref.id, caller: ctx.caller, signal: ctx.signal });
+    if (res.data.length === 0 && !res.rejected) throw none();
     const rows = [...res.data].sort((a, b) => a.rank - b.rank);
-    return table(rows, TOP_HOLDER_COLUMNS, showHeaders, `No holders data for ${ref.name}`);
+    return table(rows, TOP_HOLDER_COLUMNS, showHeaders, `No holders data for ${ref.name}`, res.rejected);
   }
   const res = await ctx.client.get('holdersSummary', { id: ref.id, caller: ctx.caller, signal: ctx.signal });
   const s = res.data;
+  if (s.blockchainId === null && s.holdersCount === null) throw none();
   switch (v) {
     case 'concentration':
       return table(orderBy(s.concentration, (b) => b.bucket, HOLDER_BUCKETS), CONCENTRATION_COLUMNS, showHeaders, `No holders data for ${ref.name}`);
