@@ -76,7 +76,7 @@ describe('requests', () => {
     const before = r.hits('/v3/global/fear-greed').length;
     const all = await Promise.all(Array.from({ length: 50 }, (_, i) => c.get('fearGreed', { caller: `C${i}` })));
     assert.equal(r.hits('/v3/global/fear-greed').length - before, 1);
-    assert.ok(all.every((f) => f.data.value === all[0].data.value));
+    assert.ok(all.every((f) => f.data.currentValue === all[0].data.currentValue));
     const m = c.meter.snapshot();
     assert.equal(m.sharedCalls, 49);
     assert.deepEqual(m.byCaller.C0, { requests: 1, credits: 1 }, 'attributed to the caller that triggered it');

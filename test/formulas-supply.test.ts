@@ -15,6 +15,7 @@ const NOW_ISO = '2026-03-15T12:00:00.000Z';
 const NOW = Date.parse(NOW_ISO);
 const TODAY = Math.floor(toSerial(NOW));
 const UNLOCKS_PATH = '/v3/currencies/upcoming-token-unlocks';
+const TOKEN_UNLOCKS_PATH = '/v3/token-unlocks/upcoming';
 
 let s: Session;
 before(async () => {
@@ -163,15 +164,33 @@ describe('CRYPTO.UNLOCKS', () => {
     }
   });
 
-  test('count beyond a page fetches as many pages as needed, no more', async () => {
+  test('count beyond a page fetches as many pages of 25 as needed, no more (filtered or sorted by value)', async () => {
     const before = s.emulator!.usage('demo-pro').byPath[UNLOCKS_PATH]?.requests ?? 0;
-    const g = await table('=CRYPTO.UNLOCKS(90,,,,,60,0)');
+    const g = await table('=CRYPTO.UNLOCKS(90,"usdAmount",,,,60,0)');
     const after = s.emulator!.usage('demo-pro').byPath[UNLOCKS_PATH]?.requests ?? 0;
     assert.equal(g.length, 60);
     assert.equal(after - before, 3, 'three pages of 25');
     const keys = new Set(g.map((r) => `${r[0]}|${r[1]}`));
     assert.equal(keys.size, 60, 'no row twice');
     for (const r of g) assert.ok(num(r[0]) <= TODAY + 90);
+  });
+
+  test('soonest first without filters: the 200-a-request list, the same rows for fewer credits', async () => {
+    const usage = () => s.emulator!.usage('demo-pro').byPath;
+    const u0 = usage();
+    const cheap = await table('=CRYPTO.UNLOCKS(90,,,,,60,0)');
+    const u1 = usage();
+    assert.equal((u1[TOKEN_UNLOCKS_PATH]?.requests ?? 0) - (u0[TOKEN_UNLOCKS_PATH]?.requests ?? 0), 1, 'one request of up to 200');
+    assert.equal(u1[UNLOCKS_PATH]?.requests ?? 0, u0[UNLOCKS_PATH]?.requests ?? 0, 'none of 25');
+    // minUsdAmount 0 filters nothing but keeps the 25-a-page list: the same rows, three requests
+    const paged = await table('=CRYPTO.UNLOCKS(90,,,0,,60,0)');
+    assert.equal((usage()[UNLOCKS_PATH]?.requests ?? 0) - (u1[UNLOCKS_PATH]?.requests ?? 0), 3);
+    assert.deepEqual(cheap, paged);
+    // the window holds: nothing after daysAhead, even when fewer unlocks than count
+    const week = await table('=CRYPTO.UNLOCKS(7,,,,,1000,0)');
+    assert.ok(week.length > 0 && week.length < 1000);
+    for (const r of week) assert.ok(num(r[0]) <= TODAY + 7);
+    assert.deepEqual(week, await table('=CRYPTO.UNLOCKS(7,,,0,,1000,0)'));
   });
 
   test('sorting and filters: by USD value, largest first, at least $1M; by % of market cap', async () => {

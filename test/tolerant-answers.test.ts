@@ -136,6 +136,22 @@ describe('reading records', () => {
     assert.deepEqual([read.id, read.unlockTokens, read.unlockValue], [7, '5', '10']);
   });
 
+  test('fear & greed and altcoin season: the snapshot, or a chart point read as one (the rest empty)', () => {
+    const point = { time: 1_700_000_000_000, value: 63, classification: 'Greed', extra: true };
+    const fg = readData(ENDPOINTS.fearGreed.data, point, ENDPOINTS.fearGreed.variant);
+    assert.ok(fg.ok);
+    assert.deepEqual(fg.data, { time: point.time, currentValue: 63, classification: 'Greed', extra: true }, 'value read as currentValue; extra fields kept but unread');
+    const alt = readData(ENDPOINTS.altcoinIndex.data, { time: 1, value: 20, classification: 'Bitcoin Season', altcoinsMarketCap: '1' }, ENDPOINTS.altcoinIndex.variant);
+    assert.ok(alt.ok);
+    const a = alt.data as R.AltcoinIndexSnapshot;
+    assert.deepEqual([a.currentValue, a.classification, a.yearlyHighValue, a.lastMonthValue], [20, 'Bitcoin Season', null, null]);
+    const ms = readData(ENDPOINTS.altcoinIndex.data, { currentValue: 50, classification: 'Neutral', yearlyHighDate: 1_700_000_000_000, yearlyLowDate: null }, ENDPOINTS.altcoinIndex.variant);
+    assert.ok(ms.ok);
+    assert.equal((ms.data as R.AltcoinIndexSnapshot).yearlyHighDate, new Date(1_700_000_000_000).toISOString());
+    const bad = readData(ENDPOINTS.fearGreed.data, { classification: 'Greed' }, ENDPOINTS.fearGreed.variant);
+    assert.deepEqual(bad.ok ? null : bad.message, 'The API answered without currentValue');
+  });
+
   test('a list keeps its readable items and names the unreadable ones', () => {
     const items = [
       { date: '2024-01-01T00:00:00.000Z', closingPrice: '1', pricePercentChange: 1 },

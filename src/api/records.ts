@@ -84,6 +84,31 @@ export const ChartFearGreed = v.object({
   value: v.number(),
   classification: v.picklist(FEAR_GREED_BANDS.map((b) => b.label)),
 });
+/** `/v3/global/fear-greed`: a snapshot [inv, code], not a chart point. */
+export const FearGreedSnapshot = v.object({
+  currentValue: v.number(),
+  classification: v.picklist(FEAR_GREED_BANDS.map((b) => b.label)),
+});
+/** `/v3/global/altcoin-index`: a snapshot [doc]; the fields after classification may be missing (null). */
+export const AltcoinIndexSnapshot = v.object({
+  currentValue: v.number(),
+  classification: v.picklist(ALTCOIN_SEASON_BANDS.map((b) => b.label)),
+  yearlyHighValue: N(v.number()),
+  yearlyHighDate: N(IsoDate),
+  yearlyLowValue: N(v.number()),
+  yearlyLowDate: N(IsoDate),
+  yesterdayValue: N(v.number()),
+  lastWeekValue: N(v.number()),
+  lastMonthValue: N(v.number()),
+});
+/** `/v3/global/dominance`: no parameters, a snapshot [inv, code]; others = everything but BTC and ETH. */
+export const DominanceSnapshot = v.object({
+  btcDominance: v.number(),
+  btcDominanceChangePercent24h: N(v.number()),
+  ethDominance: v.number(),
+  ethDominanceChangePercent24h: N(v.number()),
+  othersDominance: v.number(),
+});
 export const ChartTvl = v.object({ time: EpochMs, totalTvl: Decimal, tvl: Decimal });
 export const SparklinePoint = v.object({ time: EpochMs, price: Decimal, volume: Decimal });
 
@@ -450,6 +475,9 @@ export type ChartAltcoinIndex = v.InferOutput<typeof ChartAltcoinIndex>;
 export type ChartDominance = v.InferOutput<typeof ChartDominance>;
 export type ChartFearGreed = v.InferOutput<typeof ChartFearGreed>;
 export type ChartTvl = v.InferOutput<typeof ChartTvl>;
+export type FearGreedSnapshot = v.InferOutput<typeof FearGreedSnapshot>;
+export type AltcoinIndexSnapshot = v.InferOutput<typeof AltcoinIndexSnapshot>;
+export type DominanceSnapshot = v.InferOutput<typeof DominanceSnapshot>;
 export type SparklinePoint = v.InferOutput<typeof SparklinePoint>;
 export type Credits = v.InferOutput<typeof Credits>;
 export type AccountStatus = v.InferOutput<typeof AccountStatus>;

@@ -78,3 +78,15 @@ export const tokenomicsVariant: Variant = (raw) => {
 /** VC pressure: `nextUnlockDate` ISO or epoch ms. */
 export const vcPressureVariant: Variant = (raw) =>
   typeof raw.nextUnlockDate === 'number' ? { ...raw, nextUnlockDate: isoText(raw.nextUnlockDate) } : raw;
+
+/**
+ * Fear & Greed and the Altcoin Season Index: the snapshot `{currentValue,
+ * classification, ...}` [inv, doc], or a chart point `{time, value,
+ * classification}` as the project first guessed (the rest of the snapshot is
+ * then missing: empty cells).
+ */
+export const indexSnapshotVariant: Variant = (raw) => {
+  const r = renamed(raw, { value: 'currentValue' });
+  if (typeof r.yearlyHighDate !== 'number' && typeof r.yearlyLowDate !== 'number') return r;
+  return { ...r, yearlyHighDate: isoText(r.yearlyHighDate), yearlyLowDate: isoText(r.yearlyLowDate) };
+};

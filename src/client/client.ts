@@ -33,7 +33,7 @@ import type { Quote } from './quote';
 import { ResponseCache, type CacheEntry } from './response-cache';
 import { withRetries } from './retry';
 import { attempt, isPlan, type AttemptResult } from './transport';
-import { getPages } from './paging';
+import { getPages, type PagesOptions } from './paging';
 
 export interface ClientOptions {
   /** Host root, e.g. 'https://api.cryptorank.io' or 'http://127.0.0.1:4010'; endpoint paths start with /v3. */
@@ -196,7 +196,7 @@ export class MarketClient {
   }
 
   /** Follows pagination and concatenates `data`: see paging.ts. */
-  getPages<N extends EndpointName>(name: N, req: RequestOptions & { maxItems?: number }): Promise<Fetched<EndpointData<N>>> {
+  getPages<N extends EndpointName>(name: N, req: PagesOptions): Promise<Fetched<EndpointData<N>>> {
     return getPages(
       { request: (cr, f) => this.#request(cr, f), get: (n, r) => this.get(n, r), now: this.#o.now },
       name,

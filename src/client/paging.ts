@@ -1,12 +1,17 @@
 /**
  * The paging loops: how getPages follows an endpoint's pagination and
- * concatenates `data` (moved verbatim from client.ts).
+ * concatenates `data`, each endpoint as the endpoint table declares it.
  */
-import { ENDPOINTS, type EndpointData, type EndpointName } from '../api/endpoints';
+import { ENDPOINTS, type EndpointData, type EndpointName, type EndpointSpec } from '../api/endpoints';
 import { canonicalRequest, type CanonicalRequest, type QueryInput } from './canonical-request';
 import type { Answer, Fetched, RequestFlags, RequestOptions } from './client';
-import { MARKETS_PAGE_SIZE } from './coin-map';
 import type { RejectedItem } from '../api/read-data';
+
+export interface PagesOptions extends RequestOptions {
+  maxItems?: number;
+  /** Stop at the first item this rejects (and leave it out). */
+  takeWhile?: (item: unknown) => boolean;
+}
 
 /** What the paging loops need of the client. */
 export interface PagingClient {
@@ -31,17 +36,20 @@ function nextPeriodStart(interval: string, time: number): number {
 const MAX_PAGES = 200;
 
 /**
- * Follows pagination and concatenates `data`: the markets list by
- * offset/limit=250, page-numbered endpoints by `page` until meta.hasNextPage
- * is false, candles by moving `from` past the last candle while pages are
- * full. Other endpoints: one request. `maxItems` caps the result.
+ * Follows pagination as the endpoint table declares it (`paging`) and
+ * concatenates `data`: offset-paged lists by offset/limit=pageSize,
+ * page-numbered endpoints by `page` until meta.hasNextPage is false, time
+ * series by moving `from` past the last item while pages are full. Other
+ * endpoints: one request. `maxItems` caps the result; `takeWhile` stops at the
+ * first item it rejects (a list sorted by the thing it tests).
  */
 export async function getPages<N extends EndpointName>(
   client: PagingClient,
   name: N,
-  req: RequestOptions & { maxItems?: number },
+  req: PagesOptions,
 ): Promise<Fetched<EndpointData<N>>> {
-  const params: Readonly<Record<string, unknown>> = ENDPOINTS[name].params;
+  const spec: EndpointSpec = ENDPOINTS[name];
+  const params: Readonly<Record<string, unknown>> = spec.params;
   const max = req.maxItems ?? Number.POSITIVE_INFINITY;
   const base: QueryInput = { ...req.query };
   const answers: Answer[] = [];
@@ -61,27 +69,35 @@ export async function getPages<N extends EndpointName>(
     const a = await client.request(canonicalRequest(name, req.id, query), { caller: req.caller, signal: req.signal });
     answers.push(a);
     if (!Array.isArray(a.entry.data)) return null;
-    items.push(...(a.entry.data as unknown[]));
+    const data = a.entry.data as unknown[];
+    const until = req.takeWhile ? data.findIndex((x) => !req.takeWhile!(x)) : -1;
+    if (until >= 0) {
+      items.push(...data.slice(0, until));
+      stopped = true;
+    } else items.push(...data);
     return tally(a);
   };
-  if (name === 'markets') {
+  let stopped = false;
+  if (spec.paging === 'offset') {
+    const pageSize = spec.pageSize ?? 1;
+    const maxOffset = (params.offset as { max?: number } | undefined)?.max ?? Number.POSITIVE_INFINITY;
     let offset = Number(base.offset ?? 0);
-    for (let i = 0; i < MAX_PAGES && items.length < max && offset <= 50_000; i++) {
-      const count = await step({ ...base, offset, limit: MARKETS_PAGE_SIZE });
-      if (count === null || count < MARKETS_PAGE_SIZE) break;
-      offset += MARKETS_PAGE_SIZE;
+    for (let i = 0; i < MAX_PAGES && items.length < max && offset <= maxOffset; i++) {
+      const count = await step({ ...base, offset, limit: pageSize });
+      if (count === null || count < pageSize || stopped) break;
+      offset += pageSize;
     }
-  } else if ('page' in params) {
-    const pageSize = (ENDPOINTS[name] as { pageSize?: number }).pageSize ?? 1;
+  } else if (spec.paging === 'page') {
+    const pageSize = spec.pageSize ?? 1;
     let page = Number(base.page ?? 1);
     for (let i = 0; i < MAX_PAGES && items.length < max; i++) {
       const got = await step({ ...base, page });
       const meta = answers[answers.length - 1].entry.meta;
       const hasNext = typeof meta?.hasNextPage === 'boolean' ? meta.hasNextPage : (got ?? 0) >= pageSize;
-      if (got === null || !hasNext) break;
+      if (got === null || !hasNext || stopped) break;
       page++;
     }
-  } else if ('from' in params && 'limit' in params) {
+  } else if (spec.paging === 'time') {
     // Time series: while pages are full, the next page starts at the period after
     // the last item, and stops once that is past `to` (or now: the server refuses
     // a `from` in the future). Items already held are skipped all the same.

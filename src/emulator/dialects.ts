@@ -13,7 +13,7 @@
  * |-------------------------------|---------------------------------------------|-----------------------------------------|
  * | status                        | no `endpoints`                              | `creditsTotal`/`maxRPM`, no daily       |
  * | candles, ohlcv                | `date` (epoch ms) for `time`                | `date` as ISO text                      |
- * | upcomingUnlocks               | `currencyId`, `tokenAmount`, `usdAmount`    | the same                                |
+ * | upcomingUnlocks, tokenUnlocks | `currencyId`, `tokenAmount`, `usdAmount`    | the same                                |
  * | tokenomics                    | `nextUnlockUsdAmount` for `nextUnlockValue` | `nextUnlockDate` as epoch ms            |
  * | vcPressure                    | —                                           | `nextUnlockDate` as epoch ms            |
  */
@@ -69,6 +69,10 @@ const RESHAPES: Partial<Record<EndpointName, Partial<Record<Exclude<Dialect, 'sp
     legacy: (c) => ({ ...rename(c, { time: 'date' }), date: isoOf(c.time) }),
   },
   upcomingUnlocks: {
+    docs: (u) => rename(u, UNLOCK_NAMES),
+    legacy: (u) => rename(u, UNLOCK_NAMES),
+  },
+  tokenUnlocks: {
     docs: (u) => rename(u, UNLOCK_NAMES),
     legacy: (u) => rename(u, UNLOCK_NAMES),
   },

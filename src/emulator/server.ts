@@ -27,7 +27,7 @@ import {
 } from '../api/endpoints';
 import type { StatusBody } from '../api/records';
 import { Accounts, DEMO_KEYS, creditPeriod, type UsageSnapshot } from './accounts';
-import { InvalidRequestError, NotFoundError, type DataEndpointName, type HandlerResult, type MarketDataSource } from './contract';
+import { InvalidRequestError, NotFoundError, PlanLimitError, type DataEndpointName, type HandlerResult, type MarketDataSource } from './contract';
 import { FaultInjector, mulberry32, type Fault, type FaultRates } from './faults';
 import { RateLimiter } from './rate-limit';
 import { DIALECTS, inDialect, isDialect, type Dialect } from './dialects';
@@ -459,11 +459,12 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       try {
         const handler = market.handlers[name as DataEndpointName];
         if (!handler) throw new Error(`the market has no handler for ${name}`);
-        result = handler({ id, query, now });
+        result = handler({ id, query, now, plan });
       } catch (err) {
         // The spec's message for an addressed resource that does not exist; the handler's reason stays in the log.
         if (err instanceof NotFoundError) return fail(new HttpError('NOT_FOUND'));
         if (err instanceof InvalidRequestError) return fail(new HttpError('VALIDATION_ERROR', err.message || undefined));
+        if (err instanceof PlanLimitError) return fail(new HttpError('PLAN_LIMIT_EXCEEDED', err.message || undefined));
         process.emitWarning(`emulator: ${name} handler failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
         return fail(new HttpError('INTERNAL_ERROR'));
       }
