@@ -18,7 +18,7 @@ import {
 } from '../api/endpoints';
 import type { RejectedItem } from '../api/read-data';
 import type { AccountStatus, MarketItem, Profile } from '../api/records';
-import { allowsStaleFallback, ApiError, abortedError } from './api-error';
+import { allowsStaleFallback, ApiError, abortedError, errorRule } from './api-error';
 import { canonicalRequest, freshnessOf, type CanonicalRequest, type QueryInput } from './canonical-request';
 import { abortable, realSleep, type Sleep } from './clock';
 import { CoinMap, CoinMapStorage, MARKETS_PAGE_SIZE, RankBook } from './coin-map';
@@ -101,8 +101,6 @@ export interface RequestFlags {
   /** Do not keep the answer in the response cache (the currency map lives in CoinMap). */
   store?: boolean;
 }
-
-const AUTH_CODES = new Set(['NO_API_KEY', 'API_KEY_MISSING', 'API_KEY_INVALID', 'NO_ACTIVE_SUBSCRIPTION']);
 
 export class MarketClient {
   readonly meter: CreditMeter;
@@ -401,7 +399,7 @@ export class MarketClient {
       },
       (e: unknown) => {
         this.#planLoading = null;
-        if (e instanceof ApiError && AUTH_CODES.has(e.code)) throw e;
+        if (e instanceof ApiError && errorRule(e.code, e.status).fixKey) throw e;
         this.#planFailedAt = this.#o.now(); // go ahead at the default rate
       },
     );

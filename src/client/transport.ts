@@ -36,8 +36,6 @@ export interface AttemptResult {
   rejected?: RejectedItem[];
 }
 
-const RETRYABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
-
 export function requestUrl(baseUrl: string, req: CanonicalRequest): string {
   const qs = new URLSearchParams(req.query as Record<string, string>).toString();
   return baseUrl.replace(/\/+$/, '') + req.path + (qs ? `?${qs}` : '');
@@ -59,9 +57,9 @@ export async function attempt(a: Attempt): Promise<AttemptResult> {
     if (e instanceof ApiError) return e;
     if (a.signal?.aborted) return abortedError(name);
     if (timedOut) {
-      return new ApiError({ code: 'TIMEOUT', message: `${name}: no answer within ${Math.round(a.timeoutMs / 1000)} s.`, endpoint: name, retryable: true });
+      return new ApiError({ code: 'TIMEOUT', message: `${name}: no answer within ${Math.round(a.timeoutMs / 1000)} s.`, endpoint: name });
     }
-    return new ApiError({ code: 'NETWORK_ERROR', message: `${name}: the service could not be reached.`, endpoint: name, retryable: true });
+    return new ApiError({ code: 'NETWORK_ERROR', message: `${name}: the service could not be reached.`, endpoint: name });
   };
   let status: number;
   let text: string;
@@ -86,7 +84,7 @@ export async function attempt(a: Attempt): Promise<AttemptResult> {
   try {
     body = JSON.parse(text);
   } catch {
-    throw new ApiError({ code: 'MALFORMED_RESPONSE', message: `${name}: the answer was not valid JSON.`, endpoint: name, status, retryable: true });
+    throw new ApiError({ code: 'MALFORMED_RESPONSE', message: `${name}: the answer was not valid JSON.`, endpoint: name, status });
   }
   return unwrap(name, body, status);
 }
@@ -182,7 +180,6 @@ function errorFromResponse(
     message: describe(name, code, detail, requiredPlan),
     status,
     endpoint: name,
-    retryable: RETRYABLE_STATUSES.has(status),
     requiredPlan,
     retryAfterMs,
   });
