@@ -11,7 +11,7 @@ import type { Session } from '../src/cli/session';
 import { FROZEN_NOW, frozenSession } from './support/frozen-session';
 import { calculate } from '../src/cli/calculate';
 import type { FormulaError } from '../src/formulas/cells';
-import { PriceStream, type LiveArgs, type PriceStreamOptions } from '../src/formulas/live';
+import { PriceStream, liveCell, type LiveArgs, type PriceStreamOptions } from '../src/formulas/live';
 import { TEST_DIALECT } from './support/dialect';
 
 const NOW = FROZEN_NOW;
@@ -263,6 +263,30 @@ describe('PriceStream', () => {
     ];
     await stream.idle();
     assert.equal(ok.values.length, 1);
+    offs.forEach((off) => off());
+  });
+});
+
+describe('a LIVEPRICE cell goes through the calculation host', () => {
+  test("its errors reach the host's error log (the pane's list): a bad argument, an unknown coin; values do not", async () => {
+    const { stream } = streamOn(s);
+    const good = new Cell(), unknown = new Cell(), bad = new Cell();
+    const before = s.host.errors().length;
+    const offs = [
+      liveCell(s.host, stream, { coin: 'bitcoin', intervalSeconds: 60, currency: 'USD' }, 'USD', good.onValue, good.onError),
+      liveCell(s.host, stream, { coin: 'no-such-coin-zz', intervalSeconds: 60, currency: 'USD' }, 'USD', unknown.onValue, unknown.onError),
+      liveCell(s.host, stream, { coin: 'bitcoin', intervalSeconds: 0, currency: 'USD' }, 'USD', bad.onValue, bad.onError),
+    ];
+    await stream.idle();
+    assert.deepEqual(good.values, [await price('bitcoin')]);
+    assert.equal(good.errors.length, 0);
+    assert.equal(unknown.errors[0]?.code, '#N/A');
+    assert.equal(bad.errors[0]?.code, '#VALUE!');
+    const logged = s.host.errors().slice(0, s.host.errors().length - before);
+    assert.equal(logged.length, 2, JSON.stringify(logged));
+    assert.ok(logged.every((e) => e.formula === 'LIVEPRICE'));
+    assert.ok(logged.some((e) => e.code === 'UNKNOWN_COIN' && /no-such-coin-zz/.test(e.message)));
+    assert.ok(logged.some((e) => e.code === 'INVALID_ARGUMENT' && /intervalSeconds/.test(e.message)));
     offs.forEach((off) => off());
   });
 });

@@ -335,6 +335,37 @@ function deliver(l: Listener, o: Outcome): void {
   }
 }
 
+// ---------------------------------------------------------------- a LIVEPRICE cell
+
+/** What a LIVEPRICE cell needs of the calculation host: its error log (CalculationHost.report). */
+export interface LiveHost {
+  report(formula: string, e: unknown): FormulaError;
+}
+
+/**
+ * A LIVEPRICE cell: its arguments checked, subscribed to the shared stream.
+ * Every failure (a bad argument, an unknown coin, an outage) goes through the
+ * calculation host, so it reaches the pane's error log like every formula's.
+ * Returns the unsubscribe.
+ */
+export function liveCell(
+  host: LiveHost,
+  stream: PriceStream,
+  raw: { coin: Arg; intervalSeconds: Arg; currency: Arg },
+  defaultCurrency: ConvertCurrency,
+  onValue: (price: number) => void,
+  onError: (err: FormulaError) => void,
+): () => void {
+  let args: LiveArgs;
+  try {
+    args = liveArgs(raw.coin, raw.intervalSeconds, raw.currency, defaultCurrency);
+  } catch (e) {
+    onError(host.report(LIVE_CALLER, e));
+    return () => undefined;
+  }
+  return stream.subscribe(args, (price) => onValue(price), (err) => onError(host.report(LIVE_CALLER, err)));
+}
+
 // ---------------------------------------------------------------- LIVEPRICE outside Excel
 
 /** Outside a streaming host (CLI, tests, benchmark) LIVEPRICE answers the current price once. */
