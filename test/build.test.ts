@@ -10,11 +10,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
+import { formatProblems, validateManifest } from '../scripts/validate-manifest';
 import { CATALOG } from '../src/formulas/catalog';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '..');
-const validator = path.resolve(root, '../shared/tools/validate-manifest');
 const PROD = 'https://addin.contoso.test/crypto/';
 let out: string;
 
@@ -72,7 +72,7 @@ describe('production build', () => {
     assert.match(manifest, new RegExp(`${PROD}taskpane\\.html`));
     assert.match(manifest, new RegExp(`${PROD}functions\\.json`));
     for (const size of [16, 32, 64, 80, 128]) assert.ok(statSync(path.join(out, 'assets', `icon-${size}.png`)).size > 0);
-    await run('bash', [validator, path.join(out, 'manifest.xml')]);
+    await assertValid(manifest, 'dist/manifest.xml');
   });
 
   test('the functions bundle stays small: it loads inside Excel', () => {
@@ -81,16 +81,57 @@ describe('production build', () => {
   });
 });
 
-test('the source manifest validates against the shared schemas', async () => {
-  // execFile rejects on a non-zero exit: the validator's verdict.
-  await assert.doesNotReject(run('bash', [validator, path.join(root, 'manifest.xml')]));
+/** The schema's verdict, with libxml2's own lines as the failure message. */
+async function assertValid(xml: string, name: string): Promise<void> {
+  const v = await validateManifest(xml, name);
+  assert.ok(v.valid, formatProblems(name, v));
+}
+
+const SOURCE = readFileSync(path.join(root, 'manifest.xml'), 'utf8');
+
+test('the source manifest validates against the project\'s schemas', async () => {
+  await assertValid(SOURCE, 'manifest.xml');
 });
 
-test('an invalid manifest is rejected by the same check', async () => {
+describe('a broken manifest is rejected with the schema\'s message, its line and the element at fault', () => {
+  const lineOf = (xml: string, needle: string) => xml.slice(0, xml.indexOf(needle)).split('\n').length;
+
+  test('an unknown element', async () => {
+    const bad = SOURCE.replace('<Hosts>', '<Bogus/>\n  <Hosts>');
+    const v = await validateManifest(bad);
+    assert.equal(v.valid, false);
+    assert.equal(v.problems.length, 1, formatProblems('manifest.xml', v));
+    assert.equal(v.problems[0].line, lineOf(bad, '<Bogus/>'));
+    assert.match(v.problems[0].message, /Element 'Bogus': This element is not expected/);
+  });
+
+  test('a missing <SupportUrl> (the catalog requires one)', async () => {
+    const bad = SOURCE.replace(/\s*<SupportUrl [^>]*\/>/, '');
+    assert.notEqual(bad, SOURCE);
+    const v = await validateManifest(bad);
+    assert.equal(v.valid, false);
+    assert.match(v.problems[0].message, /Expected is \( SupportUrl \)/);
+  });
+
+  test('a version that is not a.b.c.d', async () => {
+    const v = await validateManifest(SOURCE.replace(/<Version>[^<]*<\/Version>/, '<Version>one</Version>'));
+    assert.equal(v.valid, false);
+    assert.match(v.problems[0].message, /Element 'Version'/);
+  });
+});
+
+test('npm run validate uses the same check and exits 1 naming the file and line', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'crypto-manifest-'));
   const bad = path.join(dir, 'manifest.xml');
-  const text = readFileSync(path.join(root, 'manifest.xml'), 'utf8').replace('<Version>0.1.0.0</Version>', '<Version>one</Version>');
-  writeFileSync(bad, text);
-  await assert.rejects(run('bash', [validator, bad]));
+  writeFileSync(bad, SOURCE.replace('<Hosts>', '<Bogus/><Hosts>'));
+  const good = await run('node', ['--import', 'tsx', 'scripts/validate-manifest.ts', 'manifest.xml'], { cwd: root });
+  assert.match(good.stdout, /manifest\.xml validates/);
+  const failed = await run('node', ['--import', 'tsx', 'scripts/validate-manifest.ts', bad], { cwd: root }).then(
+    () => null,
+    (e: { code: number; stderr: string }) => e,
+  );
   rmSync(dir, { recursive: true, force: true });
+  assert.ok(failed, 'a broken manifest exits non-zero');
+  assert.equal(failed.code, 1);
+  assert.match(failed.stderr, new RegExp(`${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+: .*Element 'Bogus'`));
 });

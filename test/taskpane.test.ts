@@ -22,10 +22,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { OfficeMockObject } from 'office-addin-mock';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { PLAN_LIMITS, type Plan } from '../src/api/endpoints';
 import type { MeterSnapshot } from '../src/client';
 import { DEMO_KEYS, startEmulator, type Emulator } from '../src/emulator/server';
+import { launchBrowser } from './support/browser';
 import { startPaneServer, type PaneServer } from './support/pane-server';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -340,10 +341,7 @@ before(async () => {
   const [emulator] = await Promise.all([startEmulator({ port: 0 }), ensureBuild()]);
   em = emulator;
   server = await startPaneServer({ apiTarget: em.url, distDir: BUILD_DIR });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
-  });
+  browser = await launchBrowser();
 });
 
 after(async () => {
