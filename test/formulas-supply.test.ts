@@ -193,6 +193,25 @@ describe('CRYPTO.UNLOCKS', () => {
     assert.deepEqual(week, await table('=CRYPTO.UNLOCKS(7,,,0,,1000,0)'));
   });
 
+  test('where the service has no 200-a-request list for the key (a guess), the list of 25 a page answers', async () => {
+    const t = await openSession({
+      emulator: { now: NOW_ISO, rpm: 2000, dialect: TEST_DIALECT },
+      client: {
+        fetch: async (input, init) =>
+          new URL(String(input)).pathname === TOKEN_UNLOCKS_PATH
+            ? new Response(JSON.stringify({ error: { code: 'NOT_FOUND', message: 'Cannot GET /v3/token-unlocks/upcoming', status: 404 } }), { status: 404 })
+            : fetch(input, init),
+      },
+    });
+    try {
+      const g = await table('=CRYPTO.UNLOCKS(90,,,,,60,0)', t);
+      assert.deepEqual(g, await table('=CRYPTO.UNLOCKS(90,,,0,,60,0)'));
+      assert.equal(t.emulator!.usage('demo-pro').byPath[UNLOCKS_PATH]?.requests, 3, 'three pages of 25');
+    } finally {
+      await t.close();
+    }
+  });
+
   test('sorting and filters: by USD value, largest first, at least $1M; by % of market cap', async () => {
     const g = (await table('=CRYPTO.UNLOCKS(90,"usdAmount",,1000000,,30,0)'));
     assert.ok(g.length > 0);
