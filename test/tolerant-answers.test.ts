@@ -152,6 +152,32 @@ describe('reading records', () => {
     assert.deepEqual(bad.ok ? null : bad.message, 'The API answered without currentValue');
   });
 
+  test("the sparkline's older documented answer {interval, days, points: [[ms, price]]}: the same times and prices, empty volumes", async () => {
+    const older = await frozenSession({
+      client: {
+        fetch: async (input, init) => {
+          const res = await fetch(input, init);
+          if (!/\/sparkline$/.test(new URL(String(input)).pathname) || res.status !== 200) return res;
+          const body = (await res.json()) as { data: { time: number; price: string }[] };
+          const points = body.data.map((p) => [p.time, Number(p.price)]);
+          return new Response(JSON.stringify({ ...body, data: { interval: '1h', days: 7, points } }), { status: 200 });
+        },
+      },
+    });
+    try {
+      const want = await value(good, '=CRYPTO.SPARKLINE("solana",0)');
+      const got = await value(older, '=CRYPTO.SPARKLINE("solana",0)');
+      assert.equal(got.length, want.length);
+      got.forEach((r, i) => {
+        assert.equal(r[0], want[i][0]);
+        assert.ok(Math.abs((r[1] as number) - (want[i][1] as number)) <= 1e-9 * (want[i][1] as number), 'price');
+        assert.equal(r[2], '', 'no volume in that answer: an empty cell');
+      });
+    } finally {
+      await older.close();
+    }
+  });
+
   test('a list keeps its readable items and names the unreadable ones', () => {
     const items = [
       { date: '2024-01-01T00:00:00.000Z', closingPrice: '1', pricePercentChange: 1 },

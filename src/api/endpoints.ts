@@ -107,6 +107,8 @@ export interface EndpointSpec {
   wrapped?: false;
   /** Documented variants of the record (of one item, for lists) into `data`'s shape: see variants.ts. */
   variant?: V.Variant;
+  /** A documented variant of the whole answer (before its items are read): see variants.ts. */
+  answerVariant?: V.AnswerVariant;
   /**
    * How the client reads more than one page (client/paging.ts): `offset` moves
    * `offset` by `pageSize` (sent as `limit`) while pages are full; `page` counts
@@ -171,7 +173,7 @@ export const ENDPOINTS = {
       interval: { kind: 'enum', values: ['5m', '15m', '1h', '1d'], default: '1h' },
       sortOrder: { kind: 'enum', values: ['asc', 'desc'], default: 'asc' },
     },
-    data: list(R.SparklinePoint),
+    data: list(R.SparklinePoint), answerVariant: V.sparklineAnswerVariant,
   },
   trending: { path: '/v3/currencies/trending', plan: 'Sandbox', cost: 'flat', freshness: 'live', params: {}, data: list(R.TrendingItem) },
   gainersLosers: {

@@ -4,8 +4,9 @@
  *
  * 1. The strict in-place check (validate.ts): the spec's shape passes as it
  *    is, uncopied. This is the common case and the benchmark's path.
- * 2. Otherwise, per record (per item of a list): the endpoint's documented
- *    variant adapter (variants.ts), then every missing nullable field as null
+ * 2. Otherwise, the whole answer's documented variant, if any (variants.ts),
+ *    then per record (per item of a list): the endpoint's documented variant
+ *    adapter, then every missing nullable field as null
  *    (a missing optional field is an empty cell), then the strict check again.
  * 3. A record still failing is described by its first problem, naming the
  *    field ("The API answered without closingPrice"). In a list it costs that
@@ -15,7 +16,7 @@
  */
 import * as v from 'valibot';
 import { validate } from './validate';
-import type { Variant } from './variants';
+import type { AnswerVariant, Variant } from './variants';
 
 /** An item of a list answer that could not be read. */
 export interface RejectedItem {
@@ -47,9 +48,10 @@ interface Node {
   wrapped?: Node;
 }
 
-export function readData(schema: v.GenericSchema, raw: unknown, variant?: Variant): DataReading {
-  const strict = validate(schema, raw);
+export function readData(schema: v.GenericSchema, answer: unknown, variant?: Variant, answerVariant?: AnswerVariant): DataReading {
+  const strict = validate(schema, answer);
   if (strict.success) return { ok: true, data: strict.output, rejected: null };
+  const raw = answerVariant ? answerVariant(answer) : answer;
   const node = schema as unknown as Node;
   if (node.type === 'array' && node.item && Array.isArray(raw)) return readItems(node.item as unknown as v.GenericSchema, raw, variant);
   return readRecord(schema, raw, variant);

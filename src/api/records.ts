@@ -110,7 +110,8 @@ export const DominanceSnapshot = v.object({
   othersDominance: v.number(),
 });
 export const ChartTvl = v.object({ time: EpochMs, totalTvl: Decimal, tvl: Decimal });
-export const SparklinePoint = v.object({ time: EpochMs, price: Decimal, volume: Decimal });
+/** volume is required in the spec; an older documented answer has none (an empty cell), see variants.ts. */
+export const SparklinePoint = v.object({ time: EpochMs, price: Decimal, volume: N(Decimal) });
 
 // ---------------------------------------------------------------- account and global
 /** The spec's Credits record, as /v3/status carries it in the spec shape. */

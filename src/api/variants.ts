@@ -90,3 +90,24 @@ export const indexSnapshotVariant: Variant = (raw) => {
   if (typeof r.yearlyHighDate !== 'number' && typeof r.yearlyLowDate !== 'number') return r;
   return { ...r, yearlyHighDate: isoText(r.yearlyHighDate), yearlyLowDate: isoText(r.yearlyLowDate) };
 };
+
+/** A whole answer in another documented form, before its items are read (a list endpoint answering an object). */
+export type AnswerVariant = (raw: unknown) => unknown;
+
+/**
+ * The sparkline: a list of `{time, price, volume}` (spec, current docs), or an
+ * older documented `{interval, days, points: [[ms, price], ...]}` without
+ * volumes (their cells are empty).
+ */
+export const sparklineAnswerVariant: AnswerVariant = (raw) => {
+  const points = (raw as { points?: unknown } | null)?.points;
+  if (!Array.isArray(points)) return raw;
+  return points.map((p) => (Array.isArray(p) ? { time: p[0], price: typeof p[1] === 'number' ? decimalText(p[1]) : p[1] } : p));
+};
+
+/** A JSON number as the API's decimal text ("0.00000012", not "1.2e-7"). */
+function decimalText(n: number): string {
+  if (!Number.isFinite(n)) return String(n);
+  const s = String(n);
+  return /e/i.test(s) ? n.toFixed(20).replace(/\.?0+$/, '') : s;
+}

@@ -113,7 +113,7 @@ export function unwrap(name: CanonicalRequest['name'], body: unknown, status: nu
           status,
         });
   if (spec.wrapped === false) {
-    const r = readData(spec.data, body, spec.variant);
+    const r = readData(spec.data, body, spec.variant, spec.answerVariant);
     if (!r.ok) throw unreadable('body', r);
     return withRejected({ data: r.data, usedCredits: 0, timestamp: null }, r.rejected, spec.path);
   }
@@ -135,7 +135,7 @@ export function unwrap(name: CanonicalRequest['name'], body: unknown, status: nu
   } else if (env.meta && typeof env.meta === 'object') {
     meta = env.meta as Record<string, unknown>;
   }
-  const d = readData(spec.data, env.data, spec.variant);
+  const d = readData(spec.data, env.data, spec.variant, spec.answerVariant);
   if (!d.ok) throw unreadable('data', d);
   return withRejected({ data: d.data, meta, usedCredits: st.output.usedCredits, timestamp: st.output.timestamp }, d.rejected, spec.path);
 }
