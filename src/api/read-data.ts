@@ -15,7 +15,7 @@
  * Extra fields are ignored throughout (the schemas are not strict objects).
  */
 import * as v from 'valibot';
-import { validate } from './validate';
+import { checkInPlace, validate } from './validate';
 import type { AnswerVariant, Variant } from './variants';
 
 /** An item of a list answer that could not be read. */
@@ -49,8 +49,8 @@ interface Node {
 }
 
 export function readData(schema: v.GenericSchema, answer: unknown, variant?: Variant, answerVariant?: AnswerVariant): DataReading {
-  const strict = validate(schema, answer);
-  if (strict.success) return { ok: true, data: strict.output, rejected: null };
+  const whole = strictly(schema, answer);
+  if (whole) return whole;
   const raw = answerVariant ? answerVariant(answer) : answer;
   const node = schema as unknown as Node;
   if (node.type === 'array' && node.item && Array.isArray(raw)) return readItems(node.item as unknown as v.GenericSchema, raw, variant);
@@ -70,12 +70,24 @@ function readItems(item: v.GenericSchema, raw: readonly unknown[], variant?: Var
 }
 
 function readRecord(schema: v.GenericSchema, raw: unknown, variant?: Variant): DataReading {
-  const first = validate(schema, raw);
-  if (first.success) return { ok: true, data: first.output, rejected: null };
+  const plain = strictly(schema, raw);
+  if (plain) return plain;
   const adapted = variant && isRecord(raw) ? variant(raw) : raw;
   const r = validate(schema, withNulls(schema as unknown as Node, adapted));
   if (r.success) return { ok: true, data: r.output, rejected: null };
   return { ok: false, ...describe(r.issues) };
+}
+
+/**
+ * The strict check: in place (validate.ts), the record as it is; valibot's own
+ * parse for a schema not checkable in place. null when it fails (no issues are
+ * built: the reading goes on).
+ */
+function strictly(schema: v.GenericSchema, x: unknown): { ok: true; data: unknown; rejected: null } | null {
+  const inPlace = checkInPlace(schema, x);
+  if (inPlace !== null) return inPlace ? { ok: true, data: x, rejected: null } : null;
+  const r = v.safeParse(schema, x);
+  return r.success ? { ok: true, data: r.output, rejected: null } : null;
 }
 
 /** The first problem, in words a cell can show. */
