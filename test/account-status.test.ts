@@ -95,13 +95,14 @@ describe('plan gating without endpoints', () => {
 
   test('a plan name the table does not know is left to the service, and its 403 is learned', async () => {
     const r = rigs.docs;
+    let plan = 'Starter';
     const c = r.client({
       key: 'demo-sandbox',
       fetch: async (input, init) => {
         const res = await fetch(input, init);
         if (!String(input).endsWith('/v3/status')) return res;
         const body = (await res.json()) as Record<string, unknown>;
-        return new Response(JSON.stringify({ ...body, plan: 'Starter' }), { status: 200 });
+        return new Response(JSON.stringify({ ...body, plan }), { status: 200 });
       },
     });
     assert.equal((await c.status()).plan, 'Starter');
@@ -115,5 +116,10 @@ describe('plan gating without endpoints', () => {
     c.onKeyChanged();
     await rejects(c.get('performance', { id: 1 }), 'ENDPOINT_NOT_AVAILABLE');
     assert.equal(r.hits(path).length, first + 2, 'a new key is asked afresh');
+    // the plan changes (an upgrade): the refusal is forgotten
+    plan = 'Starter Plus';
+    await c.status({ force: true });
+    await rejects(c.get('performance', { id: 1 }), 'ENDPOINT_NOT_AVAILABLE');
+    assert.equal(r.hits(path).length, first + 3, 'asked again after the plan changed');
   });
 });

@@ -359,6 +359,8 @@ export class MarketClient {
   #learn(cr: CanonicalRequest, entry: CacheEntry): void {
     if (cr.name === 'status') {
       const s = entry.data as AccountStatus;
+      // Another plan (an upgrade): what the service refused before may be allowed now.
+      if (this.#plan && this.#plan.plan !== s.plan) this.#denied.clear();
       this.#plan = s;
       this.#planFailedAt = null;
       this.#pacer.setRpm(s.rateLimitPerMinute);
