@@ -257,6 +257,7 @@ export const ENDPOINTS = {
   // global
   globalMarket: { path: '/v3/global/market', plan: 'Sandbox', cost: 'flat', freshness: 'live', params: {}, data: R.GlobalMarket },
   fearGreed: { path: '/v3/global/fear-greed', plan: 'Sandbox', cost: 'flat', freshness: 'live', params: {}, data: R.FearGreedSnapshot, variant: V.indexSnapshotVariant },
+  // guess: every chart's range parameters are `from`/`to` (api-notes)
   fearGreedChart: { path: '/v3/global/fear-greed/chart', plan: 'Basic', cost: 'buckets', freshness: 'history', params: { from, to }, data: list(R.ChartFearGreed) },
   altcoinIndex: { path: '/v3/global/altcoin-index', plan: 'Sandbox', cost: 'flat', freshness: 'live', params: {}, data: R.AltcoinIndexSnapshot, variant: V.indexSnapshotVariant },
   altcoinIndexChart: { path: '/v3/global/altcoin-index/chart', plan: 'Basic', cost: 'buckets', freshness: 'history', params: { from, to }, data: list(R.ChartAltcoinIndex) },
