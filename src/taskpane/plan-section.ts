@@ -74,7 +74,9 @@ export class PlanSection {
     body.hidden = false;
     el('plan-name').textContent = v.plan;
     el('plan-rpm').textContent = formatInt(v.rateLimitPerMinute);
-    renderGauge('daily', v.daily, `resets ${formatRelative(v.dailyResetAt, now)} (00:00 UTC)`);
+    // Daily figures only where the service reports them (older status shapes have none).
+    el('daily').hidden = v.daily === null;
+    if (v.daily) renderGauge('daily', v.daily, `resets ${formatRelative(v.dailyResetAt, now)} (00:00 UTC)`);
     renderGauge(
       'monthly',
       v.monthly,

@@ -8,7 +8,7 @@ import { recalculateActiveSheet, recalculateWorkbook } from './excel';
 import { formatInt } from './format';
 import { refreshDoneMessage } from './messages';
 import type { PlanSection } from './plan-section';
-import { estimateRefresh, type RefreshMark } from './view-model';
+import { creditsLeftText, creditsRemaining, estimateRefresh, type RefreshMark } from './view-model';
 
 type Scope = 'workbook' | 'sheet';
 
@@ -50,13 +50,13 @@ export class RefreshSection {
   #ask(scope: Scope): void {
     if (isBusy(el('refresh-all'))) return;
     const status = this.#plan.status;
-    const est = estimateRefresh(this.#rt.client.meter.snapshot(), this.#mark, status?.credits.dailyRemaining ?? null);
+    const est = estimateRefresh(this.#rt.client.meter.snapshot(), this.#mark, creditsRemaining(status));
     if (!est.confirm) {
       void this.#refresh(scope);
       return;
     }
     this.#pendingScope = scope;
-    const left = status ? ` You have ${formatInt(status.credits.dailyRemaining)} of ${formatInt(status.credits.dailyLimit)} daily credits left.` : '';
+    const left = status ? creditsLeftText(status, formatInt) : '';
     el('refresh-confirm-text').textContent =
       `${scope === 'workbook' ? 'Refreshing all data' : 'Refreshing the active sheet'} fetches everything again and may spend up to about ${formatInt(est.credits)} credits (estimated from ${est.basis}).${left}`;
     el('refresh-confirm').hidden = false;
