@@ -33,7 +33,8 @@ export type ResultListener = (grid: ResultGrid) => void;
 export function toGrid(value: unknown): ResultGrid {
   const cell = (v: unknown): CellValue => {
     if (v instanceof CustomFunctionsError) return errorValueOf(v);
-    if (v === undefined || v === null) return null;
+    // Excel shows a null in a returned array as 0 (office-js#1503); the add-in returns "" for "no value".
+    if (v === undefined || v === null) return 0;
     if (typeof v === 'number') return Number.isFinite(v) ? v : { error: ErrorCode.invalidNumber };
     if (typeof v === 'string' || typeof v === 'boolean') return v;
     if (isErrorValue(v)) return { error: v.error, ...(v.message ? { message: v.message } : {}) };
