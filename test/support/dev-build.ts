@@ -1,0 +1,57 @@
+/**
+ * The development bundle (`webpack --mode development`), built once into a
+ * private directory per caller (so a concurrent build of dist/ or another test
+ * file's build cannot pull files from under it) and reused while no source is
+ * newer. The same logic as test/taskpane.test.ts's build, shared here.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+function newestMtime(p: string): number {
+  const st = statSync(p);
+  if (!st.isDirectory()) return st.mtimeMs;
+  let m = 0;
+  for (const e of readdirSync(p)) m = Math.max(m, newestMtime(path.join(p, e)));
+  return m;
+}
+
+function isFresh(dir: string, files: string[]): boolean {
+  if (!files.every((f) => existsSync(path.join(dir, f)))) return false;
+  const sources = Math.max(
+    newestMtime(path.join(root, 'src')),
+    newestMtime(path.join(root, 'docs/formula-examples')),
+    statSync(path.join(root, 'webpack.config.js')).mtimeMs,
+    statSync(path.join(root, 'manifest.xml')).mtimeMs,
+  );
+  return files.every((f) => statSync(path.join(dir, f)).mtimeMs > sources);
+}
+
+/** Builds into os.tmpdir()/<name>/dist unless fresh; returns the directory. */
+export async function developmentBuild(name: string, expect: string[]): Promise<string> {
+  const dir = path.join(os.tmpdir(), name, 'dist');
+  if (isFresh(dir, expect)) return dir;
+  mkdirSync(dir, { recursive: true });
+  let last: unknown;
+  // Another engineer's half-saved file can break a build for a moment: retry.
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    try {
+      await promisify(execFile)('npx', ['webpack', '--mode', 'development', '--output-path', dir], {
+        cwd: root,
+        maxBuffer: 64 * 1024 * 1024,
+        env: { ...process.env, NO_UPDATE_NOTIFIER: '1' },
+      });
+      if (expect.every((f) => existsSync(path.join(dir, f)))) return dir;
+    } catch (e) {
+      last = e;
+      await new Promise((r) => setTimeout(r, 15_000));
+    }
+  }
+  const out = last as { stdout?: string; stderr?: string };
+  throw new Error(`webpack failed:\n${String(out?.stdout ?? last).slice(-4000)}\n${out?.stderr ?? ''}`);
+}
