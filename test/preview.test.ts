@@ -122,6 +122,32 @@ describe('the page', () => {
   });
 });
 
+describe('templates', () => {
+  test('every function in the built functions.json is registered by the built functions.js', async () => {
+    const page = await openPreview();
+    const ids = await page.evaluate(() => window.__previewWorkbook!.host.functions().map((f) => f.id));
+    const json = (await (await fetch(`${server.url}/functions.json`)).json()) as { functions: { id: string }[] };
+    assert.deepEqual([...ids].sort(), json.functions.map((f) => f.id).sort());
+  });
+
+  for (const id of ['portfolio', 'history', 'dashboard', 'unlocks']) {
+    test(`the ${id} template calculates without an error cell`, async () => {
+      const page = await openPreview(`?template=${id}`);
+      await idle(page);
+      const errors = await page.evaluate(() => {
+        const { sheet } = window.__previewWorkbook!;
+        return sheet.addresses().flatMap((a) => {
+          const v = sheet.value(a) as { error?: string; message?: string } | null;
+          return v && typeof v === 'object' && v.error ? [`${a} ${v.error} ${v.message ?? ''}`] : [];
+        });
+      });
+      assert.deepEqual(errors, []);
+      const cells = await page.evaluate(() => window.__previewWorkbook!.sheet.addresses().length);
+      assert.ok(cells > 10, `${id}: ${cells} cells`);
+    });
+  }
+});
+
 describe('the built bundle in cells', () => {
   test('each README formula example typed into a cell spills what the formula CLI gives for it', async () => {
     const page = await openPreview();
