@@ -8,6 +8,10 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { loadExamples } from '../scripts/formula-table';
 import { calculate } from '../src/cli/calculate';
@@ -16,6 +20,10 @@ import { startEmulator, type Emulator } from '../src/emulator/server';
 import { launchBrowser } from './support/browser';
 import { developmentBuild } from './support/dev-build';
 import { startPaneServer, type PaneServer } from './support/pane-server';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// The README's screenshot is rewritten only when asked (UPDATE_SCREENSHOTS=1), as test/taskpane.test.ts does.
+const SHOTS = process.env.UPDATE_SCREENSHOTS ? path.join(root, 'docs/screenshots') : path.join(os.tmpdir(), 'crypto-preview-shots');
 
 type Cell = number | string | boolean | null | { error: string; message?: string };
 
@@ -144,6 +152,13 @@ describe('templates', () => {
       assert.deepEqual(errors, []);
       const cells = await page.evaluate(() => window.__previewWorkbook!.sheet.addresses().length);
       assert.ok(cells > 10, `${id}: ${cells} cells`);
+      if (id === 'portfolio') {
+        await page.evaluate(() => window.__previewWorkbook!.view.select({ row: 4, col: 3 }));
+        // The pane's plan and usage panel fill in after the formulas spent something.
+        await page.frameLocator('#pane').locator('#plan-body:not([hidden])').waitFor({ timeout: 20_000 });
+        mkdirSync(SHOTS, { recursive: true });
+        await page.screenshot({ path: path.join(SHOTS, 'preview-portfolio.png') });
+      }
     });
   }
 });
