@@ -156,3 +156,16 @@ test('dates are Excel serial numbers (1900 system, UTC)', () => {
   assert.equal(serialFromDate(new Date(Date.UTC(2024, 0, 1))), 45292);
   assert.equal(serialFromDate(new Date(Date.UTC(1900, 2, 1))), 61);
 });
+
+test('the preview is in the development build only: production has no preview entry or page', async () => {
+  // A URL, not a literal path: the config is plain JavaScript without types.
+  const config = (await import(new URL('../webpack.config.js', import.meta.url).href)).default as (env: unknown, o: { mode: string }) => Promise<{ entry: Record<string, unknown>; plugins: object[] }>;
+  const pages = (c: { plugins: object[] }) =>
+    c.plugins.map((p) => (p as { userOptions?: { filename?: string } }).userOptions?.filename).filter((f): f is string => typeof f === 'string');
+  const prod = await config({}, { mode: 'production' });
+  assert.deepEqual(Object.keys(prod.entry).sort(), ['functions', 'taskpane']);
+  assert.deepEqual(pages(prod), ['taskpane.html']);
+  const dev = await config({}, { mode: 'development' });
+  assert.deepEqual(Object.keys(dev.entry).sort(), ['functions', 'preview', 'preview-host', 'taskpane']);
+  assert.deepEqual(pages(dev).sort(), ['index.html', 'preview-pane.html', 'taskpane.html']);
+});
