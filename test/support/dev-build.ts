@@ -5,6 +5,7 @@
  * newer. The same logic as test/taskpane.test.ts's build, shared here.
  */
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -32,9 +33,13 @@ function isFresh(dir: string, files: string[]): boolean {
   return files.every((f) => statSync(path.join(dir, f)).mtimeMs > sources);
 }
 
-/** Builds into os.tmpdir()/<name>/dist unless fresh; returns the directory. */
+/**
+ * Builds into os.tmpdir()/<name>-<checkout>/dist unless fresh; returns the directory.
+ * Per checkout: several clones or worktrees on one machine must not reuse each other's build.
+ */
 export async function developmentBuild(name: string, expect: string[]): Promise<string> {
-  const dir = path.join(os.tmpdir(), name, 'dist');
+  const checkout = createHash('sha256').update(root).digest('hex').slice(0, 8);
+  const dir = path.join(os.tmpdir(), `${name}-${checkout}`, 'dist');
   if (isFresh(dir, expect)) return dir;
   mkdirSync(dir, { recursive: true });
   let last: unknown;
