@@ -188,6 +188,23 @@ describe('the built bundle in cells', () => {
     assert.deepEqual(mismatches, []);
   });
 
+  test('errors from the bundle: an unknown coin is #N/A naming it, a bad argument #VALUE! naming the allowed values; dates in a spilled table show as dates', async () => {
+    const page = await openPreview();
+    await enter(page, 'A1', '=CRYPTO.PRICE("nosuchcoinxyz")');
+    await enter(page, 'A2', '=CRYPTO.OHLCV("bitcoin","2024-01-01","2024-01-03","fortnightly")');
+    await enter(page, 'A4', '=CRYPTO.OHLCV("bitcoin","2024-01-01","2024-01-03")');
+    await idle(page);
+    const [[unknown], [bad]] = (await values(page, 'A1', 2, 1)) as { error: string; message: string }[][];
+    assert.equal(unknown.error, '#N/A');
+    assert.match(unknown.message, /nosuchcoinxyz/);
+    assert.equal(bad.error, '#VALUE!');
+    assert.match(bad.message, /daily.*weekly.*monthly/);
+    assert.equal(await cellLocator(page, 'A1').getAttribute('title'), `#N/A ${unknown.message}`);
+    assert.equal((await cellLocator(page, 'A4').textContent())?.trim(), 'Date');
+    assert.equal((await cellLocator(page, 'A5').textContent())?.trim(), '2024-01-01');
+    assert.equal((await values(page, 'A5', 1, 1))[0][0], 45292);
+  });
+
   test('a pending call shows #BUSY!; editing an argument cancels it and the cell shows the new result', async () => {
     // An API 1.5 s away, so the first call is still pending when the argument changes.
     const slow = await startEmulator({ now: Date.now(), rpm: 5000, latency: 1500 });
