@@ -114,6 +114,10 @@ describe('the page', () => {
     const [[price]] = await values(page, 'C4', 1, 1);
     assert.equal(typeof price, 'number');
     assert.equal(await page.locator('[aria-current="page"]').textContent(), 'Portfolio');
+    // The pane's usage panel counts what the workbook's formulas spent: one runtime.
+    await pane.locator('#usage-table:not([hidden])').waitFor({ timeout: 20_000 });
+    assert.ok(Number((await pane.locator('#usage-requests').textContent())?.replace(/\D/g, '')) > 0);
+    assert.match((await pane.locator('#usage-rows').textContent()) ?? '', /PRICE/);
   });
 
   test('Excel functions, references, ranges and array constants; a date shows as a date', async () => {
