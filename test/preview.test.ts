@@ -134,6 +134,25 @@ describe('the page', () => {
   });
 });
 
+describe('editing as in Excel', () => {
+  test('typing on a selected cell starts an entry; Enter commits and moves down; Escape reverts; Delete clears; arrows move', async () => {
+    const page = await openPreview();
+    await cellLocator(page, 'B2').click();
+    await page.keyboard.type('=1+2');
+    await page.keyboard.press('Enter');
+    assert.equal((await values(page, 'B2', 1, 1))[0][0], 3);
+    assert.equal(await page.locator('#name-box').textContent(), 'B3', 'Enter moved down');
+    await page.keyboard.press('ArrowUp');
+    assert.equal(await page.getByRole('textbox', { name: 'Formula', exact: true }).inputValue(), '=1+2');
+    await page.keyboard.type('9');
+    await page.keyboard.press('Escape');
+    assert.equal((await values(page, 'B2', 1, 1))[0][0], 3, 'Escape kept the cell');
+    await page.keyboard.press('Delete');
+    assert.equal((await values(page, 'B2', 1, 1))[0][0], null);
+    assert.equal(await cellLocator(page, 'B2').getAttribute('aria-selected'), 'true');
+  });
+});
+
 describe('templates', () => {
   test('every function in the built functions.json is registered by the built functions.js', async () => {
     const page = await openPreview();
