@@ -19,6 +19,12 @@ function workbook() {
     functions: [
       { id: 'TABLE', name: 'TABLE', parameters: [{ name: 'n', type: 'number' }], result: { dimensionality: 'matrix' }, options: { cancelable: true } },
       { id: 'SLOW', name: 'SLOW', parameters: [{ name: 'x', type: 'any' }], options: { cancelable: true } },
+      {
+        id: 'WHERE',
+        name: 'WHERE',
+        parameters: [{ name: 'a', type: 'any' }, { name: 'b', type: 'any', dimensionality: 'matrix' }, { name: 'c', type: 'any', optional: true }],
+        options: { requiresAddress: true, requiresParameterAddresses: true },
+      },
     ],
   });
   const canceled: unknown[] = [];
@@ -28,6 +34,9 @@ function workbook() {
     inv.onCanceled = () => canceled.push(x);
     return new Promise((resolve) => gates.push(() => resolve(`got ${x}`)));
   });
+  rt.namespace.associate('WHERE', (a: unknown, b: unknown, c: unknown, inv: { address: string; parameterAddresses: string[] }) =>
+    `${inv.address} <- ${inv.parameterAddresses.join(' ')} | ${JSON.stringify([a, b, c])}`,
+  );
   let sheet!: Sheet;
   const calls = new CallSites(rt, () => sheet.scheduleRecalculation());
   sheet = new Sheet(new FormulaEngine(rt.registered()), calls);
@@ -112,4 +121,11 @@ test('an unknown function is #NAME?; a formula that does not parse says so', asy
   await sheet.whenIdle();
   assert.equal((sheet.value('A1') as { error: string }).error, '#NAME?');
   assert.deepEqual(sheet.value('A2'), { error: '#NAME?', message: "There's a problem with this formula." });
+});
+
+test("requiresAddress and requiresParameterAddresses: the calling cell and each argument's cells", async () => {
+  const { sheet } = workbook();
+  sheet.load({ A1: '5', B1: '1', B2: '2', D4: '=CRYPTO.WHERE(A1,B1:B2,"x")' });
+  await sheet.whenIdle();
+  assert.equal(sheet.value('D4'), 'Sheet1!D4 <- Sheet1!A1 Sheet1!B1:B2  | [5,[[1],[2]],"x"]');
 });

@@ -10,7 +10,7 @@ import FormulaParser, { type FunctionArg } from 'fast-formula-parser';
 const { FormulaError } = FormulaParser;
 import type { FunctionMetadata } from '../runtime/metadata';
 import { isErrorValue, type ArgumentValue, type CellValue, type ResultGrid } from '../runtime/values';
-import type { Position } from './address';
+import { toAddress, type Position } from './address';
 
 export const NAMESPACE = 'CRYPTO';
 
@@ -33,10 +33,22 @@ function fromFormulaValue(v: unknown): CellValue {
   return null;
 }
 
-function argumentOf(a: FunctionArg): ArgumentValue {
+type Ref = { sheet?: string; row?: number; col?: number; from?: { row: number; col: number }; to?: { row: number; col: number } };
+
+/** "Sheet1!B3" or "Sheet1!A1:B2", as Excel gives parameterAddresses; '' for a value that is not a reference. */
+function addressOf(ref: Ref | undefined): string {
+  if (!ref) return '';
+  const sheet = ref.sheet ?? 'Sheet1';
+  if (ref.row !== undefined && ref.col !== undefined) return `${sheet}!${toAddress({ row: ref.row, col: ref.col })}`;
+  if (ref.from && ref.to) return `${sheet}!${toAddress(ref.from)}:${toAddress(ref.to)}`;
+  return '';
+}
+
+function argumentOf(a: FunctionArg & { ref?: Ref }): ArgumentValue {
   if (a.omitted) return { omitted: true };
-  if (Array.isArray(a.value)) return { value: (a.value as unknown[][]).map((row) => row.map(fromFormulaValue)) };
-  return { value: fromFormulaValue(a.value) };
+  const address = addressOf(a.ref);
+  const value = Array.isArray(a.value) ? (a.value as unknown[][]).map((row) => row.map(fromFormulaValue)) : fromFormulaValue(a.value);
+  return address ? { value, address } : { value };
 }
 
 /** Deeper chains of formula cells than this are refused rather than overflowing the stack. */
@@ -51,6 +63,7 @@ export class FormulaEngine {
    */
   private readonly parsers: FormulaParser[] = [];
   private readonly config: ConstructorParameters<typeof FormulaParser>[0];
+  private readonly customNames: string[];
 
   constructor(functions: FunctionMetadata[]) {
     const custom: Record<string, (...args: FunctionArg[]) => unknown> = {};
@@ -62,6 +75,7 @@ export class FormulaEngine {
         return cells.length === 1 && cells[0].length === 1 ? cells[0][0] : cells;
       };
     }
+    this.customNames = Object.keys(custom);
     this.config = {
       functions: custom,
       onCell: (ref) => toFormulaValue(this.scope!.cell(ref)),
@@ -69,11 +83,24 @@ export class FormulaEngine {
     };
   }
 
+  private parserAt(depth: number): FormulaParser {
+    let p = this.parsers[depth];
+    if (!p) {
+      p = new FormulaParser(this.config);
+      // fast-formula-parser hands a function its arguments' references only for the names in
+      // this (undocumented, instance) list: the add-in's functions join it for parameterAddresses.
+      const preserve = (p as unknown as { funsPreserveRef?: string[] }).funsPreserveRef;
+      if (Array.isArray(preserve)) preserve.push(...this.customNames);
+      this.parsers[depth] = p;
+    }
+    return p;
+  }
+
   /** A formula without its "=": one value, or an array that spills. */
   evaluate(formula: string, at: Position, scope: EvaluationScope): Evaluated {
     const depth = this.depth;
     if (depth >= MAX_DEPTH) return { error: '#REF!', message: `More than ${MAX_DEPTH} formulas depend on one another in a chain` };
-    const parser = (this.parsers[depth] ??= new FormulaParser(this.config));
+    const parser = this.parserAt(depth);
     const outer = this.scope;
     this.scope = scope;
     this.depth++;
