@@ -3,7 +3,7 @@
  * CRYPTO formulas (write-excel-file, MIT), for Excel users to open once the
  * add-in is installed. Writes samples/<template>.xlsx; `--out DIR` elsewhere.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import writeXlsxFile, { type Cell, type SheetData } from 'write-excel-file/node';
@@ -11,6 +11,8 @@ import { parseAddress } from '../src/preview/workbook/address';
 import type { NumberFormat } from '../src/preview/workbook/format';
 import { literalValue, isFormula } from '../src/preview/workbook/sheet';
 import { TEMPLATES, type Template } from '../src/preview/workbook/templates';
+import { loadFunctionMetadata } from '../src/cli/metadata';
+import { markDynamicArrays } from './xlsx-dynamic-arrays';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const SAMPLES_DIR = path.join(root, 'samples');
@@ -54,12 +56,24 @@ export function sheetData(t: Template): SheetData {
   return rows;
 }
 
+/** Cells whose formula is a CRYPTO function returning a table (functions.json's matrix result): they spill. */
+export async function spillingCells(t: Template): Promise<string[]> {
+  const tables = new Set((await loadFunctionMetadata()).filter((f) => f.result?.dimensionality === 'matrix').map((f) => f.name));
+  return Object.entries(t.cells)
+    .filter(([, input]) => {
+      const m = /^=CRYPTO\.([A-Z0-9]+)\(/i.exec(input);
+      return m !== null && tables.has(m[1].toUpperCase());
+    })
+    .map(([a]) => a);
+}
+
 export async function writeSamples(dir = SAMPLES_DIR): Promise<string[]> {
   mkdirSync(dir, { recursive: true });
   const files: string[] = [];
   for (const t of SAMPLE_TEMPLATES) {
     const file = path.join(dir, sampleFile(t));
-    await writeXlsxFile(sheetData(t), { sheet: t.title, columns: [{ width: 24 }, { width: 14 }, { width: 16 }, { width: 14 }, { width: 16 }] }).toFile(file);
+    const bytes = await writeXlsxFile(sheetData(t), { sheet: t.title, columns: [{ width: 24 }, { width: 14 }, { width: 16 }, { width: 14 }, { width: 16 }] }).toBuffer();
+    writeFileSync(file, markDynamicArrays(bytes, await spillingCells(t)));
     files.push(file);
   }
   return files;

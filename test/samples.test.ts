@@ -10,7 +10,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
+import { strFromU8, unzipSync } from 'fflate';
 import { SAMPLES_DIR, SAMPLE_TEMPLATES, sampleFile, writeSamples } from '../scripts/samples';
 import { isFormula } from '../src/preview/workbook/sheet';
 
@@ -71,4 +73,18 @@ test('the portfolio sample has its headings where the preview shows them', async
   assert.deepEqual(['A3', 'B3', 'C3', 'D3', 'E3'].map((a) => got.texts[a]), ['Coin', 'Holding', 'Price (USD)', '24h change', 'Value (USD)']);
   assert.equal(got.formulas.C4, '=CRYPTO.PRICE(A4)');
   assert.equal(got.formulas.E10, '=SUM(E4:E8)');
+});
+
+test('table formulas are stored as dynamic arrays (they spill in Excel), single values are not', async () => {
+  const parts = (name: string) => unzipSync(readFileSync(path.join(SAMPLES_DIR, name)));
+  const dash = parts('crypto-dashboard.xlsx');
+  const sheet = strFromU8(dash['xl/worksheets/sheet1.xml']);
+  assert.match(sheet, /<c r="A10"[^>]* cm="1"><f t="array" ref="A10">CRYPTO\.MARKETS\(10\)<\/f>/);
+  // FEARGREED is declared a table in functions.json (its history form), so it is marked even where it gives one value.
+  assert.match(sheet, /<c r="B3"[^>]* cm="1"><f t="array" ref="B3">CRYPTO\.FEARGREED\(\)<\/f>/);
+  assert.match(strFromU8(dash['xl/metadata.xml']), /<metadataType name="XLDAPR"[^>]*\/>.*fDynamic="1"/);
+  assert.match(strFromU8(dash['[Content_Types].xml']), /PartName="\/xl\/metadata.xml" ContentType="application\/vnd.openxmlformats-officedocument.spreadsheetml.sheetMetadata\+xml"/);
+  assert.match(strFromU8(dash['xl/_rels/workbook.xml.rels']), /relationships\/sheetMetadata" Target="metadata.xml"/);
+  const portfolio = strFromU8(parts('crypto-portfolio.xlsx')['xl/worksheets/sheet1.xml']);
+  assert.doesNotMatch(portfolio, /cm="1"/, 'PRICE is one value, and INDEX(...) of a table is one value: nothing is marked');
 });
