@@ -19,6 +19,7 @@ function workbook() {
     functions: [
       { id: 'TABLE', name: 'TABLE', parameters: [{ name: 'n', type: 'number' }], result: { dimensionality: 'matrix' }, options: { cancelable: true } },
       { id: 'SLOW', name: 'SLOW', parameters: [{ name: 'x', type: 'any' }], options: { cancelable: true } },
+      { id: 'LATER', name: 'LATER', parameters: [{ name: 'n', type: 'number' }], result: { dimensionality: 'matrix' }, options: { cancelable: true } },
       {
         id: 'WHERE',
         name: 'WHERE',
@@ -34,11 +35,12 @@ function workbook() {
     inv.onCanceled = () => canceled.push(x);
     return new Promise((resolve) => gates.push(() => resolve(`got ${x}`)));
   });
+  rt.namespace.associate('LATER', (n: number) => new Promise((resolve) => gates.push(() => resolve(Array.from({ length: n }, (_, i) => [i + 1, (i + 1) * 10])))));
   rt.namespace.associate('WHERE', (a: unknown, b: unknown, c: unknown, inv: { address: string; parameterAddresses: string[] }) =>
     `${inv.address} <- ${inv.parameterAddresses.join(' ')} | ${JSON.stringify([a, b, c])}`,
   );
   let sheet!: Sheet;
-  const calls = new CallSites(rt, () => sheet.scheduleRecalculation());
+  const calls = new CallSites(rt, (cell) => sheet.scheduleRecalculation(cell));
   sheet = new Sheet(new FormulaEngine(rt.registered()), calls);
   return { sheet, canceled, gates };
 }
@@ -128,4 +130,26 @@ test("requiresAddress and requiresParameterAddresses: the calling cell and each 
   sheet.load({ A1: '5', B1: '1', B2: '2', D4: '=CRYPTO.WHERE(A1,B1:B2,"x")' });
   await sheet.whenIdle();
   assert.equal(sheet.value('D4'), 'Sheet1!D4 <- Sheet1!A1 Sheet1!B1:B2  | [5,[[1],[2]],"x"]');
+});
+
+test('a result recalculates its cell and the formulas that read it, without calling anything again', async () => {
+  const { sheet, gates } = workbook();
+  sheet.load({ A1: '=CRYPTO.SLOW("a")', B1: '=A1&"!"', B2: '=LEN(B1)', C1: '7' });
+  assert.equal((sheet.value('B2') as { error: string }).error, '#BUSY!');
+  const started = sheet.calls.stats().started;
+  gates[0]();
+  await sheet.whenIdle();
+  assert.deepEqual([sheet.value('A1'), sheet.value('B1'), sheet.value('B2'), sheet.value('C1')], ['got a', 'got a!', 6, 7]);
+  assert.equal(sheet.calls.stats().started, started);
+});
+
+test('a result that spills where #BUSY! stood moves the cells that read the spill', async () => {
+  const { sheet, gates } = workbook();
+  sheet.load({ A1: '=CRYPTO.LATER(3)', D1: '=SUM(B1:B3)', D2: '=A3' });
+  assert.equal(sheet.value('D1'), 0);
+  gates[0]();
+  await sheet.whenIdle();
+  assert.equal(sheet.value('B3'), 30);
+  assert.equal(sheet.value('D1'), 60);
+  assert.equal(sheet.value('D2'), 3);
 });

@@ -17,6 +17,14 @@ export class GridView {
   private rows = 0;
   private cols = 0;
   private readonly cells = new Map<string, HTMLTableCellElement>();
+  private cell(address: string): HTMLTableCellElement | undefined {
+    let td = this.cells.get(address);
+    if (!td) {
+      td = (this.table.querySelector(`#cell-${address}`) as HTMLTableCellElement | null) ?? undefined;
+      if (td) this.cells.set(address, td);
+    }
+    return td;
+  }
   /** What each cell shows now, so a recalculation touches only the cells that changed. */
   private readonly shown = new Map<string, string>();
   formats: Record<string, NumberFormat> = {};
@@ -47,10 +55,10 @@ export class GridView {
   }
 
   select(p: Position, focus = true): void {
-    this.cells.get(this.activeAddress)?.setAttribute('aria-selected', 'false');
+    this.cell(this.activeAddress)?.setAttribute('aria-selected', 'false');
     this.active = { row: Math.max(1, p.row), col: Math.max(1, p.col) };
     this.ensureSize(this.active.row, this.active.col);
-    const td = this.cells.get(this.activeAddress)!;
+    const td = this.cell(this.activeAddress)!;
     td.setAttribute('aria-selected', 'true');
     this.table.setAttribute('aria-activedescendant', td.id);
     this.nameBox.textContent = this.activeAddress;
@@ -133,28 +141,25 @@ export class GridView {
       }
       head.replaceChildren(tr);
     }
+    // Markup rather than one element at a time: a pasted column of 10,000 formulas adds 100,000 cells.
+    const td = (r: number, c: number) => {
+      const a = toAddress({ row: r, col: c });
+      return `<td role="gridcell" aria-label="${a}" aria-selected="false" id="cell-${a}" data-address="${a}"></td>`;
+    };
     const body = this.table.tBodies[0] ?? this.table.createTBody();
-    for (let r = 1; r <= rows; r++) {
-      let tr = body.rows[r - 1];
-      if (!tr) {
-        tr = body.insertRow();
-        const th = document.createElement('th');
-        th.scope = 'row';
-        th.textContent = String(r);
-        tr.append(th);
-      }
-      for (let c = tr.cells.length; c <= cols; c++) {
-        const address = toAddress({ row: r, col: c });
-        const td = document.createElement('td');
-        td.setAttribute('role', 'gridcell');
-        td.setAttribute('aria-label', address);
-        td.setAttribute('aria-selected', 'false');
-        td.id = `cell-${address}`;
-        td.dataset.address = address;
-        tr.append(td);
-        this.cells.set(address, td);
-      }
+    for (let r = 1; r <= Math.min(this.rows, rows); r++) {
+      const tr = body.rows[r - 1];
+      let html = '';
+      for (let c = tr.cells.length; c <= cols; c++) html += td(r, c);
+      if (html) tr.insertAdjacentHTML('beforeend', html);
     }
+    let html = '';
+    for (let r = this.rows + 1; r <= rows; r++) {
+      html += `<tr><th scope="row">${r}</th>`;
+      for (let c = 1; c <= cols; c++) html += td(r, c);
+      html += '</tr>';
+    }
+    if (html) body.insertAdjacentHTML('beforeend', html);
     this.rows = rows;
     this.cols = cols;
   }
@@ -165,7 +170,7 @@ export class GridView {
     const now = new Set(this.sheet.addresses());
     for (const a of this.shown.keys()) if (!now.has(a)) now.add(a);
     for (const address of now) {
-      const td = this.cells.get(address);
+      const td = this.cell(address);
       if (!td) continue;
       const v = this.sheet.value(address);
       const err = isErrorValue(v) ? v : null;

@@ -68,7 +68,7 @@ async function main(): Promise<void> {
   await host.ready;
 
   let sheet!: Sheet;
-  const calls = new CallSites(host, () => sheet.scheduleRecalculation());
+  const calls = new CallSites(host, (cell) => sheet.scheduleRecalculation(cell));
   sheet = new Sheet(new FormulaEngine(host.functions()), calls);
   const view = new GridView(sheet, el<HTMLTableElement>('grid'), el<HTMLInputElement>('formula'), el('name-box'));
   view.formats = template.formats;

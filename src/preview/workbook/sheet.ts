@@ -7,6 +7,7 @@
 import { isErrorValue, type CellValue } from '../runtime/values';
 import { byPosition, parseAddress, toAddress, type Position } from './address';
 import type { CallSites } from './calls';
+import { Dependents } from './dependents';
 import type { Evaluated, FormulaEngine } from './engine';
 
 export const SPILL_BLOCKED = { error: '#SPILL!', message: "Spill range isn't blank: clear the cells in the way." } as const;
@@ -32,6 +33,9 @@ export class Sheet extends EventTarget {
   private emptyReads = new Set<string>();
   private previousSpill = new Map<string, string>();
   private scheduled: ReturnType<typeof setTimeout> | null = null;
+  private readonly dependents = new Dependents();
+  /** Cells whose calls delivered results since the last recalculation. */
+  private readonly arrived = new Set<string>();
   private readonly idleWaiters: (() => void)[] = [];
   recalculations = 0;
 
@@ -82,9 +86,10 @@ export class Sheet extends EventTarget {
     this.run();
   }
 
-  /** Coalesces the results that arrive within one task into one recalculation. */
-  scheduleRecalculation(): void {
-    this.scheduled ??= setTimeout(() => this.run(), 0);
+  /** A call of this cell delivered a result: results arriving within one task are shown together. */
+  scheduleRecalculation(cell: string): void {
+    this.arrived.add(cell);
+    this.scheduled ??= setTimeout(() => this.runArrived(), 0);
   }
 
   /** Resolves once no call is pending and no recalculation is due. */
@@ -100,6 +105,7 @@ export class Sheet extends EventTarget {
   private run(): void {
     if (this.scheduled !== null) clearTimeout(this.scheduled);
     this.scheduled = null;
+    this.arrived.clear();
     const formulas = [...this.inputs.keys()]
       .filter((a) => isFormula(this.inputs.get(a)))
       .map((a) => ({ a, p: parseAddress(a)! }))
@@ -110,6 +116,7 @@ export class Sheet extends EventTarget {
       this.spillOf = new Map();
       this.state = new Map();
       this.emptyReads = new Set();
+      this.dependents.clear();
       this.calls.beginPass();
       for (const { a, p } of formulas) this.evaluateCell(a, p);
       this.calls.endPass();
@@ -118,9 +125,46 @@ export class Sheet extends EventTarget {
       if (!stale) break;
     }
     for (const [a, text] of this.inputs) if (!isFormula(text)) this.values.set(a, literalValue(text));
+    this.finish();
+  }
+
+  private finish(): void {
     this.recalculations++;
     this.dispatchEvent(new Event('change'));
     if (this.isIdle()) this.idleWaiters.splice(0).forEach((w) => w());
+  }
+
+  /**
+   * Only the cells whose calls answered, and the formulas that read them (or
+   * their spills), in sheet order. A spill that changes shape can move other
+   * formulas' inputs: then the whole sheet is recalculated instead.
+   */
+  private runArrived(): void {
+    this.scheduled = null;
+    const spills = new Map<string, string[]>();
+    for (const [t, a] of this.spillOf) (spills.get(a) ?? spills.set(a, []).get(a)!).push(t);
+    const affected = [...this.dependents.closure(this.arrived, (c) => [c, ...(spills.get(c) ?? [])])]
+      .filter((a) => isFormula(this.inputs.get(a)))
+      .map((a) => ({ a, p: parseAddress(a)! }))
+      .sort((x, y) => byPosition(x.p, y.p));
+    this.arrived.clear();
+    for (const { a } of affected) this.state.delete(a);
+    for (const { a, p } of affected) {
+      if (this.state.get(a) === 'done') continue; // evaluated already, as an input of an earlier one
+      const before = spills.get(a) ?? [];
+      const blockedBefore = this.values.get(a) === SPILL_BLOCKED;
+      for (const t of before) {
+        this.spillOf.delete(t);
+        this.values.delete(t);
+      }
+      this.evaluateCell(a, p);
+      const after = [...this.spillOf].filter(([, anchor]) => anchor === a).map(([t]) => t);
+      if (blockedBefore !== (this.values.get(a) === SPILL_BLOCKED) || after.length !== before.length || after.some((t) => !before.includes(t))) {
+        this.run();
+        return;
+      }
+    }
+    this.finish();
   }
 
   private evaluateCell(address: string, at: Position): CellValue {
@@ -129,17 +173,20 @@ export class Sheet extends EventTarget {
     if (st === 'visiting') return CIRCULAR;
     this.state.set(address, 'visiting');
     let occurrence = 0;
-    const result = this.engine.evaluate(this.inputs.get(address)!.slice(1), at, {
-      cell: (p) => this.read(toAddress(p), p),
-      range: (from, to) => this.readRange(from, to),
-      customFunction: (id, args) => this.calls.value(address, occurrence++, id, args),
-    });
+    const result = this.dependents.within(address, () =>
+      this.engine.evaluate(this.inputs.get(address)!.slice(1), at, {
+        cell: (p) => this.read(toAddress(p), p),
+        range: (from, to) => this.readRange(from, to),
+        customFunction: (id, args) => this.calls.value(address, occurrence++, id, args),
+      }),
+    );
     this.place(address, at, result);
     this.state.set(address, 'done');
     return this.values.get(address) ?? null;
   }
 
   private read(address: string, p: Position): CellValue {
+    this.dependents.read(address);
     const input = this.inputs.get(address);
     if (input !== undefined) return isFormula(input) ? this.evaluateCell(address, p) : literalValue(input);
     if (!this.spillOf.has(address)) {
