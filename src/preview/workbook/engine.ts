@@ -51,6 +51,9 @@ function argumentOf(a: FunctionArg & { ref?: Ref }): ArgumentValue {
   return address ? { value, address } : { value };
 }
 
+/** One instance: an Error captures a stack trace when made, and a pasted column makes thousands of these. */
+const BUSY = new FormulaError('#BUSY!', 'Waiting for the add-in');
+
 /** Deeper chains of formula cells than this are refused rather than overflowing the stack. */
 const MAX_DEPTH = 64;
 
@@ -70,7 +73,7 @@ export class FormulaEngine {
     for (const f of functions) {
       custom[`${NAMESPACE}.${f.name}`.toUpperCase()] = (...args) => {
         const grid = this.scope!.customFunction(f.id, args.map(argumentOf));
-        if (grid === null) return new FormulaError('#BUSY!', 'Waiting for the add-in');
+        if (grid === null) return BUSY;
         const cells = grid.map((row) => row.map(toFormulaValue));
         return cells.length === 1 && cells[0].length === 1 ? cells[0][0] : cells;
       };

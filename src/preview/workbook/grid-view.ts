@@ -2,7 +2,9 @@
  * The grid and formula bar: click a cell, type into the formula bar (or just
  * start typing on the cell), Enter commits and moves down, Escape reverts,
  * arrow keys move. Cells are role=gridcell named by their address ("B3");
- * an error shows its code, and its message on hover.
+ * an error shows its code, and its message on hover. Only the rows in view
+ * (and a margin) are in the page, between two spacer rows: laying out a table
+ * of every cell of a 10,000-row paste cost seconds at every recalculation.
  */
 import { isErrorValue } from '../runtime/values';
 import { columnName, parseAddress, toAddress, type Position } from './address';
@@ -11,21 +13,19 @@ import type { Sheet } from './sheet';
 
 const MIN_ROWS = 30;
 const MIN_COLS = 10;
+/** Every row is this tall (CSS in index.html fixes it), so scroll position maps to rows. */
+export const ROW_PX = 22;
+const MARGIN_ROWS = 20;
 
 export class GridView {
   private active: Position = { row: 1, col: 1 };
   private rows = 0;
   private cols = 0;
+  /** The rows in the page now. */
+  private first = 0;
+  private last = -1;
   private readonly cells = new Map<string, HTMLTableCellElement>();
-  private cell(address: string): HTMLTableCellElement | undefined {
-    let td = this.cells.get(address);
-    if (!td) {
-      td = (this.table.querySelector(`#cell-${address}`) as HTMLTableCellElement | null) ?? undefined;
-      if (td) this.cells.set(address, td);
-    }
-    return td;
-  }
-  /** What each cell shows now, so a recalculation touches only the cells that changed. */
+  /** What each cell in the page shows now, so a recalculation touches only the cells that changed. */
   private readonly shown = new Map<string, string>();
   formats: Record<string, NumberFormat> = {};
 
@@ -46,8 +46,17 @@ export class GridView {
     table.addEventListener('dblclick', () => this.bar.focus());
     table.addEventListener('keydown', (e) => this.onGridKey(e));
     bar.addEventListener('keydown', (e) => this.onBarKey(e));
+    this.scroller.addEventListener('scroll', () => this.render(), { passive: true });
     this.render();
     this.select(this.active, false);
+  }
+
+  private get scroller(): HTMLElement {
+    return (this.table.parentElement as HTMLElement | null) ?? document.body;
+  }
+
+  private cell(address: string): HTMLTableCellElement | undefined {
+    return this.cells.get(address);
   }
 
   get activeAddress(): string {
@@ -57,7 +66,8 @@ export class GridView {
   select(p: Position, focus = true): void {
     this.cell(this.activeAddress)?.setAttribute('aria-selected', 'false');
     this.active = { row: Math.max(1, p.row), col: Math.max(1, p.col) };
-    this.ensureSize(this.active.row, this.active.col);
+    this.scrollToRow(this.active.row);
+    this.render();
     const td = this.cell(this.activeAddress)!;
     td.setAttribute('aria-selected', 'true');
     this.table.setAttribute('aria-activedescendant', td.id);
@@ -123,67 +133,68 @@ export class GridView {
     return returnsDate(this.sheet.input(address)) ? 'date' : 'general';
   }
 
-  private ensureSize(row: number, col: number): void {
-    const rows = Math.max(MIN_ROWS, row + 5, this.rows);
-    const cols = Math.max(MIN_COLS, col + 2, this.cols);
-    if (rows === this.rows && cols === this.cols) return;
-    if (cols !== this.cols) {
-      const head = this.table.tHead ?? this.table.createTHead();
-      const tr = document.createElement('tr');
-      const corner = document.createElement('th');
-      corner.className = 'corner';
-      tr.append(corner);
+  private scrollToRow(row: number): void {
+    const el = this.scroller;
+    const head = this.table.tHead?.offsetHeight ?? ROW_PX;
+    const top = (row - 1) * ROW_PX;
+    if (top < el.scrollTop) el.scrollTop = top;
+    else if (top + ROW_PX + head > el.scrollTop + el.clientHeight) el.scrollTop = top + ROW_PX + head - el.clientHeight;
+  }
+
+  private header(cols: number): void {
+    const head = this.table.tHead ?? this.table.createTHead();
+    let html = '<tr><th class="corner"></th>';
+    for (let c = 1; c <= cols; c++) html += `<th scope="col">${columnName(c)}</th>`;
+    head.innerHTML = `${html}</tr>`;
+  }
+
+  /** Rebuilds the rows in the page when the sheet's size or the rows in view changed. */
+  private layout(): void {
+    const b = this.sheet.bounds();
+    const rows = Math.max(MIN_ROWS, b.row + 5, this.active.row + 5);
+    const cols = Math.max(MIN_COLS, b.col + 2, this.active.col + 2);
+    const el = this.scroller;
+    const first = Math.max(1, Math.floor(el.scrollTop / ROW_PX) - MARGIN_ROWS);
+    const last = Math.min(rows, Math.ceil((el.scrollTop + Math.max(el.clientHeight, 600)) / ROW_PX) + MARGIN_ROWS);
+    if (cols !== this.cols) this.header(cols);
+    this.table.setAttribute('aria-rowcount', String(rows + 1));
+    this.table.setAttribute('aria-colcount', String(cols + 1));
+    if (rows === this.rows && cols === this.cols && first === this.first && last === this.last) return;
+    const span = cols + 1;
+    const spacer = (n: number) => (n > 0 ? `<tr aria-hidden="true" class="spacer"><td colspan="${span}" style="height:${n * ROW_PX}px"></td></tr>` : '');
+    let html = spacer(first - 1);
+    for (let r = first; r <= last; r++) {
+      html += `<tr aria-rowindex="${r + 1}"><th scope="row">${r}</th>`;
       for (let c = 1; c <= cols; c++) {
-        const th = document.createElement('th');
-        th.scope = 'col';
-        th.textContent = columnName(c);
-        tr.append(th);
+        const a = toAddress({ row: r, col: c });
+        html += `<td role="gridcell" aria-label="${a}" aria-selected="${a === this.activeAddress}" id="cell-${a}" data-address="${a}"></td>`;
       }
-      head.replaceChildren(tr);
-    }
-    // Markup rather than one element at a time: a pasted column of 10,000 formulas adds 100,000 cells.
-    const td = (r: number, c: number) => {
-      const a = toAddress({ row: r, col: c });
-      return `<td role="gridcell" aria-label="${a}" aria-selected="false" id="cell-${a}" data-address="${a}"></td>`;
-    };
-    const body = this.table.tBodies[0] ?? this.table.createTBody();
-    for (let r = 1; r <= Math.min(this.rows, rows); r++) {
-      const tr = body.rows[r - 1];
-      let html = '';
-      for (let c = tr.cells.length; c <= cols; c++) html += td(r, c);
-      if (html) tr.insertAdjacentHTML('beforeend', html);
-    }
-    let html = '';
-    for (let r = this.rows + 1; r <= rows; r++) {
-      html += `<tr><th scope="row">${r}</th>`;
-      for (let c = 1; c <= cols; c++) html += td(r, c);
       html += '</tr>';
     }
-    if (html) body.insertAdjacentHTML('beforeend', html);
-    this.rows = rows;
-    this.cols = cols;
+    html += spacer(rows - last);
+    const body = this.table.tBodies[0] ?? this.table.createTBody();
+    body.innerHTML = html;
+    this.cells.clear();
+    this.shown.clear();
+    for (const td of body.querySelectorAll<HTMLTableCellElement>('td[data-address]')) this.cells.set(td.dataset.address!, td);
+    Object.assign(this, { rows, cols, first, last });
   }
 
   render(): void {
-    const b = this.sheet.bounds();
-    this.ensureSize(b.row, b.col);
-    const now = new Set(this.sheet.addresses());
-    for (const a of this.shown.keys()) if (!now.has(a)) now.add(a);
-    for (const address of now) {
-      const td = this.cell(address);
-      if (!td) continue;
+    this.layout();
+    for (const [address, td] of this.cells) {
       const v = this.sheet.value(address);
       const err = isErrorValue(v) ? v : null;
       const text = displayText(v, this.formatOf(address));
       const title = err ? (err.message ? `${err.error} ${err.message}` : err.error) : '';
-      const key = `${text}\u0000${title}\u0000${this.sheet.spilledFrom(address) ?? ''}`;
-      if (this.shown.get(address) === key) continue;
-      if (text === '' && !title && !this.sheet.input(address)) this.shown.delete(address);
-      else this.shown.set(address, key);
+      const spilled = Boolean(this.sheet.spilledFrom(address));
+      const key = `${text}\u0000${title}\u0000${spilled}`;
+      if ((this.shown.get(address) ?? '\u0000\u0000false') === key) continue;
+      this.shown.set(address, key);
       td.textContent = text;
       td.classList.toggle('error', Boolean(err));
       td.classList.toggle('num', typeof v === 'number');
-      td.classList.toggle('spilled', Boolean(this.sheet.spilledFrom(address)));
+      td.classList.toggle('spilled', spilled);
       if (title) td.title = title;
       else td.removeAttribute('title');
     }
