@@ -4,7 +4,7 @@
  * renders it. Recalculations are batched: results arriving together are shown
  * together.
  */
-import { isErrorValue, type CellValue } from '../runtime/values';
+import type { CellValue } from '../runtime/values';
 import { byPosition, parseAddress, toAddress, type Position } from './address';
 import type { CallSites } from './calls';
 import { Dependents } from './dependents';
@@ -245,5 +245,3 @@ export class Sheet extends EventTarget {
     }
   }
 }
-
-export const errorOf = (v: CellValue) => (isErrorValue(v) ? v : null);
