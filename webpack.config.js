@@ -151,6 +151,26 @@ class HelpPagesPlugin {
   }
 }
 
+/**
+ * Development only: the preview workbook (src/preview, docs/preview-runtime.md), served at the
+ * dev server's root. preview-pane.html is the task pane page with the preview host where
+ * Office.js would be; none of it is part of the production dist/.
+ */
+const previewEntries = (dev) =>
+  dev ? { 'preview-host': './src/preview/host/index.ts', preview: './src/preview/workbook/index.ts' } : {};
+const previewPages = (dev) =>
+  dev
+    ? [
+        new HtmlWebpackPlugin({
+          filename: 'preview-pane.html',
+          template: './src/taskpane/taskpane.html',
+          chunks: ['functions', 'taskpane'],
+          templateParameters: { officeJs: 'preview-host.js', demo: true },
+        }),
+        new HtmlWebpackPlugin({ filename: 'index.html', template: './src/preview/index.html', chunks: ['preview'] }),
+      ]
+    : [];
+
 export default async (env, options) => {
   const dev = options.mode === 'development';
   const emulatorPort = Number(process.env.EMULATOR_PORT || pkg.config.emulator_port);
@@ -166,6 +186,7 @@ export default async (env, options) => {
       functions: FUNCTION_FILES,
       // The pane shares the functions bundle's modules (one runtime, client and cache), not copies of them.
       taskpane: { import: './src/taskpane/taskpane.ts', dependOn: 'functions' },
+      ...previewEntries(dev),
     },
     output: { path: path.join(here, 'dist'), filename: '[name].js', clean: true },
     resolve: { extensions: ['.ts', '.js'] },
@@ -197,6 +218,7 @@ export default async (env, options) => {
         ],
       }),
       new HelpPagesPlugin(),
+      ...previewPages(dev),
       new ListingPagesPlugin(),
       new ContentPolicyPlugin(csp.contentPolicy({ apiOrigin: API_ORIGIN, dev })),
       ...(dev ? [] : [new RewriteUrlsPlugin(DEV_URL, PROD_URL, /^(manifest\.xml|functions\.json|help\/.*\.html)$/)]),

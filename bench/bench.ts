@@ -17,7 +17,8 @@ const USAGE = `usage: npm run bench -- [options]
   --skip <names>             comma-separated workloads to leave out
   --json                     print one JSON object instead of the table
   --tiny                     tiny workloads (a smoke run of the harness)
-  --quiet                    no progress on stderr`;
+  --quiet                    no progress on stderr
+  --no-browser               skip the browser workload (scale-1k and scale in the preview workbook)`;
 
 export interface CliArgs {
   latency: string;
@@ -28,10 +29,11 @@ export interface CliArgs {
   tiny: boolean;
   quiet: boolean;
   help: boolean;
+  browser: boolean;
 }
 
 export function parseArgs(argv: readonly string[]): CliArgs {
-  const a: CliArgs = { latency: '50', runs: null, only: [], skip: [], json: false, tiny: false, quiet: false, help: false };
+  const a: CliArgs = { latency: '50', runs: null, only: [], skip: [], json: false, tiny: false, quiet: false, help: false, browser: true };
   const list = (v: string | undefined, flag: string) => {
     if (v === undefined || v.startsWith('--')) throw new Error(`${flag} needs a value`);
     return v.split(',').map((s) => s.trim()).filter(Boolean);
@@ -69,6 +71,9 @@ export function parseArgs(argv: readonly string[]): CliArgs {
       case '--quiet':
         a.quiet = true;
         break;
+      case '--no-browser':
+        a.browser = false;
+        break;
       case '--help':
       case '-h':
         a.help = true;
@@ -94,7 +99,7 @@ async function main(): Promise<void> {
     return;
   }
   const log = args.quiet ? () => undefined : (line: string) => process.stderr.write(`[bench] ${line}\n`);
-  const report = await runBench({ latency: args.latency, runs: args.runs ?? (args.tiny ? 1 : 5), only: args.only, skip: args.skip, tiny: args.tiny, log });
+  const report = await runBench({ latency: args.latency, runs: args.runs ?? (args.tiny ? 1 : 5), only: args.only, skip: args.skip, tiny: args.tiny, log, browser: args.browser });
   process.stdout.write(`${args.json ? renderJson(report) : renderTable(report)}\n`);
 }
 

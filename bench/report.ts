@@ -3,6 +3,8 @@
  * the one JSON object of `--json`.
  */
 
+import type { BrowserResult } from './browser';
+
 export type NaiveResult =
   | {
       requests: number;
@@ -79,6 +81,8 @@ export interface WorkloadResult {
 
 export interface BenchReport {
   workloads: Record<string, WorkloadResult>;
+  /** The same cells typed into the preview workbook in Chromium (bench/browser.ts). */
+  browser?: Record<string, BrowserResult>;
   settings: { latencyMs: number; runs: number; node: string; startedAt: string; totalMs: number; tiny: boolean };
   /** Growth line over the scale workloads: cells → heap growth MB, requests. */
   growth?: { cells: number; peakMemoryMB: number; requests: number; credits: number; coldMs: number }[];
@@ -157,6 +161,14 @@ export function renderTable(r: BenchReport): string {
     if (w.missingFormulas?.length) out.push(`  MISSING formulas (cells left out): ${w.missingFormulas.join(', ')}`);
     if (w.errorSamples?.length) out.push(`  error samples: ${w.errorSamples.join(' | ')}`);
     for (const [k, t] of Object.entries(w.targets)) if (t.pass !== null) out.push(`  ${mark(t)} ${k}: ${t.detail}`);
+    out.push('');
+  }
+  if (r.browser && Object.keys(r.browser).length) {
+    out.push('Browser: the same PRICE cells pasted into the preview workbook (built bundle, headless Chromium, local API server in-process at the same latency); cold = paste until every value is on screen, warm = a full recalculation (every CRYPTO call again, cache warm):');
+    for (const [name, b] of Object.entries(r.browser)) {
+      const w = r.workloads[name];
+      out.push(`  ${pad(name, 9, true)} ${pad(fmt(b.cells), 7)} cells: browser cold ${fmt(b.coldMs)} ms, warm ${fmt(b.warmMs)} ms, ${b.requests} requests, ${b.errorCells} error cells | Node cold ${w ? fmt(w.coldMs) : '—'} ms, warm ${w ? fmt(w.warmMs, 1) : '—'} ms`);
+    }
     out.push('');
   }
   if (r.growth?.length) {

@@ -19,6 +19,7 @@ import { latencyBound, minimumCredits } from './minimum';
 import { runNaive } from './naive-client';
 import type { BenchReport, NaiveResult, Target, WorkloadResult } from './report';
 import { WORKLOAD_NAMES, buildWorkload, lookupMarket, type Workload, type WorkloadName } from './workloads';
+import { runBrowserWorkloads } from './browser';
 
 export interface BenchOptions {
   latency?: string | number;
@@ -28,6 +29,8 @@ export interface BenchOptions {
   skip?: string[];
   tiny?: boolean;
   log?: (line: string) => void;
+  /** Also time scale-1k and scale (when selected) in the preview workbook in Chromium; default true. */
+  browser?: boolean;
 }
 
 // ---------------------------------------------------------------- memory
@@ -387,6 +390,16 @@ export async function runBench(opts: BenchOptions = {}): Promise<BenchReport> {
     }
   } finally {
     await api.close();
+  }
+
+  // The same PRICE cells in the preview workbook (the built bundle in Chromium), beside the Node figures.
+  if (opts.browser !== false) {
+    const lookup = lookupMarket(market, Date.now());
+    const same = names.filter((n) => n === 'scale-1k' || n === 'scale');
+    report.browser = await runBrowserWorkloads(
+      same.map((n) => ({ name: n, texts: buildWorkload(n, lookup, { tiny: opts.tiny === true, available }).cells.map((c) => c.text) })),
+      { latencyMs, log },
+    );
   }
 
   // memory: linear growth and the 10,000-cell ceiling, over the scale workloads

@@ -4,8 +4,9 @@
  * Always starts the local API server (demo keys, synthetic market). Then:
  * - Windows / macOS: office-addin-debugging starts the HTTPS dev server and
  *   sideloads manifest.xml into desktop Excel.
- * - Linux (no Excel), or --browser: the dev server over HTTP, and where to
- *   point a browser to use the task pane on the demo data.
+ * - Linux (no Excel), or --browser: the dev server over HTTP; its root is the
+ *   preview workbook (src/preview: the built functions.js in cells, the task
+ *   pane beside them), printed first, then the task pane alone and the help.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -17,6 +18,8 @@ const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 const emulatorPort = Number(process.env.EMULATOR_PORT || pkg.config.emulator_port);
 const devPort = Number(process.env.DEV_SERVER_PORT || pkg.config.dev_server_port);
 const browserOnly = process.argv.includes('--browser') || !['win32', 'darwin'].includes(process.platform);
+
+if (browserOnly) console.log(`Preview of the add-in (not Excel): http://localhost:${devPort}/   (ready once webpack has compiled)`);
 
 // `npm start -- --dialect docs`: the local API server answers in another documented shape.
 const dialectAt = process.argv.indexOf('--dialect');
@@ -34,13 +37,21 @@ const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 const env = { ...process.env, EMULATOR_PORT: String(emulatorPort), DEV_SERVER_PORT: String(devPort) };
 let child: ChildProcess;
 if (browserOnly) {
-  child = spawn(npx, ['webpack', 'serve', '--mode', 'development'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...env, DEV_HTTPS: 'false' } });
+  // Its own process group (POSIX), so stopping reaches webpack itself and not only npx (which does not pass SIGTERM on).
+  child = spawn(npx, ['webpack', 'serve', '--mode', 'development'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...env, DEV_HTTPS: 'false' },
+    detached: process.platform !== 'win32',
+  });
   let announced = false;
   child.stdout!.on('data', (chunk: Buffer) => {
     process.stdout.write(chunk);
     if (!announced && /compiled/i.test(chunk.toString())) {
       announced = true;
-      console.log(`\nExcel cannot be sideloaded on ${process.platform}. The add-in is served for a browser:`);
+      console.log(`\nPreview of the add-in (not Excel): http://localhost:${devPort}/`);
+      console.log('  A workbook running the built functions.js beside the task pane, on the demo data, with the demo key demo-pro saved.');
+      console.log(`  Templates: ?template=portfolio, history, dashboard, unlocks; an empty sheet: http://localhost:${devPort}/?template=blank`);
+      console.log(`\nExcel cannot be sideloaded on ${process.platform}. The add-in's own pages are served for a browser too:`);
       console.log(`  Task pane:  http://localhost:${devPort}/taskpane.html   (paste demo-pro as the API key)`);
       console.log(`  Help:       http://localhost:${devPort}/help/index.html`);
       console.log(`  Formulas:   npm run -s formula -- '=CRYPTO.PRICE("bitcoin")'`);
@@ -56,7 +67,13 @@ if (browserOnly) {
 }
 
 const stop = async () => {
-  child.kill('SIGTERM');
+  if (browserOnly && process.platform !== 'win32' && child.pid) {
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      child.kill('SIGTERM');
+    }
+  } else child.kill('SIGTERM');
   await emulator.close();
   process.exit(0);
 };

@@ -14,13 +14,11 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { OfficeMockObject } from 'office-addin-mock';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { PLAN_LIMITS, type Plan } from '../src/api/endpoints';
@@ -28,11 +26,11 @@ import type { MeterSnapshot } from '../src/client';
 import { DEMO_KEYS, startEmulator, type Emulator } from '../src/emulator/server';
 import { PLAN_LINES } from '../src/pages/plans';
 import { launchBrowser } from './support/browser';
+import { developmentBuild } from './support/dev-build';
 import { contrastFailures, overflow, textSamples } from './support/page-checks';
 import { startPaneServer, type PaneServer } from './support/pane-server';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const BUILD_DIR = path.join(os.tmpdir(), 'crypto-addin-taskpane-test', 'dist');
 // The README's screenshots are rewritten only when asked (UPDATE_SCREENSHOTS=1), so a test
 // run leaves the work tree as it was; otherwise they still render, into a temp folder.
 const SHOTS = process.env.UPDATE_SCREENSHOTS ? path.join(root, 'docs/screenshots') : path.join(os.tmpdir(), 'crypto-pane-shots');
@@ -51,50 +49,6 @@ const requestUrls: string[] = [];
 const contexts: BrowserContext[] = [];
 
 // ------------------------------------------------------------------ build
-
-function newestMtime(p: string): number {
-  const st = statSync(p);
-  if (!st.isDirectory()) return st.mtimeMs;
-  let m = 0;
-  for (const e of readdirSync(p)) m = Math.max(m, newestMtime(path.join(p, e)));
-  return m;
-}
-
-function buildIsFresh(): boolean {
-  const js = path.join(BUILD_DIR, 'taskpane.js');
-  const html = path.join(BUILD_DIR, 'taskpane.html');
-  if (!existsSync(js) || !existsSync(html) || !existsSync(path.join(BUILD_DIR, 'functions.js'))) return false;
-  if (!readFileSync(html, 'utf8').includes('office-js/office.js')) return false; // a production build
-  const sources = Math.max(
-    newestMtime(path.join(root, 'src')),
-    newestMtime(path.join(root, 'docs/formula-examples')),
-    statSync(path.join(root, 'webpack.config.js')).mtimeMs,
-    statSync(path.join(root, 'manifest.xml')).mtimeMs,
-  );
-  return statSync(js).mtimeMs > sources && statSync(html).mtimeMs > sources;
-}
-
-/** `webpack --mode development` into BUILD_DIR; another helper's half-saved file can break it for a moment: retry. */
-async function ensureBuild(): Promise<void> {
-  if (buildIsFresh()) return;
-  mkdirSync(BUILD_DIR, { recursive: true });
-  let last: unknown;
-  for (let attempt = 1; attempt <= 3; attempt++) {
-    try {
-      await promisify(execFile)('npx', ['webpack', '--mode', 'development', '--output-path', BUILD_DIR], {
-        cwd: root,
-        maxBuffer: 64 * 1024 * 1024,
-        env: { ...process.env, NO_UPDATE_NOTIFIER: '1' },
-      });
-      if (existsSync(path.join(BUILD_DIR, 'taskpane.js'))) return;
-    } catch (e) {
-      last = e;
-      await new Promise((r) => setTimeout(r, 15_000));
-    }
-  }
-  const out = last as { stdout?: string; stderr?: string };
-  throw new Error(`webpack failed:\n${String(out?.stdout ?? last).slice(-4000)}\n${out?.stderr ?? ''}`);
-}
 
 // ------------------------------------------------------------------ Excel (office-addin-mock, bridged into the page)
 
@@ -375,9 +329,9 @@ const OFFICE_BLACK = { bodyBackgroundColor: '#262626', bodyForegroundColor: '#FF
 // ------------------------------------------------------------------ suite
 
 before(async () => {
-  const [emulator] = await Promise.all([startEmulator({ port: 0 }), ensureBuild()]);
+  const [emulator, buildDir] = await Promise.all([startEmulator({ port: 0 }), developmentBuild('crypto-addin-taskpane-test', ['taskpane.js', 'taskpane.html', 'functions.js'])]);
   em = emulator;
-  server = await startPaneServer({ apiTarget: em.url, distDir: BUILD_DIR });
+  server = await startPaneServer({ apiTarget: em.url, distDir: buildDir });
   browser = await launchBrowser();
 });
 

@@ -1,0 +1,36 @@
+/**
+ * preview-host.js: loaded by the preview's copy of the task pane page where
+ * Office.js would be, before functions.js and taskpane.js. It installs the
+ * custom-functions runtime as CustomFunctions, Office and Excel shims, and
+ * hands the workbook window the runtime (window.__customFunctionsHost).
+ */
+import { HOST_GLOBAL, type CustomFunctionsHost, type WorkbookCalculator } from '../protocol';
+import type { FunctionsJson } from '../runtime/metadata';
+import { CustomFunctionsRuntime } from '../runtime/runtime';
+import { excelShim, officeShim } from './office-shim';
+
+const runtime = new CustomFunctionsRuntime();
+let workbook: WorkbookCalculator | null = null;
+
+const ready = fetch('functions.json', { cache: 'no-store' })
+  .then((r) => {
+    if (!r.ok) throw new Error(`functions.json: HTTP ${r.status}`);
+    return r.json() as Promise<FunctionsJson>;
+  })
+  .then((json) => runtime.load(json));
+
+const host: CustomFunctionsHost = {
+  ready,
+  functions: () => runtime.registered(),
+  call: (req, onResult) => runtime.call(req, onResult),
+  connectWorkbook: (wb) => {
+    workbook = wb;
+  },
+};
+
+Object.assign(window, {
+  CustomFunctions: runtime.namespace,
+  Office: officeShim(),
+  Excel: excelShim(() => workbook),
+  [HOST_GLOBAL]: host,
+});

@@ -1,0 +1,22 @@
+/**
+ * What crosses between the workbook and the custom-functions runtime: plain
+ * data only (the two live in different windows, as Excel and its JavaScript
+ * runtime live in different processes), never objects of either side.
+ */
+
+/** An error value in a cell: the code Excel shows, and the message on hover where Excel shows one. */
+export interface ErrorValue {
+  error: string;
+  message?: string;
+}
+
+export type Scalar = number | string | boolean | null;
+export type CellValue = Scalar | ErrorValue;
+/** A function's result as cells: always 2-D (one value is [[v]]). */
+export type ResultGrid = CellValue[][];
+
+/** One argument as the workbook evaluated it: a value, a 2-D array (range or array constant), or omitted. */
+export type ArgumentValue = { omitted: true } | { value: CellValue | CellValue[][]; address?: string };
+
+export const isErrorValue = (v: unknown): v is ErrorValue =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && typeof (v as ErrorValue).error === 'string';
