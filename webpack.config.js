@@ -60,7 +60,12 @@ class ContentPolicyPlugin {
       compilation.hooks.processAssets.tap({ name: 'ContentPolicy', stage: webpack.Compilation.PROCESS_ASSETS_STAGE_REPORT - 1 }, (assets) => {
         for (const name of Object.keys(assets)) {
           if (!name.endsWith('.html')) continue;
-          const html = csp.withPolicy(assets[name].source().toString(), this.policy);
+          let html;
+          try {
+            html = csp.withPolicy(assets[name].source().toString(), this.policy);
+          } catch (e) {
+            throw new Error(`${name}: ${e.message}`);
+          }
           compilation.updateAsset(name, new webpack.sources.RawSource(html));
         }
       });
@@ -165,7 +170,7 @@ const previewPages = (dev) =>
           filename: 'preview-pane.html',
           template: './src/taskpane/taskpane.html',
           chunks: ['functions', 'taskpane'],
-          templateParameters: { officeJs: 'preview-host.js', demo: true },
+          templateParameters: { officeJs: 'preview-host.js', demo: true, plans: pages.PLAN_LINES },
         }),
         new HtmlWebpackPlugin({ filename: 'index.html', template: './src/preview/index.html', chunks: ['preview'] }),
       ]

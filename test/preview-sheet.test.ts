@@ -153,3 +153,13 @@ test('a result that spills where #BUSY! stood moves the cells that read the spil
   assert.equal(sheet.value('D1'), 60);
   assert.equal(sheet.value('D2'), 3);
 });
+
+test('omitted arguments before the first given one reach the function as omitted (null), as in Excel', async () => {
+  const { sheet } = workbook();
+  // The engine itself drops a leading gap: `F(,x)` would arrive as `F(x)`.
+  sheet.load({ A1: '=CRYPTO.WHERE(,{1},"c")', A2: '=CRYPTO.WHERE(,,"(,")', A3: '=CRYPTO.WHERE("a",{1},)' });
+  await sheet.whenIdle();
+  assert.match(String(sheet.value('A1')), /\| \[null,\[\[1\]\],"c"\]$/);
+  assert.match(String(sheet.value('A2')), /\| \[null,null,"\(,"\]$/);
+  assert.match(String(sheet.value('A3')), /\| \["a",\[\[1\]\],null\]$/);
+});

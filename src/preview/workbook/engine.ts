@@ -44,8 +44,31 @@ function addressOf(ref: Ref | undefined): string {
   return '';
 }
 
+/**
+ * fast-formula-parser drops omitted arguments before the first given one
+ * (`F(,,,"x")` arrives as `F("x")`), where Excel passes each of them as omitted.
+ * Such a leading gap in a call of the add-in's functions is filled with a call
+ * of OMITTED_FN, whose value the argument mapping reads as omitted again.
+ */
+const OMITTED_FN = 'PREVIEW.OMITTED';
+const OMITTED = '\u0000omitted';
+
+export function markLeadingOmitted(formula: string): string {
+  let out = '';
+  let inString = false;
+  for (let i = 0; i < formula.length; i++) {
+    const c = formula[i];
+    out += c;
+    if (c === '"') inString = !inString; // "" inside a string toggles twice: still inside
+    else if (c === '(' && !inString && new RegExp(`${NAMESPACE}\\.[A-Z0-9_.]+$`, 'i').test(out.slice(0, -1)) && /^\s*,/.test(formula.slice(i + 1))) {
+      out += `${OMITTED_FN}()`;
+    }
+  }
+  return out;
+}
+
 function argumentOf(a: FunctionArg & { ref?: Ref }): ArgumentValue {
-  if (a.omitted) return { omitted: true };
+  if (a.omitted || a.value === OMITTED) return { omitted: true };
   const address = addressOf(a.ref);
   const value = Array.isArray(a.value) ? (a.value as unknown[][]).map((row) => row.map(fromFormulaValue)) : fromFormulaValue(a.value);
   return address ? { value, address } : { value };
@@ -80,7 +103,7 @@ export class FormulaEngine {
     }
     this.customNames = Object.keys(custom);
     this.config = {
-      functions: custom,
+      functions: { ...custom, [OMITTED_FN]: () => OMITTED },
       onCell: (ref) => toFormulaValue(this.scope!.cell(ref)),
       onRange: (ref) => this.scope!.range(ref.from, ref.to).map((row) => row.map(toFormulaValue)),
     };
@@ -108,7 +131,7 @@ export class FormulaEngine {
     this.scope = scope;
     this.depth++;
     try {
-      const out = parser.parse(formula, { sheet: 'Sheet1', row: at.row, col: at.col }, true);
+      const out = parser.parse(markLeadingOmitted(formula), { sheet: 'Sheet1', row: at.row, col: at.col }, true);
       if (Array.isArray(out)) {
         const grid = (out as unknown[][]).map((row) => (Array.isArray(row) ? row : [row]).map(fromFormulaValue));
         return grid.length === 1 && grid[0].length === 1 ? grid[0][0] : grid;
