@@ -401,7 +401,10 @@ export class MarketClient {
           throw e;
         }
       },
-      { maxRetries: this.#o.maxRetries, pacer: this.#pacer, sleep: this.#o.sleep, now: this.#o.now, random: this.#o.random, signal },
+      // /v3/status goes ahead of the queue: a re-ask after a failed one (STATUS_RETRY_MS) would
+      // otherwise wait behind every request queued at the lowest plan's rate, and so would the
+      // requests that need the plan first (each page of paged history).
+      { maxRetries: this.#o.maxRetries, pacer: this.#pacer, sleep: this.#o.sleep, now: this.#o.now, random: this.#o.random, signal, first: cr.name === 'status' },
     );
     const entry: CacheEntry = { data: result.data, meta: result.meta, fetchedAt: this.#o.now(), timestamp: result.timestamp };
     if (store) this.#cache.set(cr.key, entry, generation);
