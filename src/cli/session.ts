@@ -6,7 +6,7 @@
 import { MarketClient, MemoryKeyStore, MemoryKvStore, type ClientOptions, type KvStore } from '../client';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../emulator/server';
 import { CATALOG } from '../formulas/catalog';
-import { CalculationHost, type Settings } from '../formulas/host';
+import { CalculationHost, type HostOptions, type Settings } from '../formulas/host';
 
 export interface SessionOptions {
   /** API origin; omitted → the local API server is started in-process. */
@@ -17,6 +17,7 @@ export interface SessionOptions {
   settings?: Partial<Settings>;
   storage?: KvStore;
   client?: Partial<Omit<ClientOptions, 'baseUrl' | 'keyStore'>>;
+  host?: Pick<HostOptions, 'deadlineMs'>;
 }
 
 export interface Session {
@@ -41,7 +42,7 @@ export async function openSession(opts: SessionOptions = {}): Promise<Session> {
     keyStore: keys,
     storage: opts.storage ?? new MemoryKvStore(),
   });
-  const host = new CalculationHost({ client, catalog: CATALOG, settings: opts.settings, now });
+  const host = new CalculationHost({ ...opts.host, client, catalog: CATALOG, settings: opts.settings, now });
   return {
     client,
     host,

@@ -97,6 +97,13 @@ function nextPeriodStart(interval: string, time: number): number {
 /** getPages never reads more pages than this. */
 const MAX_PAGES = 200;
 
+export interface AttemptFailure {
+  code: string;
+  message: string;
+  /** Client clock. */
+  at: number;
+}
+
 interface Answer {
   entry: CacheEntry;
   stale: boolean;
@@ -133,6 +140,7 @@ export class MarketClient {
   #persistScheduled = false;
   /** A fetched map not yet written to storage. */
   #unsavedMap: CoinMap | null = null;
+  #lastFailure: AttemptFailure | null = null;
 
   constructor(opts: ClientOptions) {
     const now = opts.now ?? Date.now;
@@ -185,6 +193,16 @@ export class MarketClient {
 
   get ambiguities(): readonly Ambiguity[] {
     return this.#resolver.ambiguities;
+  }
+
+  /** The latest failed HTTP attempt (cancellations aside): what a call that ran out of time tells the user. */
+  get lastFailure(): AttemptFailure | null {
+    return this.#lastFailure;
+  }
+
+  /** Requests waiting for a slot under the rate limit. */
+  get queuedForRate(): number {
+    return this.#pacer.waiting;
   }
 
   /** The pacer's current requests/minute (learned from /v3/status). */
@@ -397,7 +415,10 @@ export class MarketClient {
           this.meter.recordRequest(cr.name, caller, r.usedCredits);
           return r;
         } catch (e) {
-          if (!(e instanceof ApiError && e.code === 'ABORTED')) this.meter.recordRequest(cr.name, caller, 0);
+          if (!(e instanceof ApiError && e.code === 'ABORTED')) {
+            this.meter.recordRequest(cr.name, caller, 0);
+            this.#lastFailure = { code: e instanceof ApiError ? e.code : 'UNEXPECTED', message: e instanceof Error ? e.message : String(e), at: this.#o.now() };
+          }
           throw e;
         }
       },

@@ -61,6 +61,11 @@ export class Pacer {
     if (at > this.#holdUntil) this.#holdUntil = at;
   }
 
+  /** Requests waiting for a slot. */
+  get waiting(): number {
+    return this.#queue.length;
+  }
+
   /** Send times in the current window (for diagnostics and tests). */
   recentSends(): number[] {
     this.#prune(this.#now());

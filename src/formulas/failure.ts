@@ -56,6 +56,10 @@ export function toFormulaError(e: unknown, formula: string): FormulaError {
     case 'RATE_LIMIT_EXCEEDED':
       return notAvailable('Rate limit reached: the value will update on the next recalculation', e.code, true);
     default:
-      return notAvailable(transient ? `Market data unavailable (${e.code}): ${e.message}` : e.message, e.code, transient);
+      return notAvailable(
+        transient ? `Market data unavailable (${e.code}): ${e.message.replace(/\.$/, '')}; the next recalculation retries` : e.message,
+        e.code,
+        transient,
+      );
   }
 }
