@@ -5,7 +5,7 @@ import type { Quote } from '../client';
 import { ENDPOINTS } from '../api/endpoints';
 import type { MarketItem, Profile } from '../api/records';
 import {
-  coinArg, choiceArg, choicesOf, currencyArg, fieldArg, flatValues, headersArg, intArg, scalar, textArg, type Arg,
+  coinArg, choiceArg, choicesOf, currencyArg, fieldArg, flatCells, flatValues, headersArg, intArg, scalar, textArg, type Arg,
 } from './args';
 import {
   EMPTY, dateCell, decimalCell, recordCells, invalidValue, notAvailable, numberCell, table, textCell,
@@ -78,9 +78,13 @@ function priceOf(q: Quote): number {
   return q.price;
 }
 
+/** A row's Coin column: the input as typed (an error cell or other odd value shows empty). */
+const label = (input: Arg): Cell => (typeof input === 'string' || typeof input === 'number' || typeof input === 'boolean' ? String(input) : EMPTY);
+
 async function quote(ctx: FormulaContext, coins: Arg, fields: Arg, currency: Arg, headers: Arg): Promise<Grid> {
-  const inputs = flatValues(coins);
-  if (inputs.length === 0) throw invalidValue('coins is required: a coin or a range of coins');
+  // A blank in the range keeps its row (empty), so the answer lines up with the range beside it.
+  const inputs = flatCells(coins);
+  if (inputs.every((x) => x === null)) throw invalidValue('coins is required: a coin or a range of coins');
   const names = quoteFields(fields);
   const cur = currencyArg(currency, ctx.settings.defaultCurrency);
   const showHeaders = headersArg(headers);
@@ -88,13 +92,14 @@ async function quote(ctx: FormulaContext, coins: Arg, fields: Arg, currency: Arg
   // a bad coin fails its own row, not the table.
   const rows = await Promise.all(
     inputs.map(async (input): Promise<Cell[]> => {
+      if (input === null) return [EMPTY, ...names.map(() => EMPTY)];
       try {
         const q = await quoteOf(ctx, coinArg(input), cur);
-        return [String(input), ...names.map((f) => QUOTE_FIELDS[f].cell(q))];
+        return [label(input), ...names.map((f) => QUOTE_FIELDS[f].cell(q))];
       } catch (e) {
         const err = toFormulaError(e, ctx.caller);
         if (!err.transient && err.code === '#N/A' && err.apiCode !== 'UNKNOWN_COIN' && err.apiCode !== 'INVALID_ARGUMENT') throw err;
-        return [String(input), ...names.map(() => err.toCell())];
+        return [label(input), ...names.map(() => err.toCell())];
       }
     }),
   );
