@@ -36,6 +36,8 @@ export async function openSession(opts: SessionOptions = {}): Promise<Session> {
   const keys = new MemoryKeyStore(opts.key === undefined ? DEFAULT_KEY : opts.key);
   const now = opts.client?.now ?? (emulator ? () => emulator.clock.now() : undefined);
   const client = new MarketClient({
+    // One deadline: the host's for each formula call, the client's for each request.
+    ...(opts.host?.deadlineMs !== undefined ? { requestDeadlineMs: opts.host.deadlineMs } : {}),
     ...opts.client,
     ...(now ? { now } : {}),
     baseUrl: opts.apiUrl ?? emulator!.url,

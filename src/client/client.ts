@@ -42,6 +42,12 @@ export interface ClientOptions {
   fetch?: typeof fetch;
   /** Per attempt; default 20 s (well under Excel's ~60 s). */
   timeoutMs?: number;
+  /**
+   * One request's whole life (pacing, attempts, backoff); default 45 s, the
+   * formula deadline. Shared work no single cell can cancel (the coin map,
+   * /v3/status, quote batches) ends by then too, waited for or not.
+   */
+  requestDeadlineMs?: number;
   /** Default 3. */
   maxRetries?: number;
   freshnessMs?: Partial<Record<Freshness, number>>;
@@ -75,6 +81,7 @@ export const DEFAULT_FRESHNESS_MS: Record<Freshness, number> = {
   account: 15_000,
 };
 export const DEFAULT_TIMEOUT_MS = 20_000;
+export const DEFAULT_REQUEST_DEADLINE_MS = 45_000;
 export const DEFAULT_MAX_RETRIES = 3;
 export const DEFAULT_MAX_CACHE_ENTRIES = 5_000;
 export const DEFAULT_BATCH_WINDOW_MS = 15;
@@ -140,7 +147,8 @@ export class MarketClient {
   #persistScheduled = false;
   /** A fetched map not yet written to storage. */
   #unsavedMap: CoinMap | null = null;
-  #lastFailure: AttemptFailure | null = null;
+  /** The latest failed attempt per caller (formula), and overall (key ''). */
+  readonly #lastFailures = new Map<string, AttemptFailure>();
 
   constructor(opts: ClientOptions) {
     const now = opts.now ?? Date.now;
@@ -151,6 +159,7 @@ export class MarketClient {
       now,
       fetch: f,
       timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      requestDeadlineMs: opts.requestDeadlineMs ?? DEFAULT_REQUEST_DEADLINE_MS,
       maxRetries: opts.maxRetries ?? DEFAULT_MAX_RETRIES,
       freshnessMs: { ...DEFAULT_FRESHNESS_MS, ...opts.freshnessMs },
       maxCacheEntries: opts.maxCacheEntries ?? DEFAULT_MAX_CACHE_ENTRIES,
@@ -195,9 +204,12 @@ export class MarketClient {
     return this.#resolver.ambiguities;
   }
 
-  /** The latest failed HTTP attempt (cancellations aside): what a call that ran out of time tells the user. */
-  get lastFailure(): AttemptFailure | null {
-    return this.#lastFailure;
+  /**
+   * The latest failed HTTP attempt (cancellations aside) for requests `caller`
+   * started, else for any: what a call that ran out of time tells the user.
+   */
+  lastFailure(caller?: string): AttemptFailure | null {
+    return (caller !== undefined ? this.#lastFailures.get(caller) : undefined) ?? this.#lastFailures.get('') ?? null;
   }
 
   /** Requests waiting for a slot under the rate limit. */
@@ -408,6 +420,42 @@ export class MarketClient {
       this.#checkPlan(cr);
     }
     const generation = this.#cache.generation;
+    const bound = this.#bounded(signal);
+    try {
+      return await this.#attempts(cr, caller, apiKey, bound.signal, store, generation);
+    } catch (e) {
+      if (bound.expired()) {
+        const last = this.lastFailure(caller);
+        const why = last ? `; last failure: ${last.message.replace(/\.$/, '')}` : '';
+        throw new ApiError({ code: 'TIMEOUT', message: `${cr.name}: no answer within ${Math.ceil(this.#o.requestDeadlineMs / 1000)} s, retries included${why}.`, endpoint: cr.name, retryable: true });
+      }
+      throw e;
+    } finally {
+      bound.done();
+    }
+  }
+
+  /** `signal`, aborted also when the request's deadline passes. */
+  #bounded(signal: AbortSignal): { signal: AbortSignal; expired(): boolean; done(): void } {
+    const c = new AbortController();
+    let expired = false;
+    const onAbort = () => c.abort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    const t = setTimeout(() => {
+      expired = true;
+      c.abort();
+    }, this.#o.requestDeadlineMs);
+    return {
+      signal: c.signal,
+      expired: () => expired,
+      done: () => {
+        clearTimeout(t);
+        signal.removeEventListener('abort', onAbort);
+      },
+    };
+  }
+
+  async #attempts(cr: CanonicalRequest, caller: string | undefined, apiKey: string, signal: AbortSignal, store: boolean, generation: number): Promise<CacheEntry> {
     const result = await withRetries(
       async (sig) => {
         try {
@@ -417,7 +465,9 @@ export class MarketClient {
         } catch (e) {
           if (!(e instanceof ApiError && e.code === 'ABORTED')) {
             this.meter.recordRequest(cr.name, caller, 0);
-            this.#lastFailure = { code: e instanceof ApiError ? e.code : 'UNEXPECTED', message: e instanceof Error ? e.message : String(e), at: this.#o.now() };
+            const failure = { code: e instanceof ApiError ? e.code : 'UNEXPECTED', message: e instanceof Error ? e.message : String(e), at: this.#o.now() };
+            this.#lastFailures.set('', failure);
+            if (caller !== undefined) this.#lastFailures.set(caller, failure);
           }
           throw e;
         }

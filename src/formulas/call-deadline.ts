@@ -5,24 +5,25 @@
  * last good value, else #N/A saying what failed) and its work is cancelled, so
  * no cell stays #BUSY! however the service fails.
  *
- * 45 s: under the ~60 s after which some Office hosts fail a custom function's
- * fetch, and room for two of the client's 20 s attempts.
+ * The same 45 s bound each client request has (DEFAULT_REQUEST_DEADLINE_MS):
+ * under the ~60 s after which some Office hosts fail a custom function's fetch,
+ * and room for two of the client's 20 s attempts.
  */
-import type { AttemptFailure } from '../client/client';
+import { DEFAULT_REQUEST_DEADLINE_MS, type AttemptFailure } from '../client/client';
 import { notAvailable, type FormulaError } from './cells';
 
-export const CALL_DEADLINE_MS = 45_000;
+export const CALL_DEADLINE_MS = DEFAULT_REQUEST_DEADLINE_MS;
 
 /** What the client can say about why a call is still waiting. */
 export interface WaitDiagnosis {
-  readonly lastFailure: AttemptFailure | null;
+  lastFailure(caller?: string): AttemptFailure | null;
   readonly queuedForRate: number;
   readonly rateLimitPerMinute: number;
 }
 
 /** The #N/A of a call that ran out of time: what failed (or what it waited for), and that a recalculation retries. */
-export function deadlineError(ms: number, startedAt: number, client: WaitDiagnosis): FormulaError {
-  const f = client.lastFailure;
+export function deadlineError(ms: number, startedAt: number, client: WaitDiagnosis, formula?: string): FormulaError {
+  const f = client.lastFailure(formula);
   const why =
     f && f.at >= startedAt
       ? `last failure: ${f.message.replace(/\.$/, '')}`

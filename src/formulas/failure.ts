@@ -54,7 +54,7 @@ export function toFormulaError(e: unknown, formula: string): FormulaError {
     case 'ABORTED':
       return notAvailable('Canceled', e.code);
     case 'RATE_LIMIT_EXCEEDED':
-      return notAvailable('Rate limit reached: the value will update on the next recalculation', e.code, true);
+      return notAvailable(`Rate limit reached (${e.message.replace(/\.$/, '')}); the next recalculation retries`, e.code, true);
     default:
       return notAvailable(
         transient ? `Market data unavailable (${e.code}): ${e.message.replace(/\.$/, '')}; the next recalculation retries` : e.message,

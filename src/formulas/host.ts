@@ -217,7 +217,7 @@ export class CalculationHost extends EventTarget {
       pending = Promise.reject(e);
     }
     // The deadline settles the call whatever the formula waits on; the abort stops its requests.
-    pending = withinDeadline(pending, this.deadlineMs, () => deadlineError(this.deadlineMs, startedAt, this.client), () => entry.controller.abort());
+    pending = withinDeadline(pending, this.deadlineMs, () => deadlineError(this.deadlineMs, startedAt, this.client, formula), () => entry.controller.abort());
     return pending.then(
       (result) => this.succeeded(formula, entry, result),
       (e: unknown) => this.failed(formula, entry, e),

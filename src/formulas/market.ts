@@ -88,8 +88,7 @@ async function quote(ctx: FormulaContext, coins: Arg, fields: Arg, currency: Arg
   const names = quoteFields(fields);
   const cur = currencyArg(currency, ctx.settings.defaultCurrency);
   const showHeaders = headersArg(headers);
-  // Every coin is asked at once, so the client batches them into few requests;
-  // a bad coin fails its own row, not the table.
+  // Every coin is asked at once, so the client batches them into few requests.
   const rows = await Promise.all(
     inputs.map(async (input): Promise<Cell[]> => {
       if (input === null) return [EMPTY, ...names.map(() => EMPTY)];
@@ -98,7 +97,9 @@ async function quote(ctx: FormulaContext, coins: Arg, fields: Arg, currency: Arg
         return [label(input), ...names.map((f) => QUOTE_FIELDS[f].cell(q))];
       } catch (e) {
         const err = toFormulaError(e, ctx.caller);
-        if (!err.transient && err.code === '#N/A' && err.apiCode !== 'UNKNOWN_COIN' && err.apiCode !== 'INVALID_ARGUMENT') throw err;
+        // A bad coin fails its own row. A service failure fails the formula: the host then
+        // keeps the last good table, which rows of errors would have replaced.
+        if (err.transient || (err.code === '#N/A' && err.apiCode !== 'UNKNOWN_COIN' && err.apiCode !== 'INVALID_ARGUMENT')) throw err;
         return [label(input), ...names.map(() => err.toCell())];
       }
     }),
