@@ -46,11 +46,17 @@ export function shown(v: Arg): string {
   return 'an error or unsupported value';
 }
 
-/** Text argument; null when omitted. */
-export function textArg(v: Arg): string | null {
+/** Longer text is a paste gone wrong, not a name or a query. */
+export const MAX_TEXT = 200;
+
+/** Text argument; null when omitted. A range or an error value is #VALUE! naming the argument. */
+export function textArg(v: Arg, name: string): string | null {
   v = scalar(v);
   if (isBlank(v)) return null;
-  return String(v).trim();
+  if (typeof v === 'object' && !(v instanceof Date)) throw invalidValue(`${name} takes one value; got ${shown(v)}`);
+  const text = String(v).trim();
+  if (text.length > MAX_TEXT) throw invalidValue(`${name} must be at most ${MAX_TEXT} characters; got ${text.length}`);
+  return text;
 }
 
 /**
@@ -147,6 +153,7 @@ export function spanArg(v: Arg, name: string, now: number): Span | null {
   if (typeof v === 'number') {
     if (!Number.isFinite(v) || v < 1 || v > 2_958_465) throw invalidValue(`${name} must be ${DATE_HELP}`);
     const start = startOfUtcDay(fromSerial(v));
+    if (start < 0) throw invalidValue(`${name} must be a date from 1970 on; got ${isoDay(start)}`);
     return { start, end: start + DAY };
   }
   if (v instanceof Date) {

@@ -56,7 +56,7 @@ const QUOTE_CHOICES: Record<string, string> = {
 const DEFAULT_QUOTE_FIELDS = ['name', 'symbol', 'price', 'percentChange.h24', 'marketCap', 'volume24h'];
 
 function quoteFields(v: Arg): string[] {
-  const raw = flatValues(v).flatMap((x) => String(x).split(',')).map((s) => s.trim()).filter(Boolean);
+  const raw = flatValues(v).flatMap((x) => (typeof x === 'string' ? x.split(',').map((s) => s.trim()).filter(Boolean) : [x]));
   if (raw.length === 0) return DEFAULT_QUOTE_FIELDS;
   const shown = Object.keys(QUOTE_FIELDS).join(', ');
   return raw.map((f) => choiceArg(f, 'fields', QUOTE_CHOICES, undefined, `field names from: ${shown}`));
@@ -134,10 +134,10 @@ async function markets(
 ): Promise<Grid> {
   const n = intArg(count, 'count', 1, 5000, 100);
   const sort = choiceArg(sortBy, 'sortBy', SORT_BY, 'rank', ENDPOINTS.markets.params.sortBy.values.map((x) => `"${x}"`).join(', '));
-  const order = textArg(sortOrder) === null ? null : choiceArg(sortOrder, 'sortOrder', choicesOf(['asc', 'desc']), undefined, '"asc" or "desc"');
+  const order = textArg(sortOrder, 'sortOrder') === null ? null : choiceArg(sortOrder, 'sortOrder', choicesOf(['asc', 'desc']), undefined, '"asc" or "desc"');
   const life = choiceArg(lifecycle, 'lifecycle', choicesOf(['traded', 'upcoming']), 'traded', '"traded" or "upcoming"');
   const cur = currencyArg(currency, ctx.settings.defaultCurrency);
-  const eco = textArg(ecosystem) === null ? undefined : intArg(ecosystem, 'ecosystem', 1, 1_000_000, undefined);
+  const eco = textArg(ecosystem, 'ecosystem') === null ? undefined : intArg(ecosystem, 'ecosystem', 1, 1_000_000, undefined);
   const [cat, tg] = await Promise.all([lookupId(ctx, category, 'category'), lookupId(ctx, tag, 'tag')]);
   const page = await ctx.client.getPages('markets', {
     query: {
@@ -172,7 +172,7 @@ function marketItemQuote(m: MarketItem, currency: 'USD' | 'EUR', stale: boolean)
 // ---------------------------------------------------------------- SEARCH
 
 async function search(ctx: FormulaContext, query: Arg, headers: Arg): Promise<Grid> {
-  const q = textArg(query);
+  const q = textArg(query, 'query');
   if (!q) throw invalidValue('query is required: part of a coin name, slug or symbol');
   if (q.length > 100) throw invalidValue('query must be at most 100 characters');
   const res = await ctx.client.get('search', { query: { query: q }, caller: ctx.caller, signal: ctx.signal });
