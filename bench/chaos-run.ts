@@ -98,8 +98,12 @@ export interface ScenarioResult {
   /** Refresh: cells that kept their good value through the faulty recalculation, of how many had one. */
   lastGoodKept: number;
   hadGood: number;
-  /** Requests no cell could use: a retry after a 400/401/403/404, or a request sent after every cell had settled. */
+  /** Requests no cell could use: retriesOf4xx + lateRequests. */
   wastedRetries: number;
+  /** Requests repeated after a 400/401/403/404 (must be 0). */
+  retriesOf4xx: number;
+  /** Requests sent after every cell had settled. */
+  lateRequests: number;
   /** Requests repeated within Retry-After of a 429 for the same URL (must be 0). */
   retryAfterBroken: number;
   /** Cold: ms until the last cell settled. */
@@ -120,6 +124,8 @@ export interface Traffic {
   responses: LoggedResponse[];
   /** Path and query of each request the client sent, and performance.now() then. */
   sends: { url: string; t: number }[];
+  /** Each 429 the client received: when, and its Retry-After in ms. */
+  refusals: { url: string; t: number; retryAfterMs: number }[];
 }
 
 async function startSession(timing: ChaosTiming, seed: number, log: Traffic, rpm?: number): Promise<Session> {
@@ -137,8 +143,12 @@ async function startSession(timing: ChaosTiming, seed: number, log: Traffic, rpm
       timeoutMs: timing.timeoutMs,
       fetch: (input, init) => {
         const u = new URL(String(input));
-        log.sends.push({ url: u.pathname + u.search, t: performance.now() });
-        return fetch(input, init);
+        const url = u.pathname + u.search;
+        log.sends.push({ url, t: performance.now() });
+        return fetch(input, init).then((res) => {
+          if (res.status === 429) log.refusals.push({ url, t: performance.now(), retryAfterMs: Number(res.headers.get('retry-after') ?? 0) * 1000 });
+          return res;
+        });
       },
     },
     host: { deadlineMs: timing.deadlineMs },
@@ -158,14 +168,14 @@ export interface WarmSession {
  * do not pace the next one's: what they test is the last good value.
  */
 export async function warmSession(cells: readonly string[] = WORKLOAD, timing: ChaosTiming = SCALED_TIMING, seed = 17): Promise<WarmSession> {
-  const log: Traffic = { responses: [], sends: [] };
+  const log: Traffic = { responses: [], sends: [], refusals: [] };
   const session = await startSession(timing, seed, log, 100_000);
   return { session, log, good: await recalculate(session.host, cells) };
 }
 
 /** One recalculation of `cells`, watched: which cells are still pending at the deadline (plus grace). */
 export async function watchedPass(s: Session, cells: readonly string[], timing: ChaosTiming, log: Traffic): Promise<PassResult> {
-  const from = { responses: log.responses.length, sends: log.sends.length };
+  const from = { responses: log.responses.length, sends: log.sends.length, refusals: log.refusals.length };
   const outcomes: (RecalcOutcome | undefined)[] = cells.map(() => undefined);
   const startedAt = performance.now();
   let settledAt = startedAt;
@@ -187,7 +197,7 @@ export async function watchedPass(s: Session, cells: readonly string[], timing: 
   }
   // Let requests that were on the wire as the last cell settled reach the server's log.
   await new Promise((r) => setTimeout(r, 100));
-  return { outcomes, times, pending, settleMs: settledAt - startedAt, log: { responses: log.responses.slice(from.responses), sends: log.sends.slice(from.sends) }, startedAt, settledAt };
+  return { outcomes, times, pending, settleMs: settledAt - startedAt, log: { responses: log.responses.slice(from.responses), sends: log.sends.slice(from.sends), refusals: log.refusals.slice(from.refusals) }, startedAt, settledAt };
 }
 
 const isError = (o: RecalcOutcome | undefined): boolean =>
@@ -198,28 +208,39 @@ function errorMessages(o: RecalcOutcome): string[] {
   return o.value.flat().flatMap((c) => (typeof c === 'object' && c !== null && 'error' in c ? [`${c.error} ${c.message}`] : []));
 }
 
-/** Requests no cell could use (see ScenarioResult.wastedRetries), as the client sent them. */
-export function wastedRequests(p: PassResult): { url: string; t: number }[] {
+/** Requests the client sent for a URL after the server had refused it with 400/401/403/404 (must be none). */
+export function retriesOf4xx(p: PassResult): number {
   const refusedAt = new Map<string, number>();
   for (const e of p.log.responses) if ([400, 401, 403, 404].includes(e.status) && !refusedAt.has(e.url)) refusedAt.set(e.url, e.t);
-  return p.log.sends.filter((x) => x.t > p.settledAt || x.t > (refusedAt.get(x.url) ?? Number.POSITIVE_INFINITY));
+  return p.log.sends.filter((x) => x.t > (refusedAt.get(x.url) ?? Number.POSITIVE_INFINITY)).length;
 }
 
-/** Requests the client sent to a URL sooner after that URL's 429 than its Retry-After (1 s for injected 429s). */
+/**
+ * Requests sent after every cell had settled: shared work no one cell can
+ * cancel (a quote batch, the coin map) that outlived the cells, up to its own
+ * request deadline.
+ */
+export function lateRequests(p: PassResult): number {
+  return p.log.sends.filter((x) => x.t > p.settledAt + 5).length;
+}
+
+/**
+ * Requests the client sent to a URL sooner after it received that URL's 429
+ * than the Retry-After said. (A 429 the client never read, because its attempt
+ * had timed out first, does not count: the client could not honour it.)
+ */
 export function retryAfterBroken(p: PassResult): number {
   let broken = 0;
-  for (const e of p.log.responses) {
-    if (e.status !== 429) continue;
-    // The server logs the 429 as it decides it; the client sees it later still, so no tolerance is needed.
-    const next = p.log.sends.find((x) => x.url === e.url && x.t > e.t);
-    if (next && next.t - e.t < 1_000) broken++;
+  for (const r of p.log.refusals) {
+    const next = p.log.sends.find((x) => x.url === r.url && x.t > r.t);
+    if (next && next.t - r.t < r.retryAfterMs - 2) broken++; // 2 ms: timers may fire that early
   }
   return broken;
 }
 
 /** The workload's fault-free answers at AT. */
 export async function referenceAnswers(cells: readonly string[] = WORKLOAD, timing: ChaosTiming = SCALED_TIMING): Promise<RecalcOutcome[]> {
-  const s = await startSession({ ...timing, deadlineMs: 60_000 }, 1, { responses: [], sends: [] });
+  const s = await startSession({ ...timing, deadlineMs: 60_000 }, 1, { responses: [], sends: [], refusals: [] });
   try {
     return await recalculate(s.host, cells);
   } finally {
@@ -236,7 +257,7 @@ export async function runScenario(
   const cells = opts.cells ?? WORKLOAD;
   const timing = opts.timing ?? SCALED_TIMING;
   const seed = opts.seed ?? 17;
-  const coldLog: Traffic = { responses: [], sends: [] };
+  const coldLog: Traffic = { responses: [], sends: [], refusals: [] };
   const [cold, warm] = await Promise.all([startSession(timing, seed, coldLog), opts.warm ?? warmSession(cells, timing, seed)]);
   try {
     cold.emulator!.faults.setRates({ [kind]: rate });
@@ -282,7 +303,9 @@ export async function runScenario(
       pending: c.pending + r.pending,
       lastGoodKept: kept,
       hadGood,
-      wastedRetries: wastedRequests(c).length + wastedRequests(r).length,
+      wastedRetries: retriesOf4xx(c) + retriesOf4xx(r) + lateRequests(c) + lateRequests(r),
+      retriesOf4xx: retriesOf4xx(c) + retriesOf4xx(r),
+      lateRequests: lateRequests(c) + lateRequests(r),
       retryAfterBroken: retryAfterBroken(c) + retryAfterBroken(r),
       settleMs: c.settleMs,
       unclear: [...unclear],

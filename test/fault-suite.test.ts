@@ -63,10 +63,13 @@ for (const kind of FAULT_KINDS) {
       }
     });
 
-    test('no wasted retries; a 429 is never retried sooner than its Retry-After', () => {
+    test('no retries of 400/401/403/404; a 429 is never retried sooner than its Retry-After; little work outlives the cells', () => {
       for (const r of results) {
-        assert.equal(r.wastedRetries, 0, `${kind} @ ${r.rate}`);
+        assert.equal(r.retriesOf4xx, 0, `${kind} @ ${r.rate}`);
         assert.equal(r.retryAfterBroken, 0, `${kind} @ ${r.rate}`);
+        // Shared work (a quote batch, the coin map) may outlive the last cell by up to its own
+        // request deadline; on a loaded machine that is a request or two, never a stream of them.
+        assert.ok(r.lateRequests <= 3, `${kind} @ ${r.rate}: ${r.lateRequests} requests after every cell had settled`);
       }
     });
 
