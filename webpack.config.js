@@ -1,7 +1,9 @@
 /*
  * Builds the add-in: functions.js + functions.json (generated from JSDoc by
  * custom-functions-metadata-plugin), the task pane page (which also loads the
- * functions bundle: one shared runtime), the help pages, icons and manifest.
+ * functions bundle: one shared runtime), the help pages, icons and manifest;
+ * the support, privacy, terms and what's new pages, a Content-Security-Policy
+ * in every page, and (production) the package check of docs/publishing.md.
  *
  *   npm run build       production: URLs rewritten to ADDIN_PUBLIC_URL, Office.js from Microsoft's CDN,
  *                       API base https://api.cryptorank.io
@@ -15,6 +17,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import webpack from 'webpack';
+import { tsImport } from 'tsx/esm/api';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const pkg = JSON.parse(readFileSync(path.join(here, 'package.json'), 'utf8'));
@@ -26,6 +29,62 @@ const FUNCTION_FILES = readdirSync(path.join(here, 'src/functions'))
   .filter((f) => f.endsWith('.ts'))
   .sort()
   .map((f) => `./src/functions/${f}`);
+
+// ---- publishing (issue #16): listing pages, content policy, package check. Build-time TypeScript through tsx.
+const pages = await tsImport('./src/pages/index.ts', import.meta.url);
+const csp = await tsImport('./scripts/content-policy.ts', import.meta.url);
+const API_ORIGIN = new URL(process.env.ADDIN_API_URL || csp.DEFAULT_API_ORIGIN).origin;
+const SUPPORT_EMAIL = process.env.ADDIN_SUPPORT_EMAIL || pkg.config.support_email;
+
+/** support.html, privacy.html, terms.html and whats-new.html (from CHANGELOG.md), next to the task pane. */
+class ListingPagesPlugin {
+  apply(compiler) {
+    compiler.hooks.thisCompilation.tap('ListingPages', (compilation) => {
+      compilation.hooks.processAssets.tap({ name: 'ListingPages', stage: webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL }, () => {
+        const changelogFile = path.join(here, 'CHANGELOG.md');
+        compilation.fileDependencies.add(changelogFile);
+        const cfg = { supportEmail: SUPPORT_EMAIL, apiOrigin: API_ORIGIN, version: pkg.version, changelog: readFileSync(changelogFile, 'utf8') };
+        for (const [file, html] of Object.entries(pages.listingPages(cfg))) compilation.emitAsset(file, new webpack.sources.RawSource(html));
+      });
+    });
+  }
+}
+
+/** Every HTML page the build emits, whoever made it, gets the Content-Security-Policy first in its head. */
+class ContentPolicyPlugin {
+  constructor(policy) {
+    this.policy = policy;
+  }
+  apply(compiler) {
+    compiler.hooks.thisCompilation.tap('ContentPolicy', (compilation) => {
+      compilation.hooks.processAssets.tap({ name: 'ContentPolicy', stage: webpack.Compilation.PROCESS_ASSETS_STAGE_REPORT - 1 }, (assets) => {
+        for (const name of Object.keys(assets)) {
+          if (!name.endsWith('.html')) continue;
+          const html = csp.withPolicy(assets[name].source().toString(), this.policy);
+          compilation.updateAsset(name, new webpack.sources.RawSource(html));
+        }
+      });
+    });
+  }
+}
+/**
+ * Production only: the written package is checked against the rules in
+ * scripts/package-check.ts (also run by test/build.test.ts); a broken rule fails
+ * the build, so what reaches dist/ can be published as it is.
+ */
+class PackageCheckPlugin {
+  apply(compiler) {
+    compiler.hooks.afterEmit.tapPromise('PackageCheck', async (compilation) => {
+      const check = await tsImport('./scripts/package-check.ts', import.meta.url);
+      const problems = await check.checkPackage(compiler.outputPath, check.specFromEnv(here));
+      for (const p of problems) compilation.errors.push(new webpack.WebpackError(`package check [${p.rule}]: ${p.message}`));
+      if (!process.env.ADDIN_PUBLIC_URL) {
+        compilation.warnings.push(new webpack.WebpackError(`package check: built for the placeholder host ${PROD_URL}; set ADDIN_PUBLIC_URL to publish`));
+      }
+    });
+  }
+}
+// ---- end publishing
 
 /** Rewrites development URLs in emitted text assets (manifest, functions.json) to the production host. */
 class RewriteUrlsPlugin {
@@ -62,9 +121,7 @@ class HelpPagesPlugin {
             .map((f) => JSON.parse(readFileSync(path.join(examplesDir, f), 'utf8'))),
         );
         const esc = (s) => String(s ?? '').replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
-        const page = (title, body) =>
-          `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
-          `<title>${esc(title)}</title><link rel="stylesheet" href="help.css"></head><body><main>${body}</main></body></html>\n`;
+        const page = (title, body) => pages.page(title, body, 1);
         const items = [];
         for (const f of functions) {
           const file = `${f.id.toLowerCase()}.html`;
@@ -86,7 +143,8 @@ class HelpPagesPlugin {
         }
         const index =
           `<h1>Crypto Market Data for Excel</h1><p>Formulas that put CryptoRank market data into cells. Open <b>Crypto Data</b> on the Home tab to add your API key (a free Sandbox key is available from CryptoRank).</p>` +
-          `<h2>Formulas</h2><ul>${items.join('')}</ul>`;
+          `<h2>Formulas</h2><ul>${items.join('')}</ul>` +
+          `<h2>Support</h2><p><a href="../support.html">Support</a> (getting a key, common errors, contact), <a href="../privacy.html">privacy policy</a>, <a href="../terms.html">terms of use</a>, <a href="../whats-new.html">what's new</a>.</p>`;
         compilation.emitAsset('help/index.html', new webpack.sources.RawSource(page('Crypto Market Data: help', index)));
       });
     });
@@ -102,7 +160,8 @@ export default async (env, options) => {
   const https = Boolean(env?.WEBPACK_SERVE) && process.env.DEV_HTTPS !== 'false';
   const httpsOptions = https ? await (await import('office-addin-dev-certs')).getHttpsServerOptions() : undefined;
   return {
-    devtool: dev ? 'source-map' : false,
+    // Source maps ship only when asked for (ADDIN_SOURCE_MAPS=1); the package check enforces it.
+    devtool: dev || /^(1|true|yes)$/i.test(process.env.ADDIN_SOURCE_MAPS ?? '') ? 'source-map' : false,
     entry: {
       functions: FUNCTION_FILES,
       // The pane shares the functions bundle's modules (one runtime, client and cache), not copies of them.
@@ -121,14 +180,14 @@ export default async (env, options) => {
     plugins: [
       new CustomFunctionsMetadataPlugin({ output: 'functions.json', input: FUNCTION_FILES }),
       new webpack.DefinePlugin({
-        __DEFAULT_API_BASE_URL__: JSON.stringify(dev ? '' : 'https://api.cryptorank.io'),
+        __DEFAULT_API_BASE_URL__: JSON.stringify(dev ? '' : API_ORIGIN),
         __DEMO_DATA__: JSON.stringify(dev),
       }),
       new HtmlWebpackPlugin({
         filename: 'taskpane.html',
         template: './src/taskpane/taskpane.html',
         chunks: ['functions', 'taskpane'],
-        templateParameters: { officeJs: dev ? 'office-js/office.js' : OFFICE_CDN, demo: dev },
+        templateParameters: { officeJs: dev ? 'office-js/office.js' : OFFICE_CDN, demo: dev, plans: pages.PLAN_LINES },
       }),
       new CopyWebpackPlugin({
         patterns: [
@@ -138,7 +197,10 @@ export default async (env, options) => {
         ],
       }),
       new HelpPagesPlugin(),
+      new ListingPagesPlugin(),
+      new ContentPolicyPlugin(csp.contentPolicy({ apiOrigin: API_ORIGIN, dev })),
       ...(dev ? [] : [new RewriteUrlsPlugin(DEV_URL, PROD_URL, /^(manifest\.xml|functions\.json|help\/.*\.html)$/)]),
+      ...(dev ? [] : [new PackageCheckPlugin()]),
     ],
     devServer: {
       port: devServerPort,

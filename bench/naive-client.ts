@@ -144,7 +144,7 @@ export function createNaiveClient(o: NaiveOptions) {
         case 'ALTSEASON':
           return { ok: true, value: await get('altcoinIndex', undefined, {}) };
         case 'DOMINANCE':
-          return { ok: true, value: await get('dominance', undefined, { asset: text(a[0])?.toLowerCase() ?? undefined }) };
+          return { ok: true, value: await get('dominance', undefined, {}) };
         case 'TRENDING':
           return { ok: true, value: await get('trending', undefined, {}) };
         case 'GAINERS':

@@ -253,8 +253,9 @@ export function dashboardCells(lookup: MarketLookup): BenchCell[] {
     { text: '=CRYPTO.GLOBAL()', formula: 'GLOBAL', needs: [req('globalMarket')] },
     { text: '=CRYPTO.FEARGREED()', formula: 'FEARGREED', needs: [req('fearGreed')] },
     { text: '=CRYPTO.ALTSEASON()', formula: 'ALTSEASON', needs: [req('altcoinIndex')] },
-    { text: '=CRYPTO.DOMINANCE("btc")', formula: 'DOMINANCE', needs: [req('dominance', { asset: 'btc' })] },
-    { text: '=CRYPTO.DOMINANCE("eth")', formula: 'DOMINANCE', needs: [req('dominance', { asset: 'eth' })] },
+    // Both read the one dominance snapshot (it takes no parameters).
+    { text: '=CRYPTO.DOMINANCE("btc")', formula: 'DOMINANCE', needs: [req('dominance')] },
+    { text: '=CRYPTO.DOMINANCE("eth")', formula: 'DOMINANCE', needs: [req('dominance')] },
     { text: '=CRYPTO.TRENDING()', formula: 'TRENDING', needs: [req('trending')] },
     { text: '=CRYPTO.GAINERS()', formula: 'GAINERS', needs: [req('gainersLosers', { type: 'gainers', period: '24h', limit: '20' })] },
     { text: '=CRYPTO.LOSERS()', formula: 'LOSERS', needs: [req('gainersLosers', { type: 'losers', period: '24h', limit: '20' })] },

@@ -1,13 +1,15 @@
 /**
  * Draws the add-in's icon (a rounded tile with three candlesticks and a trend
  * line) at every size the manifest and the catalog need, and writes
- * assets/icon-<size>.png. Run: node --import tsx scripts/make-icons.ts
- * The PNGs are committed; this script is how they were made.
+ * assets/icon-<size>.png. Run: npm run icons
+ * The PNGs are committed; this script is how they were made. The sizes are the
+ * package check's table (scripts/package-check.ts), so what is drawn is what
+ * the build requires.
  */
 import { writeFileSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
+import { ICON_SIZES } from './package-check';
 
-const SIZES = [16, 32, 64, 80, 128];
 type RGBA = [number, number, number, number];
 const TILE: RGBA = [16, 124, 65, 255]; // Excel green
 const WHITE: RGBA = [255, 255, 255, 255];
@@ -98,7 +100,7 @@ function encodePng(width: number, height: number, rgba: Buffer): Buffer {
   ]);
 }
 
-for (const size of SIZES) {
+for (const size of ICON_SIZES) {
   writeFileSync(new URL(`../assets/icon-${size}.png`, import.meta.url), render(size));
   console.log(`assets/icon-${size}.png`);
 }

@@ -9,7 +9,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { DEMO_KEYS, startEmulator } from '../src/emulator/server';
+import { DEMO_KEYS, DIALECTS, isDialect, startEmulator } from '../src/emulator/server';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
   config: { dev_server_port: number; emulator_port: number };
@@ -18,8 +18,16 @@ const emulatorPort = Number(process.env.EMULATOR_PORT || pkg.config.emulator_por
 const devPort = Number(process.env.DEV_SERVER_PORT || pkg.config.dev_server_port);
 const browserOnly = process.argv.includes('--browser') || !['win32', 'darwin'].includes(process.platform);
 
-const emulator = await startEmulator({ port: emulatorPort, latency: 30 });
-console.log(`Local API server (demo data): ${emulator.url}/v3`);
+// `npm start -- --dialect docs`: the local API server answers in another documented shape.
+const dialectAt = process.argv.indexOf('--dialect');
+const dialect = dialectAt >= 0 ? process.argv[dialectAt + 1] ?? '' : 'spec';
+if (!isDialect(dialect)) {
+  console.error(`--dialect must be one of ${DIALECTS.join(', ')}, got "${dialect}"`);
+  process.exit(2);
+}
+
+const emulator = await startEmulator({ port: emulatorPort, latency: 30, dialect });
+console.log(`Local API server (demo data, ${dialect} dialect): ${emulator.url}/v3`);
 console.log(`Demo keys: ${Object.entries(DEMO_KEYS).map(([k, p]) => `${k} (${p ?? 'no subscription'})`).join(', ')}`);
 
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';

@@ -76,7 +76,7 @@ describe('requests', () => {
     const before = r.hits('/v3/global/fear-greed').length;
     const all = await Promise.all(Array.from({ length: 50 }, (_, i) => c.get('fearGreed', { caller: `C${i}` })));
     assert.equal(r.hits('/v3/global/fear-greed').length - before, 1);
-    assert.ok(all.every((f) => f.data.value === all[0].data.value));
+    assert.ok(all.every((f) => f.data.currentValue === all[0].data.currentValue));
     const m = c.meter.snapshot();
     assert.equal(m.sharedCalls, 49);
     assert.deepEqual(m.byCaller.C0, { requests: 1, credits: 1 }, 'attributed to the caller that triggered it');
@@ -189,12 +189,12 @@ describe('credits and plan', () => {
   });
 
   test('the server-side plan error also carries requiredPlan', async () => {
-    // a server whose /v3/status lists nothing: the client cannot pre-check
+    // a server whose /v3/status lists nothing and names a plan the endpoint table does not know: the client cannot pre-check
     const c = r.client({ key: SECRET_SANDBOX, fetch: async (input, init) => {
       const res = await fetch(input, init);
       if (String(input).includes('/v3/status')) {
         const body = (await res.json()) as Record<string, unknown>;
-        return new Response(JSON.stringify({ ...body, endpoints: [] }), { status: 200, headers: { 'Content-Type': 'application/json' } });
+        return new Response(JSON.stringify({ ...body, plan: 'Starter', endpoints: [] }), { status: 200, headers: { 'Content-Type': 'application/json' } });
       }
       return res;
     } });

@@ -116,7 +116,7 @@ describe('retries', () => {
     const seen = r.log.slice(since);
     assert.deepEqual(seen.map((e) => e.status), [429, 200]);
     assert.ok(seen[1].at - seen[0].at >= 7_000, `retried after ${seen[1].at - seen[0].at} ms`);
-    assert.equal(typeof f.data.value, 'number');
+    assert.equal(typeof f.data.currentValue, 'number');
   });
 
   test('the 429 hold applies to the whole pacer, not just the request that got it', async () => {
@@ -253,7 +253,7 @@ describe('cancellation', () => {
       ac.abort();
       await rejects(p1, 'ABORTED');
       const f = await p2;
-      assert.equal(typeof f.data.value, 'number');
+      assert.equal(typeof f.data.currentValue, 'number');
       assert.equal(r.log.length - since, 1);
       // alone: the abort cancels the HTTP call
       const ac2 = new AbortController();

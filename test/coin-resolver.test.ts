@@ -24,8 +24,8 @@ function scripted(answers: (readonly CoinRef[] | Error)[], deps: Partial<Resolve
       return a instanceof Error ? Promise.reject(a) : Promise.resolve(new CoinMap(a, 0));
     },
     ranks: new RankBook(),
-    fetchListingPage: () => Promise.reject(new ApiError({ code: 'NETWORK_ERROR', message: 'down', retryable: true })),
-    fetchProfileRank: () => Promise.reject(new ApiError({ code: 'NETWORK_ERROR', message: 'down', retryable: true })),
+    fetchListingPage: () => Promise.reject(new ApiError({ code: 'NETWORK_ERROR', message: 'down' })),
+    fetchProfileRank: () => Promise.reject(new ApiError({ code: 'NETWORK_ERROR', message: 'down' })),
     now: () => 0,
     ...deps,
   });
@@ -42,7 +42,7 @@ test('one resolution per input while it lasts: the map is read once', async () =
 });
 
 test('a failed map load is not remembered: the next call loads again', async () => {
-  const down = new ApiError({ code: 'NETWORK_ERROR', message: 'down', retryable: true });
+  const down = new ApiError({ code: 'NETWORK_ERROR', message: 'down' });
   const { resolver, loads } = scripted([down, [BTC]]);
   await assert.rejects(resolver.resolve('bitcoin'), (e) => e === down);
   assert.deepEqual(await resolver.resolve('bitcoin'), BTC);
@@ -61,7 +61,7 @@ test('a shared symbol whose ranks cannot be read is not remembered either', asyn
   const { resolver } = scripted([[TWIN_A, TWIN_B]], {
     ranks,
     fetchListingPage: () => {
-      if (fail) return Promise.reject(new ApiError({ code: 'NETWORK_ERROR', message: 'down', retryable: true }));
+      if (fail) return Promise.reject(new ApiError({ code: 'NETWORK_ERROR', message: 'down' }));
       ranks.learnListing(0, 250, [{ id: TWIN_B.id, rank: 1 }, { id: TWIN_A.id, rank: 2 }] as never);
       return Promise.resolve(2);
     },

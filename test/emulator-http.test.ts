@@ -19,7 +19,7 @@ import {
   type EndpointName,
   type ParamSpec,
 } from '../src/api/endpoints';
-import { AccountStatus, EnvelopeStatus, ErrorBody, PageMeta } from '../src/api/records';
+import { StatusBody, EnvelopeStatus, ErrorBody, PageMeta } from '../src/api/records';
 import type { MarketDataSource } from '../src/emulator/contract';
 import { FaultInjector, parseFaultSpec } from '../src/emulator/faults';
 import { RateLimiter } from '../src/emulator/rate-limit';
@@ -152,7 +152,7 @@ describe('every endpoint answers demo-pro with a valid body', () => {
       assert.equal(r.headers.get('access-control-allow-origin'), '*');
       assert.equal(r.headers.get('access-control-expose-headers'), 'Retry-After');
       if (name === 'status') {
-        const parsed = v.safeParse(AccountStatus, r.body);
+        const parsed = v.safeParse(StatusBody, r.body);
         assert.ok(parsed.success, JSON.stringify(parsed.issues?.slice(0, 3)));
         assert.equal(r.body.data, undefined, '/v3/status is not wrapped');
         return;
@@ -257,11 +257,11 @@ describe('errors', () => {
     assertError(await get(em, '/v3/blockchains/x/tvl/chart'), 400, 'VALIDATION_ERROR', 'id must be a positive integer');
   });
 
-  test('404 NOT_FOUND for unknown currency and blockchain ids', async () => {
-    assertError(await get(em, '/v3/currencies/987654321'), 404, 'NOT_FOUND');
-    assertError(await get(em, '/v3/currencies/987654321/tokenomics'), 404, 'NOT_FOUND');
-    assertError(await get(em, '/v3/blockchains/987654321'), 404, 'NOT_FOUND');
-    assertError(await get(em, '/v3/blockchains/987654321/tvl/change'), 404, 'NOT_FOUND');
+  test("404 NOT_FOUND for unknown currency and blockchain ids, with the spec's message", async () => {
+    assertError(await get(em, '/v3/currencies/987654321'), 404, 'NOT_FOUND', 'Resource not found');
+    assertError(await get(em, '/v3/currencies/987654321/tokenomics'), 404, 'NOT_FOUND', 'Resource not found');
+    assertError(await get(em, '/v3/blockchains/987654321'), 404, 'NOT_FOUND', 'Resource not found');
+    assertError(await get(em, '/v3/blockchains/987654321/tvl/change'), 404, 'NOT_FOUND', 'Resource not found');
   });
 
   test('404 Cannot GET for unknown routes; other methods are 404 too', async () => {
@@ -304,7 +304,7 @@ describe('credits', () => {
   async function status(key: string) {
     const r = await get(em, '/v3/status', key);
     assert.equal(r.status, 200);
-    return r.body as v.InferOutput<typeof AccountStatus>;
+    return r.body as v.InferOutput<typeof StatusBody>;
   }
 
   test('markets: 1, +1 EUR, +1 sparkline7d, +2 both; status.usedCredits equals the growth of dailyUsed', async () => {
@@ -694,4 +694,37 @@ test('the CLI refuses bad options with exit code 2 and a readable message', asyn
   const [code] = await once(child, 'exit');
   assert.equal(code, 2);
   assert.match(err, /unknown fault kind "503"/);
+});
+
+describe('dialects: the same market in each documented shape', () => {
+  test('--dialect docs and legacy reshape status, candles, unlocks and tokenomics losslessly; other answers are identical', async () => {
+    const [spec, docs, legacy] = await Promise.all(
+      (['spec', 'docs', 'legacy'] as const).map((dialect) => emulator({ rpm: 10_000, now: '2026-03-15T12:00:00Z', dialect })),
+    );
+    const body = async (em: Emulator, path: string) => {
+      const r = await get(em, path);
+      assert.equal(r.status, 200, r.text);
+      return r.body;
+    };
+    const s = await body(spec, '/v3/status');
+    const d = await body(docs, '/v3/status');
+    const l = await body(legacy, '/v3/status');
+    assert.ok(Array.isArray(s.endpoints));
+    assert.deepEqual(d, Object.fromEntries(Object.entries(s).filter(([k]) => k !== 'endpoints')), 'the spec shape without endpoints');
+    assert.deepEqual(l, {
+      status: 'ok', plan: s.plan, creditsTotal: s.credits.monthlyLimit, creditsUsed: s.credits.monthlyUsed,
+      creditsRemaining: s.credits.monthlyRemaining, maxRPM: s.rateLimitPerMinute,
+      currentPeriodStart: s.currentPeriodStart, currentPeriodEnd: s.currentPeriodEnd,
+    });
+    const candles = `/v3/currencies/${btcId}/historical?from=2026-03-01`;
+    const [cs, cd, cl] = [(await body(spec, candles)).data[0], (await body(docs, candles)).data[0], (await body(legacy, candles)).data[0]];
+    assert.deepEqual([cd.date, 'time' in cd], [cs.time, false]);
+    assert.equal(Date.parse(cl.date), cs.time);
+    assert.equal(cd.close, cs.close);
+    const u = (em: Emulator) => body(em, '/v3/currencies/upcoming-token-unlocks');
+    const [us, ud] = [(await u(spec)).data[0], (await u(docs)).data[0]];
+    assert.deepEqual([ud.currencyId, ud.tokenAmount, ud.usdAmount, 'id' in ud], [us.id, us.unlockTokens, us.unlockValue, false]);
+    const same = '/v3/global/market';
+    assert.deepEqual((await body(docs, same)).data, (await body(spec, same)).data);
+  });
 });

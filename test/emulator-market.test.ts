@@ -112,7 +112,7 @@ const SAMPLES: Record<DataEndpointName, [Q, number?][]> = {
   contracts: [[{}, USDT], [{}, BTC]],
   tokenomics: [[{}, BTC], [{}, VESTED], [{}, UNTRADED]],
   performance: [[{}, BTC], [{}, VESTED], [{}, UNTRADED]],
-  sparkline: [[{}, BTC], [{}, UNTRADED]],
+  sparkline: [[{}, BTC], [{}, UNTRADED], [{ interval: '5m', from: String(NOW - DAY) }, ETH], [{ interval: '1d', from: '2025-06-01', sortOrder: 'desc' }, BTC]],
   trending: [[{}]],
   gainersLosers: [[{}], [{ type: 'losers', period: '7d', limit: '100' }]],
   derivatives: [[{}]],
@@ -124,14 +124,15 @@ const SAMPLES: Record<DataEndpointName, [Q, number?][]> = {
   holdersSummary: [[{}, HOLDER_COIN], [{}, BTC]],
   vestingAllocations: [[{}, VESTED], [{ includeUntracked: 'true' }, VESTED], [{}, BTC]],
   vcPressure: [[{}, VESTED]],
+  tokenUnlocks: [[{}], [{ offset: '100', limit: '200' }]],
   upcomingUnlocks: [[{}], [{ page: '2', sortBy: 'usdAmount', sortOrder: 'desc', daysAhead: '365' }], [{ minPercentOfMcap: '1' }]],
   globalMarket: [[{}]],
   fearGreed: [[{}]],
   fearGreedChart: [[{ from: '2025-01-01' }]],
   altcoinIndex: [[{}]],
   altcoinIndexChart: [[{ from: String(NOW - 60 * DAY) }]],
-  dominance: [[{}], [{ asset: 'others' }]],
-  dominanceChart: [[{ from: String(NOW - 30 * DAY), asset: 'eth' }]],
+  dominance: [[{}]],
+  dominanceChart: [[{ from: String(NOW - 30 * DAY), group: 'eth' }]],
   blockchainMap: [[{}]],
   blockchainList: [[{}]],
   blockchain: [[{}, 1], [{}, 7]],
@@ -542,16 +543,20 @@ test('global market, dominance and indices agree with the coins', () => {
   assertClose(num(g.totalMarketCap), ranked.reduce((a, x) => a + num(x.marketCap), 0), 'total = sum of ranked coins', 1e-9, 0.01 * ranked.length);
   assert.equal(g.btcMarketCap, item(BTC).marketCap);
   assert.equal(g.ethMarketCap, item(ETH).marketCap);
-  const dom = (asset: string) => data('dominance', { asset }).dominance as number;
+  const snapshot = data('dominance');
   const share = (id: number) => Math.round((num(item(id).marketCap) / num(g.totalMarketCap)) * 10000) / 100;
-  assert.equal(dom('btc'), share(BTC));
-  assert.equal(dom('eth'), share(ETH));
-  assert.equal(dom('usdt'), share(USDT));
-  assertClose(dom('others'), 100 - dom('btc') - dom('eth') - dom('usdt'), 'others', 0, 0.0051);
-  const chart = data('dominanceChart', { from: String(NOW - 10 * DAY), to: String(NOW + 10 * DAY) });
-  assert.equal(chart.length, 11, 'to is clamped to now');
-  assert.equal(chart[10].dominance, dom('btc'));
-  assert.equal(chart[10].time, TODAY);
+  assert.equal(snapshot.btcDominance, share(BTC));
+  assert.equal(snapshot.ethDominance, share(ETH));
+  assertClose(snapshot.othersDominance, 100 - snapshot.btcDominance - snapshot.ethDominance, 'others', 0, 0.0051);
+  const chart = (group: string, from = NOW - 10 * DAY) => data('dominanceChart', { group, from: String(from), to: String(NOW + 10 * DAY) });
+  const btc = chart('btc');
+  assert.equal(btc.length, 11, 'to is clamped to now');
+  assert.equal(btc[10].dominance, snapshot.btcDominance);
+  assert.equal(btc[10].time, TODAY);
+  assert.equal(chart('usdt').at(-1).dominance, share(USDT));
+  assert.equal(chart('others').at(-1).dominance, snapshot.othersDominance);
+  const yesterday = btc[9].dominance;
+  assertClose(snapshot.btcDominanceChangePercent24h, (snapshot.btcDominance / yesterday - 1) * 100, '24 h change of BTC dominance', 0, 0.0051);
   for (const p of data('fearGreedChart', { from: '2024-01-01' })) {
     assert.ok(Number.isInteger(p.value) && p.value >= 0 && p.value <= 100);
     const band = p.value <= 25 ? 'Extreme Fear' : p.value <= 45 ? 'Fear' : p.value <= 55 ? 'Neutral' : p.value <= 75 ? 'Greed' : 'Extreme Greed';
@@ -564,8 +569,16 @@ test('global market, dominance and indices agree with the coins', () => {
     assert.ok(Number.isInteger(p.value));
     assert.equal(p.classification, p.value <= 25 ? 'Bitcoin Season' : p.value <= 74 ? 'Neutral' : 'Altcoin Season');
   }
-  assert.deepEqual(alt[alt.length - 1], data('altcoinIndex'));
-  assert.deepEqual(data('fearGreedChart', { from: String(NOW) }).at(-1), data('fearGreed'));
+  const altNow = data('altcoinIndex');
+  assert.deepEqual([altNow.currentValue, altNow.classification], [alt.at(-1).value, alt.at(-1).classification]);
+  assert.deepEqual([altNow.yesterdayValue, altNow.lastWeekValue, altNow.lastMonthValue], [alt.at(-2).value, alt.at(-8).value, alt.at(-31).value]);
+  const year = data('altcoinIndexChart', { from: String(NOW - 364 * DAY) });
+  const high = Math.max(...year.map((p: Any) => p.value));
+  const low = Math.min(...year.map((p: Any) => p.value));
+  assert.deepEqual([altNow.yearlyHighValue, altNow.yearlyLowValue], [high, low]);
+  assert.equal(Date.parse(altNow.yearlyHighDate), year.find((p: Any) => p.value === high).time, 'the first day at the high');
+  const fg = data('fearGreedChart', { from: String(NOW) }).at(-1);
+  assert.deepEqual(data('fearGreed'), { currentValue: fg.value, classification: fg.classification });
   assert.throws(() => call('fearGreedChart', { from: '2025-02-01', to: '2025-01-01' }), InvalidRequestError);
   const d = data('derivatives');
   assertClose(d.perpetualShare + d.futuresShare, 100, 'derivative shares', 0, 1e-9);

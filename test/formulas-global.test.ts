@@ -12,6 +12,7 @@ import { FROZEN_NOW, keyedFrozenSessions } from './support/frozen-session';
 import type { JsonCell } from '../src/cli/calculate';
 import { col, formulaChecks } from './support/formula-checks';
 import { fromSerial, toSerial } from '../src/formulas/cells';
+import { TEST_DIALECT } from './support/dialect';
 
 const NOW = FROZEN_NOW;
 const DAY = 86_400_000;
@@ -184,28 +185,70 @@ describe('FEARGREED, ALTSEASON, DOMINANCE', () => {
     const week = await grid('=CRYPTO.ALTSEASON("7D")');
     assert.equal(week[week.length - 1][1], now);
   });
-  test('DOMINANCE: the four assets add up to 100; the chart ends at the current value', async () => {
-    const parts = await Promise.all(['btc', 'eth', 'usdt', 'others'].map((a) => num(`=CRYPTO.DOMINANCE("${a}")`)));
-    assert.ok(Math.abs(parts.reduce((a, b) => a + b) - 100) < 0.02, `sum ${parts}`);
+  test('DOMINANCE: the snapshot\'s BTC, ETH and others add up to 100; USDT from the chart; each chart ends at the current value', async () => {
+    const [btc, eth, others, usdt] = await Promise.all(['btc', 'eth', 'others', 'usdt'].map((a) => num(`=CRYPTO.DOMINANCE("${a}")`)));
+    assert.ok(Math.abs(btc + eth + others - 100) < 0.02, `sum ${[btc, eth, others]}`);
+    assert.ok(usdt > 0 && usdt < others, 'USDT is one of the others');
     const g = await grid('=CRYPTO.DOMINANCE("btc","14D")');
     assert.deepEqual(g[0], ['Date', 'Dominance %']);
     assertDaily(g, TODAY - 14 * DAY, TODAY);
-    assert.equal(g[g.length - 1][1], parts[0]);
+    assert.equal(g[g.length - 1][1], btc);
+    for (const [a, now] of [['eth', eth], ['usdt', usdt], ['others', others]] as const) {
+      assert.equal((await grid(`=CRYPTO.DOMINANCE("${a}","3D")`)).at(-1)![1], now, `${a} chart ends at the current value`);
+    }
+    const all = fieldMap(await grid('=CRYPTO.DOMINANCE("all")'));
+    assert.deepEqual([...all.keys()], ['btc', 'btcChange24h', 'eth', 'ethChange24h', 'others']);
+    assert.deepEqual([all.get('btc'), all.get('eth'), all.get('others')], [btc, eth, others]);
+    const yesterday = (await grid('=CRYPTO.DOMINANCE("btc","1D",,0)')).at(-2)![1] as number;
+    assert.ok(Math.abs((all.get('btcChange24h') as number) - (btc / yesterday - 1) * 100) < 0.01, 'BTC 24 h change');
     const e = await failure('=CRYPTO.DOMINANCE("doge")');
     assert.equal(e.error, '#VALUE!');
-    assert.match(e.message, /"btc".*"eth".*"usdt".*"others"/);
+    assert.match(e.message, /"btc".*"eth".*"usdt".*"others".*"all"/);
+    const r = await failure('=CRYPTO.DOMINANCE("all","7D")');
+    assert.equal(r.error, '#VALUE!');
+  });
+  test('FEARGREED and ALTSEASON: classification and the snapshot\'s fields of the current reading', async () => {
+    const fg = await num('=CRYPTO.FEARGREED()');
+    assert.deepEqual(await grid('=CRYPTO.FEARGREED(,,,"classification")'), [[band(FG_BANDS, fg)]]);
+    assert.deepEqual(fieldMap(await grid('=CRYPTO.FEARGREED(,,,"all")')), new Map<string, JsonCell>([['value', fg], ['classification', band(FG_BANDS, fg)]]));
+    const alt = fieldMap(await grid('=CRYPTO.ALTSEASON(,,,"all")'));
+    const now = await num('=CRYPTO.ALTSEASON()');
+    assert.equal(alt.get('value'), now);
+    assert.equal(alt.get('classification'), band(ALT_BANDS, now));
+    const year = await grid('=CRYPTO.ALTSEASON("365D",,0)');
+    const values = year.map((r) => r[1] as number);
+    assert.equal(alt.get('yearlyHigh'), Math.max(...values));
+    assert.equal(alt.get('yearlyLow'), Math.min(...values));
+    assert.equal(alt.get('yearlyHighDate'), year.find((r) => r[1] === alt.get('yearlyHigh'))![0], 'the first day at the high, as an Excel date');
+    assert.deepEqual([alt.get('yesterday'), alt.get('lastWeek'), alt.get('lastMonth')], [values.at(-2), values.at(-8), values.at(-31)]);
+    assert.equal(await num('=CRYPTO.ALTSEASON(,,,"lastWeek")'), values.at(-8));
+    const bad = await failure('=CRYPTO.ALTSEASON(,,,"tomorrow")');
+    assert.equal(bad.error, '#VALUE!');
+    assert.match(bad.message, /yearlyHigh/);
+    const ranged = await failure('=CRYPTO.FEARGREED("7D",,,"classification")');
+    assert.equal(ranged.error, '#VALUE!');
   });
 });
 
 describe('CREDITS', () => {
-  test('the account figures are the server\'s; dailyUsed grows by exactly what formulas spent', async () => {
+  // The legacy /v3/status reports monthly figures only: its daily cells are empty, and the
+  // monthly ones (which grow by the same credits) carry the accounting.
+  const legacy = TEST_DIALECT === 'legacy';
+  const used = legacy ? 'monthlyUsed' : 'dailyUsed';
+  test('the account figures are the server\'s; the used credits grow by exactly what formulas spent', async () => {
     const before = await grid('=CRYPTO.CREDITS()');
     const f0 = fieldMap(before);
     const u0 = sessions.pro.emulator!.usage('demo-pro');
     assert.equal(f0.get('plan'), 'Pro');
-    assert.equal(f0.get('dailyUsed'), u0.dailyUsed);
-    assert.equal(f0.get('dailyLimit'), 80_000);
-    assert.equal(f0.get('dailyRemaining'), 80_000 - u0.dailyUsed);
+    if (legacy) {
+      assert.deepEqual([f0.get('dailyUsed'), f0.get('dailyLimit'), f0.get('dailyRemaining')], ['', '', ''], 'not reported: empty, not derived');
+    } else {
+      assert.equal(f0.get('dailyUsed'), u0.dailyUsed);
+      assert.equal(f0.get('dailyLimit'), 80_000);
+      assert.equal(f0.get('dailyRemaining'), 80_000 - u0.dailyUsed);
+    }
+    assert.equal(f0.get('monthlyUsed'), u0.monthlyUsed);
+    assert.equal(f0.get('monthlyLimit'), 2_000_000);
     assert.equal(f0.get('periodEnd'), toSerial(Date.parse(u0.currentPeriodEnd)));
     assert.equal(f0.get('workbookCredits'), sessions.pro.client.meter.snapshot().credits);
     assert.equal(f0.get('workbookCredits'), u0.dailyUsed, 'this session is the key\'s only user');
@@ -216,15 +259,15 @@ describe('CREDITS', () => {
     await grid('=CRYPTO.FEARGREED("2024")'); // cached: free
     const spent = sessions.pro.client.meter.snapshot().credits - meter0;
     assert.equal(spent, 1 + 4);
-    const used = await num('=CRYPTO.CREDITS("dailyUsed")');
-    assert.equal(used - (f0.get('dailyUsed') as number), spent);
-    assert.equal(used, sessions.pro.emulator!.usage('demo-pro').dailyUsed);
+    const now = await num(`=CRYPTO.CREDITS("${used}")`);
+    assert.equal(now - (f0.get(used) as number), spent);
+    assert.equal(now, sessions.pro.emulator!.usage('demo-pro')[used]);
     assert.equal(await num('=CRYPTO.CREDITS("workbookCredits")'), sessions.pro.client.meter.snapshot().credits);
   });
   test('CREDITS itself is free and never cached', async () => {
     const a = sessions.pro.emulator!.usage('demo-pro');
-    await num('=CRYPTO.CREDITS("dailyUsed")');
-    await num('=CRYPTO.CREDITS("dailyUsed")');
+    await num(`=CRYPTO.CREDITS("${used}")`);
+    await num(`=CRYPTO.CREDITS("${used}")`);
     const b = sessions.pro.emulator!.usage('demo-pro');
     assert.equal(b.dailyUsed, a.dailyUsed);
     assert.equal(b.byPath['/v3/status'].requests - a.byPath['/v3/status'].requests, 2, 'two status reads');

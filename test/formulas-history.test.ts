@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { calculate, type JsonCell, type Outcome } from '../src/cli/calculate';
 import { openSession, type Session } from '../src/cli/session';
 import { toSerial } from '../src/formulas/cells';
+import { TEST_DIALECT } from './support/dialect';
 
 const NOW_ISO = '2026-03-15T12:00:00.000Z';
 const NOW = Date.parse(NOW_ISO);
@@ -20,7 +21,7 @@ let s: Session;
 before(async () => {
   // A frozen clock makes "today" and every value reproducible; a generous rate
   // limit keeps the pacer out of the way (rate limits have their own tests).
-  s = await openSession({ emulator: { now: NOW_ISO, rpm: 2000 } });
+  s = await openSession({ emulator: { now: NOW_ISO, rpm: 2000, dialect: TEST_DIALECT } });
 });
 after(async () => {
   await s?.close();
@@ -268,7 +269,7 @@ describe('CRYPTO.HISTORICAL', () => {
   });
 
   test('when the shared request fails, every waiting cell settles with #N/A', async () => {
-    const t = await openSession({ emulator: { now: NOW_ISO, rpm: 2000 }, client: { maxRetries: 0 } });
+    const t = await openSession({ emulator: { now: NOW_ISO, rpm: 2000, dialect: TEST_DIALECT }, client: { maxRetries: 0 } });
     try {
       t.emulator!.faults.queue({ kind: '500', times: 5, path: HISTORICAL_PATH });
       const outs = await Promise.all(
@@ -354,8 +355,44 @@ describe('CRYPTO.SPARKLINE', () => {
     assert.deepEqual(noHeaders, body);
   });
 
+  test('a range and an interval: 5m, 1h and 1d points agree with each other and with OHLCV', async () => {
+    const five = await table('=CRYPTO.SPARKLINE("ethereum",0,"1D",,"5m")');
+    for (let i = 1; i < five.length; i++) close(num(five[i][0]) - num(five[i - 1][0]), 1 / 288, 1e-6);
+    const dayBefore = Math.floor(NOW / 86_400_000) * 86_400_000 - 86_400_000;
+    assert.equal(five.length, Math.floor((NOW - dayBefore) / 300_000) + 1, 'from the day before, every 5 minutes up to now');
+    const hourly = await table('=CRYPTO.SPARKLINE("ethereum",0,"1D")');
+    const byTime = new Map(five.map((r) => [Math.round(num(r[0]) * 288), r[1]]));
+    for (const r of hourly) assert.equal(byTime.get(Math.round(num(r[0]) * 288)), r[1], 'on the hour, 5m and 1h agree');
+    const daily = await table('=CRYPTO.SPARKLINE("bitcoin",0,"2025-06-01","2025-06-30","1d")');
+    assert.equal(daily.length, 30);
+    const closes = await table('=CRYPTO.OHLCV("bitcoin","2025-06-01","2025-06-30",,0,"date","close")');
+    assert.deepEqual(daily.map((r) => [r[0], r[1]]), closes, 'a daily point is the day\'s close');
+    const bad = failure(await calc('=CRYPTO.SPARKLINE("bitcoin",,,,"4h")'));
+    assert.equal(bad.error, '#VALUE!');
+    assert.match(bad.message, /"5m", "15m", "1h" \(default\) or "1d"/);
+  });
+
+  test("deeper than the plan reaches: #N/A explaining the plan's depth", async () => {
+    const pro = failure(await calc('=CRYPTO.SPARKLINE("bitcoin",,"120D",,"1h")'));
+    assert.equal(pro.error, '#N/A');
+    assert.match(pro.message, /Pro plan it reaches back 90 days at 5m, 15m and 1h and 1825 days at 1d/);
+    assert.equal((await table('=CRYPTO.SPARKLINE("bitcoin",0,"60D",,"1h")')).length, 60 * 24 + 13, 'within 90 days: fine');
+    const t = await openSession({ key: 'demo-basic', emulator: { now: NOW_ISO, dialect: TEST_DIALECT } });
+    try {
+      // the server's own 403 before the plan is known, then the formula's check: the same words
+      for (let i = 0; i < 2; i++) {
+        const e = failure(await calc('=CRYPTO.SPARKLINE("bitcoin",,"60D",,"15m")', t));
+        assert.equal(e.error, '#N/A');
+        assert.match(e.message, /Basic plan it reaches back 30 days at 5m, 15m and 1h and 365 days at 1d/);
+      }
+      assert.ok(grid(await calc('=CRYPTO.SPARKLINE("bitcoin",0,"60D",,"1d")', t)).length > 60, 'a daily interval reaches further');
+    } finally {
+      await t.close();
+    }
+  });
+
   test('needs the Basic plan: a Sandbox key gets #N/A naming it', async () => {
-    const t = await openSession({ key: 'demo-sandbox', emulator: { now: NOW_ISO } });
+    const t = await openSession({ key: 'demo-sandbox', emulator: { now: NOW_ISO, dialect: TEST_DIALECT } });
     try {
       const e = failure(await calc('=CRYPTO.SPARKLINE("bitcoin")', t));
       assert.equal(e.error, '#N/A');

@@ -11,7 +11,8 @@ import type { Session } from '../src/cli/session';
 import { FROZEN_NOW, frozenSession } from './support/frozen-session';
 import { calculate } from '../src/cli/calculate';
 import type { FormulaError } from '../src/formulas/cells';
-import { PriceStream, type LiveArgs, type PriceStreamOptions } from '../src/formulas/live';
+import { PriceStream, liveCell, type LiveArgs, type PriceStreamOptions } from '../src/formulas/live';
+import { TEST_DIALECT } from './support/dialect';
 
 const NOW = FROZEN_NOW;
 const HOUR = 3_600_000;
@@ -148,20 +149,24 @@ describe('PriceStream', () => {
     offSlow();
 
     // Sandbox: 400 credits/day, a quarter for streaming = 100 polls of one page a day → every 864 s.
+    // Where status reports no daily figures (legacy), the month's 10,000 spread over 31 days.
+    const daily = TEST_DIALECT === 'legacy' ? 10_000 / 31 : 400;
+    const floor = (credits: number) => Math.ceil((credits * 86_400_000) / (daily / 4) / 1000) * 1000;
+    assert.equal(floor(1), TEST_DIALECT === 'legacy' ? 1_072_000 : 864_000);
     const sb = streamOn(sandbox);
     const cell = new Cell();
     const offSb = sb.stream.subscribe(args('bitcoin', 1), cell.onValue, cell.onError);
     await sb.stream.idle();
     assert.equal(cell.values.length, 1);
     assert.deepEqual(sb.stream.perTick(), { requests: 1, credits: 1 });
-    assert.equal(sb.timers.only().ms, 864_000);
+    assert.equal(sb.timers.only().ms, floor(1));
     // A EUR subscription needs a second page at 2 credits: 3 credits a tick → 2592 s.
     const offEur = sb.stream.subscribe(args('bitcoin', 1, 'EUR'), () => {}, () => {});
     await sb.stream.idle();
     assert.deepEqual(sb.stream.perTick(), { requests: 2, credits: 3 });
-    assert.equal(sb.timers.only().ms, 2_592_000);
+    assert.equal(sb.timers.only().ms, floor(3));
     offEur();
-    assert.equal(sb.timers.only().ms, 864_000, 'back to one page when the EUR cell leaves');
+    assert.equal(sb.timers.only().ms, floor(1), 'back to one page when the EUR cell leaves');
     offSb();
     assert.equal(sb.timers.pending.size, 0);
   });
@@ -258,6 +263,30 @@ describe('PriceStream', () => {
     ];
     await stream.idle();
     assert.equal(ok.values.length, 1);
+    offs.forEach((off) => off());
+  });
+});
+
+describe('a LIVEPRICE cell goes through the calculation host', () => {
+  test("its errors reach the host's error log (the pane's list): a bad argument, an unknown coin; values do not", async () => {
+    const { stream } = streamOn(s);
+    const good = new Cell(), unknown = new Cell(), bad = new Cell();
+    const before = s.host.errors().length;
+    const offs = [
+      liveCell(s.host, stream, { coin: 'bitcoin', intervalSeconds: 60, currency: 'USD' }, 'USD', good.onValue, good.onError),
+      liveCell(s.host, stream, { coin: 'no-such-coin-zz', intervalSeconds: 60, currency: 'USD' }, 'USD', unknown.onValue, unknown.onError),
+      liveCell(s.host, stream, { coin: 'bitcoin', intervalSeconds: 0, currency: 'USD' }, 'USD', bad.onValue, bad.onError),
+    ];
+    await stream.idle();
+    assert.deepEqual(good.values, [await price('bitcoin')]);
+    assert.equal(good.errors.length, 0);
+    assert.equal(unknown.errors[0]?.code, '#N/A');
+    assert.equal(bad.errors[0]?.code, '#VALUE!');
+    const logged = s.host.errors().slice(0, s.host.errors().length - before);
+    assert.equal(logged.length, 2, JSON.stringify(logged));
+    assert.ok(logged.every((e) => e.formula === 'LIVEPRICE'));
+    assert.ok(logged.some((e) => e.code === 'UNKNOWN_COIN' && /no-such-coin-zz/.test(e.message)));
+    assert.ok(logged.some((e) => e.code === 'INVALID_ARGUMENT' && /intervalSeconds/.test(e.message)));
     offs.forEach((off) => off());
   });
 });

@@ -7,6 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { calculate, type JsonCell, type Outcome } from '../src/cli/calculate';
 import { openSession, type Session } from '../src/cli/session';
 import { frozenSession } from './support/frozen-session';
+import { TEST_DIALECT } from './support/dialect';
 
 let s: Session;
 const calc = (f: string) => calculate(s.host, f);
@@ -21,7 +22,7 @@ const markets = async (query: string) => {
 };
 
 before(async () => {
-  s = await openSession();
+  s = await openSession({ emulator: { dialect: TEST_DIALECT } });
 });
 after(() => s.close());
 
@@ -160,7 +161,7 @@ describe('SEARCH, PROFILE, CONTRACTS', () => {
     assert.deepEqual(v[0], ['Blockchain', 'Blockchain slug', 'Address', 'Decimals', 'Explorer']);
     assert.ok(v.length > 1);
     assert.ok(String(v[1][4]).endsWith(String(v[1][2])));
-    const sandbox = await openSession({ key: 'demo-sandbox' });
+    const sandbox = await openSession({ key: 'demo-sandbox', emulator: { dialect: TEST_DIALECT } });
     try {
       const o = await calculate(sandbox.host, '=CRYPTO.CONTRACTS("usd-coin")');
       assert.ok('error' in o);
@@ -192,7 +193,7 @@ describe('warm recalculation', () => {
 
 describe('keys and failures', () => {
   test('no key: #N/A saying where to add one, and no request is sent', async () => {
-    const none = await openSession({ key: null });
+    const none = await openSession({ key: null, emulator: { dialect: TEST_DIALECT } });
     try {
       const o = await calculate(none.host, '=CRYPTO.PRICE("bitcoin")');
       assert.ok('error' in o);
@@ -205,7 +206,7 @@ describe('keys and failures', () => {
   });
 
   test('an outage keeps the last good value; value preview spends nothing', async () => {
-    const t = await openSession({ client: { maxRetries: 0 } });
+    const t = await openSession({ client: { maxRetries: 0 }, emulator: { dialect: TEST_DIALECT } });
     try {
       const first = grid(await calculate(t.host, '=CRYPTO.PRICE("solana")'))[0][0];
       t.client.refreshAll();

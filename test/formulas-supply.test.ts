@@ -9,15 +9,17 @@ import assert from 'node:assert/strict';
 import { calculate, type JsonCell, type Outcome } from '../src/cli/calculate';
 import { openSession, type Session } from '../src/cli/session';
 import { toSerial } from '../src/formulas/cells';
+import { TEST_DIALECT } from './support/dialect';
 
 const NOW_ISO = '2026-03-15T12:00:00.000Z';
 const NOW = Date.parse(NOW_ISO);
 const TODAY = Math.floor(toSerial(NOW));
 const UNLOCKS_PATH = '/v3/currencies/upcoming-token-unlocks';
+const TOKEN_UNLOCKS_PATH = '/v3/token-unlocks/upcoming';
 
 let s: Session;
 before(async () => {
-  s = await openSession({ emulator: { now: NOW_ISO, rpm: 2000 } });
+  s = await openSession({ emulator: { now: NOW_ISO, rpm: 2000, dialect: TEST_DIALECT } });
 });
 after(async () => {
   await s?.close();
@@ -43,7 +45,7 @@ const record = (g: JsonCell[][]) => Object.fromEntries(g.slice(1).map((r) => [r[
 
 /** A plan test: a session with another key, closed at once. */
 async function withKey<T>(key: string, fn: (t: Session) => Promise<T>): Promise<T> {
-  const t = await openSession({ key, emulator: { now: NOW_ISO } });
+  const t = await openSession({ key, emulator: { now: NOW_ISO, dialect: TEST_DIALECT } });
   try {
     return await fn(t);
   } finally {
@@ -131,11 +133,12 @@ describe('CRYPTO.VESTING', () => {
     near(sum(all.map((r) => num(r[6]))), 100, 0.01, '% of supply');
   });
 
-  test('a coin without vesting: a header row alone, or #N/A without headers; Advanced plan → #N/A naming Pro', async () => {
-    assert.deepEqual(await table('=CRYPTO.VESTING("bitcoin")'), [HEADER]);
-    const g = await table('=CRYPTO.VESTING("bitcoin",,0)');
-    assert.equal(g.length, 1);
-    assert.equal((g[0][0] as { error: string }).error, '#N/A');
+  test('a coin without vesting: #N/A saying so, with or without headers; Advanced plan → #N/A naming Pro', async () => {
+    for (const f of ['=CRYPTO.VESTING("bitcoin")', '=CRYPTO.VESTING("bitcoin",,0)']) {
+      const e = failure(await calc(f));
+      assert.equal(e.error, '#N/A');
+      assert.match(e.message, /Bitcoin has no vesting data/);
+    }
     const p = await withKey('demo-advanced', async (t) => failure(await calc('=CRYPTO.VESTING("sui")', t)));
     assert.equal(p.error, '#N/A');
     assert.match(p.message, /Pro/);
@@ -161,15 +164,52 @@ describe('CRYPTO.UNLOCKS', () => {
     }
   });
 
-  test('count beyond a page fetches as many pages as needed, no more', async () => {
+  test('count beyond a page fetches as many pages of 25 as needed, no more (filtered or sorted by value)', async () => {
     const before = s.emulator!.usage('demo-pro').byPath[UNLOCKS_PATH]?.requests ?? 0;
-    const g = await table('=CRYPTO.UNLOCKS(90,,,,,60,0)');
+    const g = await table('=CRYPTO.UNLOCKS(90,"usdAmount",,,,60,0)');
     const after = s.emulator!.usage('demo-pro').byPath[UNLOCKS_PATH]?.requests ?? 0;
     assert.equal(g.length, 60);
     assert.equal(after - before, 3, 'three pages of 25');
     const keys = new Set(g.map((r) => `${r[0]}|${r[1]}`));
     assert.equal(keys.size, 60, 'no row twice');
     for (const r of g) assert.ok(num(r[0]) <= TODAY + 90);
+  });
+
+  test('soonest first without filters: the 200-a-request list, the same rows for fewer credits', async () => {
+    const usage = () => s.emulator!.usage('demo-pro').byPath;
+    const u0 = usage();
+    const cheap = await table('=CRYPTO.UNLOCKS(90,,,,,60,0)');
+    const u1 = usage();
+    assert.equal((u1[TOKEN_UNLOCKS_PATH]?.requests ?? 0) - (u0[TOKEN_UNLOCKS_PATH]?.requests ?? 0), 1, 'one request of up to 200');
+    assert.equal(u1[UNLOCKS_PATH]?.requests ?? 0, u0[UNLOCKS_PATH]?.requests ?? 0, 'none of 25');
+    // minUsdAmount 0 filters nothing but keeps the 25-a-page list: the same rows, three requests
+    const paged = await table('=CRYPTO.UNLOCKS(90,,,0,,60,0)');
+    assert.equal((usage()[UNLOCKS_PATH]?.requests ?? 0) - (u1[UNLOCKS_PATH]?.requests ?? 0), 3);
+    assert.deepEqual(cheap, paged);
+    // the window holds: nothing after daysAhead, even when fewer unlocks than count
+    const week = await table('=CRYPTO.UNLOCKS(7,,,,,1000,0)');
+    assert.ok(week.length > 0 && week.length < 1000);
+    for (const r of week) assert.ok(num(r[0]) <= TODAY + 7);
+    assert.deepEqual(week, await table('=CRYPTO.UNLOCKS(7,,,0,,1000,0)'));
+  });
+
+  test('where the service has no 200-a-request list for the key (a guess), the list of 25 a page answers', async () => {
+    const t = await openSession({
+      emulator: { now: NOW_ISO, rpm: 2000, dialect: TEST_DIALECT },
+      client: {
+        fetch: async (input, init) =>
+          new URL(String(input)).pathname === TOKEN_UNLOCKS_PATH
+            ? new Response(JSON.stringify({ error: { code: 'NOT_FOUND', message: 'Cannot GET /v3/token-unlocks/upcoming', status: 404 } }), { status: 404 })
+            : fetch(input, init),
+      },
+    });
+    try {
+      const g = await table('=CRYPTO.UNLOCKS(90,,,,,60,0)', t);
+      assert.deepEqual(g, await table('=CRYPTO.UNLOCKS(90,,,0,,60,0)'));
+      assert.equal(t.emulator!.usage('demo-pro').byPath[UNLOCKS_PATH]?.requests, 3, 'three pages of 25');
+    } finally {
+      await t.close();
+    }
   });
 
   test('sorting and filters: by USD value, largest first, at least $1M; by % of market cap', async () => {
@@ -305,11 +345,17 @@ describe('CRYPTO.HOLDERS', () => {
     assert.deepEqual(noHeaders, g.slice(1));
   });
 
-  test('a bad view is #VALUE! naming the four; a coin without holders data gives a header row alone', async () => {
+  test('a bad view is #VALUE! naming the four; a native coin without holders data is #N/A saying so in every view', async () => {
     const e = failure(await calc('=CRYPTO.HOLDERS("chainlink","whales")'));
     assert.equal(e.error, '#VALUE!');
     for (const w of ['"top"', '"concentration"', '"tiers"', '"summary"']) assert.ok(e.message.includes(w), e.message);
-    assert.deepEqual(await table('=CRYPTO.HOLDERS("bitcoin")'), [['Rank', 'Address', 'Label', 'Contract', 'Amount', '% of supply', 'Value USD']]);
+    for (const view of ['top', 'concentration', 'tiers', 'summary']) {
+      for (const coin of ['bitcoin', 'ethereum']) {
+        const n = failure(await calc(`=CRYPTO.HOLDERS("${coin}","${view}")`));
+        assert.equal(n.error, '#N/A', `${coin} ${view}`);
+        assert.match(n.message, /No holders data for \w+: the API has none for native coins/);
+      }
+    }
     const p = await withKey('demo-basic', async (t) => failure(await calc('=CRYPTO.HOLDERS("chainlink")', t)));
     assert.equal(p.error, '#N/A');
     assert.match(p.message, /Advanced/);

@@ -18,6 +18,8 @@ import {
   estimateRefresh,
   gauge,
   planView,
+  creditsLeftText,
+  creditsRemaining,
   spendSignature,
   usageView,
 } from '../src/taskpane/view-model';
@@ -112,12 +114,28 @@ describe('view models', () => {
     const v = planView(status, Date.parse('2026-03-15T12:00:00Z'));
     assert.equal(v.plan, 'Basic');
     assert.equal(v.rateLimitPerMinute, 30);
+    assert.ok(v.daily);
     assert.deepEqual([v.daily.used, v.daily.limit, v.daily.remaining], [3500, 4000, 500]);
     assert.equal(v.daily.fraction, 0.875);
     assert.equal(v.daily.level, 'warn');
     assert.equal(v.monthly.level, 'full');
     assert.equal(v.dailyResetAt, Date.parse('2026-03-16T00:00:00Z'));
     assert.equal(v.monthlyResetAt, Date.parse('2026-04-01T00:00:00Z'));
+  });
+  test('without daily figures (an older /v3/status): no daily gauge, nothing derived; the monthly ones stand in', () => {
+    const monthlyOnly: AccountStatus = {
+      ...status,
+      credits: { dailyLimit: null, dailyUsed: null, dailyRemaining: null, monthlyLimit: 100000, monthlyUsed: 40000, monthlyRemaining: 60000 },
+      endpoints: null,
+    };
+    const v = planView(monthlyOnly, Date.parse('2026-03-15T12:00:00Z'));
+    assert.equal(v.daily, null);
+    assert.deepEqual([v.monthly.used, v.monthly.limit, v.monthly.remaining], [40000, 100000, 60000]);
+    assert.equal(creditsRemaining(monthlyOnly), 60000);
+    assert.equal(creditsRemaining(status), 500, 'daily where reported');
+    assert.equal(creditsRemaining(null), null);
+    assert.equal(creditsLeftText(monthlyOnly, String), ' You have 60000 of 100000 credits left this month.');
+    assert.equal(creditsLeftText(status, String), ' You have 500 of 4000 daily credits left.');
   });
   test('gauge clamps', () => {
     assert.equal(gauge(10, 0, 0).fraction, 1);

@@ -22,10 +22,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { OfficeMockObject } from 'office-addin-mock';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { PLAN_LIMITS, type Plan } from '../src/api/endpoints';
 import type { MeterSnapshot } from '../src/client';
 import { DEMO_KEYS, startEmulator, type Emulator } from '../src/emulator/server';
+import { PLAN_LINES } from '../src/pages/plans';
+import { launchBrowser } from './support/browser';
+import { contrastFailures, overflow, textSamples } from './support/page-checks';
 import { startPaneServer, type PaneServer } from './support/pane-server';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -122,7 +125,17 @@ const EXCEL_INIT_SCRIPT = `(() => {
       if (!office || typeof office !== 'object') return office;
       let p = proxies.get(office);
       if (!p) {
-        p = new Proxy(office, { get: (t, k) => (k === 'onReady' ? onReady : Reflect.get(t, k, t)) });
+        p = new Proxy(office, {
+          get: (t, k) => {
+            if (k === 'onReady') return onReady;
+            const v = Reflect.get(t, k, t);
+            // Office's theme, as a host reports it, when the test gives one (window.__officeTheme).
+            if (k === 'context' && window.__officeTheme) {
+              return new Proxy(v || {}, { get: (c, n) => (n === 'officeTheme' ? window.__officeTheme : Reflect.get(c, n, c)) });
+            }
+            return v;
+          },
+        });
         proxies.set(office, p);
       }
       return p;
@@ -189,14 +202,29 @@ async function excelBridge(page: Page): Promise<ExcelMock> {
 
 // ------------------------------------------------------------------ page helpers
 
-async function openPane(opts: { width?: number; excel?: boolean } = {}): Promise<{ page: Page; excel: ExcelMock | null }> {
-  const context = await browser.newContext({ viewport: { width: opts.width ?? PANE_WIDTH, height: 900 }, locale: 'en-US', timezoneId: 'UTC' });
+interface PaneOptions {
+  width?: number;
+  excel?: boolean;
+  /** The system's colour scheme (prefers-color-scheme). */
+  colorScheme?: 'light' | 'dark';
+  /** What Office.context.officeTheme reports (inside the mocked Excel only). */
+  officeTheme?: { bodyBackgroundColor: string; bodyForegroundColor: string; controlBackgroundColor: string; controlForegroundColor: string };
+}
+
+async function openPane(opts: PaneOptions = {}): Promise<{ page: Page; excel: ExcelMock | null }> {
+  const context = await browser.newContext({
+    viewport: { width: opts.width ?? PANE_WIDTH, height: 900 },
+    locale: 'en-US',
+    timezoneId: 'UTC',
+    colorScheme: opts.colorScheme ?? 'light',
+  });
   contexts.push(context);
   const page = await context.newPage();
   page.on('console', (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
   page.on('pageerror', (e) => pageErrors.push(`${e.message}\n${e.stack ?? ''}`));
   page.on('request', (r) => requestUrls.push(r.url()));
-  const excel = opts.excel ? await excelBridge(page) : null;
+  if (opts.officeTheme) await page.addInitScript((t) => (window.__officeTheme = t), opts.officeTheme);
+  const excel = opts.excel || opts.officeTheme ? await excelBridge(page) : null;
   await page.goto(`${server.url}/taskpane.html`);
   await page.waitForSelector('body[data-ready="true"]', { timeout: 20_000 });
   return { page, excel };
@@ -334,16 +362,23 @@ function ambiguousSymbol(): string {
   return found[0].toUpperCase();
 }
 
+declare global {
+  interface Window {
+    __officeTheme?: PaneOptions['officeTheme'];
+  }
+}
+
+/** Office's own theme colours (Office.context.officeTheme) for its Colorful and Black themes. */
+const OFFICE_COLORFUL = { bodyBackgroundColor: '#FFFFFF', bodyForegroundColor: '#000000', controlBackgroundColor: '#FFFFFF', controlForegroundColor: '#262626' };
+const OFFICE_BLACK = { bodyBackgroundColor: '#262626', bodyForegroundColor: '#FFFFFF', controlBackgroundColor: '#404040', controlForegroundColor: '#FFFFFF' };
+
 // ------------------------------------------------------------------ suite
 
 before(async () => {
   const [emulator] = await Promise.all([startEmulator({ port: 0 }), ensureBuild()]);
   em = emulator;
   server = await startPaneServer({ apiTarget: em.url, distDir: BUILD_DIR });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
-  });
+  browser = await launchBrowser();
 });
 
 after(async () => {
@@ -361,6 +396,9 @@ describe('task pane', { timeout: 240_000 }, () => {
     const link = page.getByRole('link', { name: 'Get an API key' });
     assert.equal(await link.getAttribute('href'), 'https://cryptorank.io/public-api');
     assert.match(await text(page, 'intro'), /CRYPTO\.PRICE\("bitcoin"\)/);
+    // What each plan gives, in a line each: Sandbox free, then what the paid plans add.
+    const plans = (await byId(page, 'plans').locator('li').allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim());
+    assert.deepEqual(plans, PLAN_LINES.map((l) => `${l.plan} ${l.note} ${l.text}`));
     assert.equal(await page.getByRole('button', { name: 'Remove key', exact: true }).count(), 0, 'no key, nothing to remove');
     assert.match(await text(page, 'plan-message'), /Add your API key/);
     // Development build: demo data, said prominently.
@@ -435,7 +473,7 @@ describe('task pane', { timeout: 240_000 }, () => {
 
     // The API base pointing at a closed port.
     const port = await freePort();
-    await page.getByText('Advanced').click();
+    await page.locator('summary', { hasText: 'Advanced' }).click();
     await page.getByRole('textbox', { name: 'API base URL' }).fill(`http://127.0.0.1:${port}`);
     await page.getByRole('button', { name: 'Apply settings' }).click();
     await until('settings applied', async () => (await byId(page, 'settings-message').getAttribute('data-tone')) === 'success');
@@ -665,7 +703,7 @@ describe('task pane', { timeout: 240_000 }, () => {
     await page.getByRole('combobox', { name: 'Default currency' }).selectOption('EUR');
     await page.getByRole('spinbutton', { name: 'Live prices fresh for (seconds)' }).fill('120');
     await page.getByRole('spinbutton', { name: 'Daily credit budget' }).fill('2');
-    await page.getByText('Advanced').click();
+    await page.locator('summary', { hasText: 'Advanced' }).click();
     const base = page.getByRole('textbox', { name: 'API base URL' });
     assert.equal(await base.inputValue(), server.url, 'development build: the local API server, through the page origin');
     assert.match(await text(page, 'set-base-hint'), /Development build/);
@@ -700,7 +738,83 @@ describe('task pane', { timeout: 240_000 }, () => {
     assert.ok(m.credits <= 2, `spent ${m.credits} with a budget of 2`);
     await until('usage panel follows the new meter', async () => (await num(page, 'usage-requests')) === m.requests && m.requests > 0);
     await until('budget line', async () => /Daily budget: \d+ of 2 credits/.test(await text(page, 'usage-budget')));
-    assert.match(await text(page, 'errors'), /BUDGET_EXCEEDED/);
+    // The budget line matches from the first render; the error is logged and rendered (throttled) a moment later.
+    await until('budget error in the list', async () => /BUDGET_EXCEEDED/.test(await text(page, 'errors')));
+  });
+
+  test("the theme follows Office's where Office reports one (Colorful light, Black dark), the system's otherwise", async () => {
+    const theme = async (page: Page) => {
+      await until('theme', async () => (await page.evaluate(() => document.documentElement.dataset.themeSource)) !== undefined);
+      const source = async () => page.evaluate(() => document.documentElement.dataset.themeSource);
+      // Office's theme is read once Office.onReady has answered.
+      await until('theme settled', async () => (await source()) === 'office' || !(await page.evaluate(() => Boolean(window.__officeTheme))));
+      return page.evaluate(() => ({
+        name: document.documentElement.dataset.theme,
+        source: document.documentElement.dataset.themeSource,
+        bg: getComputedStyle(document.body).backgroundColor,
+      }));
+    };
+    const cases = [
+      { opts: { colorScheme: 'light' }, want: { name: 'light', source: 'system', bg: 'rgb(255, 255, 255)' } },
+      { opts: { colorScheme: 'dark' }, want: { name: 'dark', source: 'system', bg: 'rgb(41, 41, 41)' } },
+      { opts: { colorScheme: 'light', officeTheme: OFFICE_BLACK }, want: { name: 'dark', source: 'office', bg: 'rgb(41, 41, 41)' } },
+      { opts: { colorScheme: 'dark', officeTheme: OFFICE_COLORFUL }, want: { name: 'light', source: 'office', bg: 'rgb(255, 255, 255)' } },
+    ] as const;
+    for (const c of cases) {
+      const { page } = await openPane(c.opts);
+      assert.deepEqual(await theme(page), c.want, JSON.stringify(c.opts));
+      await page.context().close();
+    }
+  });
+
+  for (const scheme of ['light', 'dark'] as const) {
+    test(`${scheme} theme at 320 px: every text meets WCAG AA contrast, nothing overflows`, async () => {
+      const { page } = await openPane({ width: 320, colorScheme: scheme });
+      assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), scheme);
+      // Every kind of content: a saved key and plan, messages of each tone, a field error,
+      // the refresh confirmation, usage rows, an ambiguity and errors in the log.
+      await saveKey(page, UNKNOWN_KEY); // error tone
+      await saveKey(page, 'demo-pro'); // success tone
+      assert.ok((await evaluate(page, 'PRICE', ['bitcoin', null])).ok);
+      await evaluate(page, 'PRICE', ['a-very-long-coin-name-that-does-not-exist-anywhere-in-the-market-list', null]);
+      await evaluate(page, 'PRICE', [ambiguousSymbol(), null]);
+      for (let i = 0; (await meter(page)).credits <= 5 && i < 10; i++) await evaluate(page, 'PROFILE', [String(20 + i), null, null]);
+      await page.getByRole('button', { name: 'Refresh all data', exact: true }).click();
+      await byId(page, 'refresh-confirm').waitFor({ state: 'visible' });
+      await page.locator('summary', { hasText: 'Advanced' }).click();
+      await page.getByRole('spinbutton', { name: 'Live prices fresh for (seconds)' }).fill('5');
+      await page.getByRole('button', { name: 'Apply settings' }).click();
+      await until('field error', async () => (await text(page, 'set-fresh-error')) !== '');
+      await until('usage rows', async () => (await byId(page, 'usage-rows').locator('tr').count()) > 0 && (await byId(page, 'errors').locator('li').count()) > 0);
+      await page.evaluate(() => new Promise((r) => setTimeout(r, 400)));
+
+      const samples = await textSamples(page);
+      assert.ok(samples.length > 60, `text samples: ${samples.length}`);
+      for (const id of ['key-message', 'plan-name', 'refresh-confirm-text', 'set-fresh-error', 'demo-banner', 'ambiguities']) {
+        assert.ok(samples.some((s) => s.what.includes(`#${id}`)) || (await byId(page, id).isVisible()), `${id} is on screen`);
+      }
+      assert.deepEqual(contrastFailures(samples), [], `${scheme}: text below WCAG AA`);
+      const o = await overflow(page);
+      assert.equal(o.w, 320);
+      assert.ok(o.scroll <= o.w, JSON.stringify(o));
+      assert.deepEqual(o.wide, []);
+      await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      await shot(page, `theme-${scheme}.png`, ['key-section', 'plan-section', 'refresh-section']);
+    });
+  }
+
+  test('the contrast check itself fails on low-contrast text', async () => {
+    const { page } = await openPane({ width: 320 });
+    await page.evaluate(() => {
+      const p = document.createElement('p');
+      p.id = 'faint';
+      p.textContent = 'Faint text';
+      p.style.color = '#c8c8c8';
+      document.querySelector('main')!.prepend(p);
+    });
+    const failures = contrastFailures(await textSamples(page));
+    assert.equal(failures.length, 1, failures.join('\n'));
+    assert.match(failures[0], /^p#faint "Faint text": 1\.\d\d:1/);
   });
 
   test('at 320 px: no horizontal overflow; named controls by role; usable from the keyboard', async () => {
@@ -718,20 +832,13 @@ describe('task pane', { timeout: 240_000 }, () => {
     // Content that could widen the pane: a long error, tables, the advanced field.
     await evaluate(page, 'PRICE', ['a-very-long-coin-name-that-does-not-exist-anywhere-in-the-market-list', null]);
     assert.ok((await evaluate(page, 'PRICE', ['bitcoin', null])).ok);
-    await page.getByText('Advanced').click();
+    await page.locator('summary', { hasText: 'Advanced' }).click();
     await page.getByRole('button', { name: 'Refresh all data', exact: true }).waitFor();
     await new Promise((r) => setTimeout(r, 400));
-    const overflow = await page.evaluate(() => {
-      const w = document.documentElement.clientWidth;
-      const wide = Array.from(document.querySelectorAll('body *'))
-        .filter((e) => (e as HTMLElement).offsetParent !== null)
-        .map((e) => ({ e: `${e.tagName}#${e.id}.${e.className}`, right: e.getBoundingClientRect().right }))
-        .filter((x) => x.right > w + 0.5);
-      return { w, scroll: document.documentElement.scrollWidth, wide: wide.slice(0, 5) };
-    });
-    assert.equal(overflow.w, 320);
-    assert.ok(overflow.scroll <= overflow.w, JSON.stringify(overflow));
-    assert.deepEqual(overflow.wide, []);
+    const o = await overflow(page);
+    assert.equal(o.w, 320);
+    assert.ok(o.scroll <= o.w, JSON.stringify(o));
+    assert.deepEqual(o.wide, []);
     for (const name of ['Save', 'Remove key', 'Refresh all data', 'Refresh active sheet', 'Apply settings']) {
       assert.equal(await page.getByRole('button', { name, exact: true }).count(), 1, name);
     }

@@ -10,6 +10,7 @@
  */
 import * as v from 'valibot';
 import * as R from './records';
+import * as V from './variants';
 
 // ---------------------------------------------------------------- plans
 export const PLANS = ['Sandbox', 'Basic', 'Advanced', 'Pro'] as const;
@@ -29,6 +30,17 @@ export const PLAN_LIMITS: Record<Plan, PlanLimits> = {
 };
 /** What a key may call before the client has read /v3/status. */
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = PLAN_LIMITS.Sandbox.rateLimitPerMinute;
+
+/**
+ * How far back the sparkline reaches, in days, per plan and interval [doc: Basic 30 days at
+ * 5m-1h and 1 year at 1d; Pro 90 days / 5 years]. guess: Advanced as Basic; Sandbox has no sparkline.
+ */
+export const SPARKLINE_DEPTH_DAYS: Record<Plan, { intraday: number; daily: number }> = {
+  Sandbox: { intraday: 0, daily: 0 },
+  Basic: { intraday: 30, daily: 365 },
+  Advanced: { intraday: 30, daily: 365 },
+  Pro: { intraday: 90, daily: 5 * 365 },
+};
 
 export function planAllows(plan: Plan, required: Plan): boolean {
   return PLANS.indexOf(plan) >= PLANS.indexOf(required);
@@ -51,6 +63,8 @@ export const CONVERT_CURRENCIES = ['USD', 'EUR'] as const;
 export type ConvertCurrency = (typeof CONVERT_CURRENCIES)[number];
 
 const convert: ParamSpec = { kind: 'enum', values: CONVERT_CURRENCIES, default: 'USD' };
+/** guess: the dominance chart's groups (the docs name BTC, ETH, TOP-10 MCap "etc."); others = all but BTC and ETH, as in the snapshot. */
+export const DOMINANCE_GROUPS = ['btc', 'eth', 'usdt', 'others'] as const;
 const from: ParamSpec = { kind: 'time', required: true };
 const fromOptional: ParamSpec = { kind: 'time' };
 const to: ParamSpec = { kind: 'time' };
@@ -91,12 +105,23 @@ export interface EndpointSpec {
   meta?: v.GenericSchema;
   /** /v3/status is not wrapped in the envelope [live]. */
   wrapped?: false;
+  /** Documented variants of the record (of one item, for lists) into `data`'s shape: see variants.ts. */
+  variant?: V.Variant;
+  /** A documented variant of the whole answer (before its items are read): see variants.ts. */
+  answerVariant?: V.AnswerVariant;
+  /**
+   * How the client reads more than one page (client/paging.ts): `offset` moves
+   * `offset` by `pageSize` (sent as `limit`) while pages are full; `page` counts
+   * `page` up while meta.hasNextPage; `time` moves `from` past the last item while
+   * pages are full. Without it, one request.
+   */
+  paging?: 'offset' | 'page' | 'time';
 }
 
 const list = <T extends v.GenericSchema>(s: T) => v.array(s);
 
 export const ENDPOINTS = {
-  status: { path: '/v3/status', plan: 'Sandbox', cost: 'free', freshness: 'account', params: {}, data: R.AccountStatus, wrapped: false },
+  status: { path: '/v3/status', plan: 'Sandbox', cost: 'free', freshness: 'account', params: {}, data: R.AccountStatus, wrapped: false, variant: V.statusVariant },
   ping: { path: '/v3/ping', plan: 'Sandbox', cost: 'free', freshness: 'account', params: {}, data: v.unknown() },
 
   // currencies: reference
@@ -109,7 +134,7 @@ export const ENDPOINTS = {
     data: list(R.CurrencySearchItem),
   },
   currencyList: {
-    path: '/v3/currencies/list', plan: 'Sandbox', cost: 'flat', freshness: 'live', pageSize: 100,
+    path: '/v3/currencies/list', plan: 'Sandbox', cost: 'flat', freshness: 'live', pageSize: 100, paging: 'page',
     // guess: page and currencyIds; `limit`, `orderBy`, `orderDirection` are rejected [live]
     params: { page: { kind: 'int', min: 1, max: 1000, default: 1 }, currencyIds: { kind: 'ids', max: 100 } },
     data: list(R.CurrencyListItem),
@@ -117,7 +142,7 @@ export const ENDPOINTS = {
 
   // currencies: market data
   markets: {
-    path: '/v3/currencies/markets', plan: 'Sandbox', cost: 'markets', freshness: 'live', pageSize: 250,
+    path: '/v3/currencies/markets', plan: 'Sandbox', cost: 'markets', freshness: 'live', pageSize: 250, paging: 'offset',
     params: {
       offset: { kind: 'int', min: 0, max: 50_000, default: 0 },
       limit: { kind: 'int', min: 1, max: 250, default: 100 },
@@ -134,10 +159,22 @@ export const ENDPOINTS = {
   },
   profile: { path: '/v3/currencies/{id}', plan: 'Sandbox', cost: 'flat', freshness: 'live', params: { convert }, data: R.Profile },
   contracts: { path: '/v3/currencies/{id}/contracts', plan: 'Basic', cost: 'flat', freshness: 'reference', params: {}, data: list(R.CurrencyContract) },
-  tokenomics: { path: '/v3/currencies/{id}/tokenomics', plan: 'Advanced', cost: 'flat', freshness: 'live', params: {}, data: R.Tokenomics },
+  tokenomics: { path: '/v3/currencies/{id}/tokenomics', plan: 'Advanced', cost: 'flat', freshness: 'live', params: {}, data: R.Tokenomics, variant: V.tokenomicsVariant },
   performance: { path: '/v3/currencies/{id}/performance', plan: 'Advanced', cost: 'flat', freshness: 'live', params: {}, data: R.Performance },
-  /** guess: no parameters; the last 7 days in hourly buckets. */
-  sparkline: { path: '/v3/currencies/{id}/sparkline', plan: 'Basic', cost: 'flat', freshness: 'live', params: {}, data: list(R.SparklinePoint) },
+  /**
+   * [doc]: `from`, `to`, `interval` 5m/15m/1h (default)/1d, `sortOrder`; how deep it reaches
+   * depends on the plan (SPARKLINE_DEPTH_DAYS). guess: without `from`, the last 7 days; 1 credit.
+   */
+  sparkline: {
+    path: '/v3/currencies/{id}/sparkline', plan: 'Basic', cost: 'flat', freshness: 'live',
+    params: {
+      from: fromOptional,
+      to,
+      interval: { kind: 'enum', values: ['5m', '15m', '1h', '1d'], default: '1h' },
+      sortOrder: { kind: 'enum', values: ['asc', 'desc'], default: 'asc' },
+    },
+    data: list(R.SparklinePoint), answerVariant: V.sparklineAnswerVariant,
+  },
   trending: { path: '/v3/currencies/trending', plan: 'Sandbox', cost: 'flat', freshness: 'live', params: {}, data: list(R.TrendingItem) },
   gainersLosers: {
     path: '/v3/currencies/gainers-losers', plan: 'Basic', cost: 'flat', freshness: 'live',
@@ -154,20 +191,20 @@ export const ENDPOINTS = {
   // currencies: history
   /** Daily/weekly/monthly candles [doc]; page by moving `from` when a page is full. */
   candles: {
-    path: '/v3/currencies/{id}/historical', plan: 'Advanced', cost: 'buckets', freshness: 'history',
+    path: '/v3/currencies/{id}/historical', plan: 'Advanced', cost: 'buckets', freshness: 'history', paging: 'time',
     params: {
       interval: { kind: 'enum', values: ['day', 'week', 'month'], default: 'day' },
       from,
       to,
       limit: { kind: 'int', min: 1, max: 5000, default: 5000 },
     },
-    data: list(R.Candle),
+    data: list(R.Candle), variant: V.candleVariant,
   },
   /** guess: hourly candles over the last 30 days, same parameters shape as `candles`. */
   ohlcv: {
-    path: '/v3/currencies/{id}/ohlcv', plan: 'Advanced', cost: 'buckets', freshness: 'history',
+    path: '/v3/currencies/{id}/ohlcv', plan: 'Advanced', cost: 'buckets', freshness: 'history', paging: 'time',
     params: { interval: { kind: 'enum', values: ['hour'], default: 'hour' }, from, to, limit: { kind: 'int', min: 1, max: 720, default: 720 } },
-    data: list(R.Candle),
+    data: list(R.Candle), variant: V.candleVariant,
   },
   returns: {
     path: '/v3/currencies/{id}/analytics/returns', plan: 'Advanced', cost: 'flat', freshness: 'history',
@@ -183,7 +220,7 @@ export const ENDPOINTS = {
 
   // currencies: supply
   holders: {
-    path: '/v3/currencies/{id}/holders', plan: 'Advanced', cost: 'flat', freshness: 'live', pageSize: 100,
+    path: '/v3/currencies/{id}/holders', plan: 'Advanced', cost: 'flat', freshness: 'live', pageSize: 100, paging: 'page',
     params: { page: { kind: 'int', min: 1, max: 10, default: 1 } },
     data: list(R.HolderItem), meta: R.HoldersMeta,
   },
@@ -193,9 +230,9 @@ export const ENDPOINTS = {
     params: { includeUntracked: { kind: 'bool', default: false } },
     data: list(R.VestingAllocation),
   },
-  vcPressure: { path: '/v3/currencies/{id}/vesting/vc-pressure', plan: 'Pro', cost: 'flat', freshness: 'live', params: {}, data: R.VcPressure },
+  vcPressure: { path: '/v3/currencies/{id}/vesting/vc-pressure', plan: 'Pro', cost: 'flat', freshness: 'live', params: {}, data: R.VcPressure, variant: V.vcPressureVariant },
   upcomingUnlocks: {
-    path: '/v3/currencies/upcoming-token-unlocks', plan: 'Pro', cost: 'flat', freshness: 'live', pageSize: 25,
+    path: '/v3/currencies/upcoming-token-unlocks', plan: 'Pro', cost: 'flat', freshness: 'live', pageSize: 25, paging: 'page',
     params: {
       page: { kind: 'int', min: 1, max: 1000, default: 1 },
       daysAhead: { kind: 'int', min: 1, max: 365, default: 30 },
@@ -204,24 +241,32 @@ export const ENDPOINTS = {
       sortBy: { kind: 'enum', values: ['date', 'usdAmount', 'percentOfMcap'], default: 'date' },
       sortOrder: { kind: 'enum', values: ['asc', 'desc'], default: 'asc' },
     },
-    data: list(R.UpcomingUnlock),
+    data: list(R.UpcomingUnlock), variant: V.upcomingUnlockVariant,
+  },
+  /**
+   * [doc]: `offset` 0-50000, `limit` 1-200 (default 50): up to 200 unlocks a request, where the
+   * list above gives 25. guess: Pro, 1 credit a request, soonest first, the same item as the
+   * list above (in its documented variant names), no filters.
+   */
+  tokenUnlocks: {
+    path: '/v3/token-unlocks/upcoming', plan: 'Pro', cost: 'flat', freshness: 'live', pageSize: 200, paging: 'offset',
+    params: { offset: { kind: 'int', min: 0, max: 50_000, default: 0 }, limit: { kind: 'int', min: 1, max: 200, default: 50 } },
+    data: list(R.UpcomingUnlock), variant: V.upcomingUnlockVariant,
   },
 
   // global
   globalMarket: { path: '/v3/global/market', plan: 'Sandbox', cost: 'flat', freshness: 'live', params: {}, data: R.GlobalMarket },
-  fearGreed: { path: '/v3/global/fear-greed', plan: 'Sandbox', cost: 'flat', freshness: 'live', params: {}, data: R.ChartFearGreed },
+  fearGreed: { path: '/v3/global/fear-greed', plan: 'Sandbox', cost: 'flat', freshness: 'live', params: {}, data: R.FearGreedSnapshot, variant: V.indexSnapshotVariant },
+  // guess: every chart's range parameters are `from`/`to` (api-notes)
   fearGreedChart: { path: '/v3/global/fear-greed/chart', plan: 'Basic', cost: 'buckets', freshness: 'history', params: { from, to }, data: list(R.ChartFearGreed) },
-  altcoinIndex: { path: '/v3/global/altcoin-index', plan: 'Sandbox', cost: 'flat', freshness: 'live', params: {}, data: R.ChartAltcoinIndex },
+  altcoinIndex: { path: '/v3/global/altcoin-index', plan: 'Sandbox', cost: 'flat', freshness: 'live', params: {}, data: R.AltcoinIndexSnapshot, variant: V.indexSnapshotVariant },
   altcoinIndexChart: { path: '/v3/global/altcoin-index/chart', plan: 'Basic', cost: 'buckets', freshness: 'history', params: { from, to }, data: list(R.ChartAltcoinIndex) },
-  /** guess: `asset` selects whose share of the total market cap. */
-  dominance: {
-    path: '/v3/global/dominance', plan: 'Basic', cost: 'flat', freshness: 'live',
-    params: { asset: { kind: 'enum', values: ['btc', 'eth', 'usdt', 'others'], default: 'btc' } },
-    data: R.ChartDominance,
-  },
+  /** No parameters: BTC, ETH and others with 24 h changes [inv, code]. */
+  dominance: { path: '/v3/global/dominance', plan: 'Basic', cost: 'flat', freshness: 'live', params: {}, data: R.DominanceSnapshot },
+  /** "by group (BTC, ETH, TOP-10 MCap, etc.)" [inv]. guess: the parameter's name `group` and its values. */
   dominanceChart: {
     path: '/v3/global/dominance/chart', plan: 'Basic', cost: 'buckets', freshness: 'history',
-    params: { asset: { kind: 'enum', values: ['btc', 'eth', 'usdt', 'others'], default: 'btc' }, from, to },
+    params: { group: { kind: 'enum', values: DOMINANCE_GROUPS, default: 'btc' }, from, to },
     data: list(R.ChartDominance),
   },
 

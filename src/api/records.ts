@@ -84,10 +84,37 @@ export const ChartFearGreed = v.object({
   value: v.number(),
   classification: v.picklist(FEAR_GREED_BANDS.map((b) => b.label)),
 });
+/** `/v3/global/fear-greed`: a snapshot [inv, code], not a chart point. */
+export const FearGreedSnapshot = v.object({
+  currentValue: v.number(),
+  classification: v.picklist(FEAR_GREED_BANDS.map((b) => b.label)),
+});
+/** `/v3/global/altcoin-index`: a snapshot [doc]; the fields after classification may be missing (null). */
+export const AltcoinIndexSnapshot = v.object({
+  currentValue: v.number(),
+  classification: v.picklist(ALTCOIN_SEASON_BANDS.map((b) => b.label)),
+  yearlyHighValue: N(v.number()),
+  yearlyHighDate: N(IsoDate),
+  yearlyLowValue: N(v.number()),
+  yearlyLowDate: N(IsoDate),
+  yesterdayValue: N(v.number()),
+  lastWeekValue: N(v.number()),
+  lastMonthValue: N(v.number()),
+});
+/** `/v3/global/dominance`: no parameters, a snapshot [inv, code]; others = everything but BTC and ETH. */
+export const DominanceSnapshot = v.object({
+  btcDominance: v.number(),
+  btcDominanceChangePercent24h: N(v.number()),
+  ethDominance: v.number(),
+  ethDominanceChangePercent24h: N(v.number()),
+  othersDominance: v.number(),
+});
 export const ChartTvl = v.object({ time: EpochMs, totalTvl: Decimal, tvl: Decimal });
-export const SparklinePoint = v.object({ time: EpochMs, price: Decimal, volume: Decimal });
+/** volume is required in the spec; an older documented answer has none (an empty cell), see variants.ts. */
+export const SparklinePoint = v.object({ time: EpochMs, price: Decimal, volume: N(Decimal) });
 
 // ---------------------------------------------------------------- account and global
+/** The spec's Credits record, as /v3/status carries it in the spec shape. */
 export const Credits = v.object({
   dailyLimit: v.number(),
   dailyUsed: v.number(),
@@ -96,14 +123,46 @@ export const Credits = v.object({
   monthlyUsed: v.number(),
   monthlyRemaining: v.number(),
 });
-/** `/v3/status`: free, and NOT wrapped in the envelope (api-notes). */
-export const AccountStatus = v.object({
+/** `/v3/status` in the spec's shape: free, and NOT wrapped in the envelope (api-notes). */
+export const StatusBody = v.object({
   plan: v.string(),
   rateLimitPerMinute: v.number(),
   credits: Credits,
   currentPeriodStart: IsoDate,
   currentPeriodEnd: IsoDate,
   endpoints: v.array(v.string()),
+});
+/** An older documented `/v3/status` [doc]: monthly figures only, `maxRPM`. */
+export const LegacyStatusBody = v.object({
+  plan: v.string(),
+  creditsTotal: v.number(),
+  creditsUsed: v.number(),
+  creditsRemaining: v.number(),
+  maxRPM: v.number(),
+  currentPeriodStart: IsoDate,
+  currentPeriodEnd: IsoDate,
+});
+/**
+ * The account as the add-in reads it, from any documented `/v3/status` shape:
+ * the daily figures are null when the service does not report them (nothing is
+ * derived from the monthly ones), `endpoints` is null when not listed. The spec
+ * shape passes this schema as it is.
+ */
+export const AccountCredits = v.object({
+  dailyLimit: N(v.number()),
+  dailyUsed: N(v.number()),
+  dailyRemaining: N(v.number()),
+  monthlyLimit: v.number(),
+  monthlyUsed: v.number(),
+  monthlyRemaining: v.number(),
+});
+export const AccountStatus = v.object({
+  plan: v.string(),
+  rateLimitPerMinute: v.number(),
+  credits: AccountCredits,
+  currentPeriodStart: IsoDate,
+  currentPeriodEnd: IsoDate,
+  endpoints: N(v.array(v.string())),
 });
 export const DerivativesSnapshot = v.object({
   totalOpenInterest: Decimal,
@@ -417,9 +476,15 @@ export type ChartAltcoinIndex = v.InferOutput<typeof ChartAltcoinIndex>;
 export type ChartDominance = v.InferOutput<typeof ChartDominance>;
 export type ChartFearGreed = v.InferOutput<typeof ChartFearGreed>;
 export type ChartTvl = v.InferOutput<typeof ChartTvl>;
+export type FearGreedSnapshot = v.InferOutput<typeof FearGreedSnapshot>;
+export type AltcoinIndexSnapshot = v.InferOutput<typeof AltcoinIndexSnapshot>;
+export type DominanceSnapshot = v.InferOutput<typeof DominanceSnapshot>;
 export type SparklinePoint = v.InferOutput<typeof SparklinePoint>;
 export type Credits = v.InferOutput<typeof Credits>;
 export type AccountStatus = v.InferOutput<typeof AccountStatus>;
+export type AccountCredits = v.InferOutput<typeof AccountCredits>;
+export type StatusBody = v.InferOutput<typeof StatusBody>;
+export type LegacyStatusBody = v.InferOutput<typeof LegacyStatusBody>;
 export type DerivativesSnapshot = v.InferOutput<typeof DerivativesSnapshot>;
 export type GlobalMarket = v.InferOutput<typeof GlobalMarket>;
 export type PeriodicReturn = v.InferOutput<typeof PeriodicReturn>;

@@ -50,6 +50,17 @@ export function validate<S extends v.GenericSchema>(schema: S, input: unknown): 
   return v.safeParse(schema, input);
 }
 
+/**
+ * The in-place check alone: true or false, or null when the schema is not
+ * checkable in place (then only validate() can say). For callers that go on
+ * to their own reading when the strict check fails, so valibot's issues are
+ * not built for nothing.
+ */
+export function checkInPlace(schema: v.GenericSchema, input: unknown): boolean | null {
+  const ok = predicateFor(schema);
+  return ok === null ? null : ok(input);
+}
+
 /** Whether the in-place check covers this schema (tests use it to keep the hot schemas covered). */
 export function checksInPlace(schema: v.GenericSchema): boolean {
   return predicateFor(schema) !== null;

@@ -10,13 +10,15 @@ import {
   DEFAULT_RATE_LIMIT_PER_MINUTE,
   ENDPOINTS,
   creditCost,
+  planAllows,
   type ConvertCurrency,
   type EndpointData,
   type EndpointName,
   type Freshness,
 } from '../api/endpoints';
+import type { RejectedItem } from '../api/read-data';
 import type { AccountStatus, MarketItem, Profile } from '../api/records';
-import { allowsStaleFallback, ApiError, abortedError } from './api-error';
+import { allowsStaleFallback, ApiError, abortedError, errorRule } from './api-error';
 import { canonicalRequest, freshnessOf, type CanonicalRequest, type QueryInput } from './canonical-request';
 import { abortable, realSleep, type Sleep } from './clock';
 import { CoinMap, CoinMapStorage, MARKETS_PAGE_SIZE, RankBook } from './coin-map';
@@ -30,7 +32,8 @@ import { QuoteBatcher } from './quote-batcher';
 import type { Quote } from './quote';
 import { ResponseCache, type CacheEntry } from './response-cache';
 import { withRetries } from './retry';
-import { attempt } from './transport';
+import { attempt, isPlan, type AttemptResult } from './transport';
+import { getPages, type PagesOptions } from './paging';
 
 export interface ClientOptions {
   /** Host root, e.g. 'https://api.cryptorank.io' or 'http://127.0.0.1:4010'; endpoint paths start with /v3. */
@@ -62,6 +65,8 @@ export interface ClientOptions {
 export interface Fetched<T> {
   data: T;
   meta?: Record<string, unknown>;
+  /** Items of a list the service answered but that could not be read; each costs only itself. Absent when none. */
+  rejected?: RejectedItem[];
   stale: boolean;
   fetchedAt: number;
   fromCache: boolean;
@@ -89,21 +94,6 @@ export const DEFAULT_BATCH_WINDOW_MS = 15;
 export const PERSIST_DELAY_MS = 250;
 /** After a failed lazy /v3/status, how long requests go ahead on the default rate before asking again. */
 const STATUS_RETRY_MS = 60_000;
-/** Start of the candle after the one opening at `time` (UTC; weeks are 7 days, months calendar months). */
-function nextPeriodStart(interval: string, time: number): number {
-  const HOUR = 3_600_000;
-  if (interval === 'hour') return time + HOUR;
-  if (interval === 'week') return time + 7 * 24 * HOUR;
-  if (interval === 'month') {
-    const d = new Date(time);
-    return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
-  }
-  return time + 24 * HOUR;
-}
-
-/** getPages never reads more pages than this. */
-const MAX_PAGES = 200;
-
 export interface AttemptFailure {
   code: string;
   message: string;
@@ -111,13 +101,13 @@ export interface AttemptFailure {
   at: number;
 }
 
-interface Answer {
+export interface Answer {
   entry: CacheEntry;
   stale: boolean;
   fromCache: boolean;
 }
 
-interface RequestFlags {
+export interface RequestFlags {
   caller?: string;
   signal?: AbortSignal;
   /** Skip the fresh-cache check (status({force})). */
@@ -125,8 +115,6 @@ interface RequestFlags {
   /** Do not keep the answer in the response cache (the currency map lives in CoinMap). */
   store?: boolean;
 }
-
-const AUTH_CODES = new Set(['NO_API_KEY', 'API_KEY_MISSING', 'API_KEY_INVALID', 'NO_ACTIVE_SUBSCRIPTION']);
 
 export class MarketClient {
   readonly meter: CreditMeter;
@@ -143,6 +131,8 @@ export class MarketClient {
   #plan: AccountStatus | null = null;
   #planLoading: Promise<void> | null = null;
   #planFailedAt: number | null = null;
+  /** Endpoints the service answered ENDPOINT_NOT_AVAILABLE for, on this key: later calls fail without a request. */
+  readonly #denied = new Set<EndpointName>();
   #budget: number | null = null;
   #persistScheduled = false;
   /** A fetched map not yet written to storage. */
@@ -176,7 +166,10 @@ export class MarketClient {
       loadMap: (o) => this.#loadMap(o),
       ranks: this.#ranks,
       now,
-      fetchListingPage: async (page, o) => (await this.#marketsPage(page, 'USD', o)).entry.data.length,
+      fetchListingPage: async (page, o) => {
+        const { entry } = await this.#marketsPage(page, 'USD', o);
+        return entry.data.length + (entry.rejected?.length ?? 0);
+      },
       fetchProfileRank: async (id, o) => {
         await this.#request(canonicalRequest('profile', id, {}), o);
       },
@@ -188,7 +181,7 @@ export class MarketClient {
         ttlMs: () => this.#o.freshnessMs.live,
         fetchPage: async (page, currency, caller) => {
           const a = await this.#marketsPage(page, currency, { caller });
-          return { items: a.entry.data, stale: a.stale, fetchedAt: a.entry.fetchedAt };
+          return { items: a.entry.data, rejected: a.entry.rejected, stale: a.stale, fetchedAt: a.entry.fetchedAt };
         },
         fetchProfile: async (id, currency, caller) => {
           const a = await this.#request(canonicalRequest('profile', id, { convert: currency }), { caller });
@@ -230,76 +223,13 @@ export class MarketClient {
     return toFetched<EndpointData<N>>(a);
   }
 
-  /**
-   * Follows pagination and concatenates `data`: the markets list by
-   * offset/limit=250, page-numbered endpoints by `page` until meta.hasNextPage
-   * is false, candles by moving `from` past the last candle while pages are
-   * full. Other endpoints: one request. `maxItems` caps the result.
-   */
-  async getPages<N extends EndpointName>(name: N, req: RequestOptions & { maxItems?: number }): Promise<Fetched<EndpointData<N>>> {
-    const params: Readonly<Record<string, unknown>> = ENDPOINTS[name].params;
-    const max = req.maxItems ?? Number.POSITIVE_INFINITY;
-    const base: QueryInput = { ...req.query };
-    const answers: Answer[] = [];
-    const items: unknown[] = [];
-    const step = async (query: QueryInput): Promise<unknown[] | null> => {
-      const a = await this.#request(canonicalRequest(name, req.id, query), { caller: req.caller, signal: req.signal });
-      answers.push(a);
-      if (!Array.isArray(a.entry.data)) return null;
-      items.push(...(a.entry.data as unknown[]));
-      return a.entry.data as unknown[];
-    };
-    if (name === 'markets') {
-      let offset = Number(base.offset ?? 0);
-      for (let i = 0; i < MAX_PAGES && items.length < max && offset <= 50_000; i++) {
-        const page = await step({ ...base, offset, limit: MARKETS_PAGE_SIZE });
-        if (!page || page.length < MARKETS_PAGE_SIZE) break;
-        offset += MARKETS_PAGE_SIZE;
-      }
-    } else if ('page' in params) {
-      const pageSize = (ENDPOINTS[name] as { pageSize?: number }).pageSize ?? 1;
-      let page = Number(base.page ?? 1);
-      for (let i = 0; i < MAX_PAGES && items.length < max; i++) {
-        const got = await step({ ...base, page });
-        const meta = answers[answers.length - 1].entry.meta;
-        const hasNext = typeof meta?.hasNextPage === 'boolean' ? meta.hasNextPage : (got?.length ?? 0) >= pageSize;
-        if (!got || !hasNext) break;
-        page++;
-      }
-    } else if ('from' in params && 'limit' in params) {
-      // Time series: while pages are full, the next page starts at the period after
-      // the last item, and stops once that is past `to` (or now: the server refuses
-      // a `from` in the future). Items already held are skipped all the same.
-      const limitDefault = (params.limit as { default?: number }).default ?? 0;
-      const limit = Number(base.limit ?? limitDefault);
-      const to = canonicalRequest(name, req.id, base).query.to;
-      const end = Math.min(to === undefined ? Number.POSITIVE_INFINITY : Number(to), this.#o.now());
-      const interval = String(base.interval ?? (params.interval as { default?: string } | undefined)?.default ?? 'day');
-      let from = base.from;
-      let lastTime = Number.NEGATIVE_INFINITY;
-      for (let i = 0; i < MAX_PAGES && items.length < max; i++) {
-        const a = await this.#request(canonicalRequest(name, req.id, { ...base, from }), { caller: req.caller, signal: req.signal });
-        answers.push(a);
-        const page = a.entry.data as { time: number }[];
-        const fresh = page.filter((x) => x.time > lastTime);
-        items.push(...fresh);
-        if (page.length < limit || fresh.length === 0) break;
-        lastTime = page[page.length - 1].time;
-        from = nextPeriodStart(interval, lastTime);
-        if (from > end) break;
-      }
-    } else {
-      return this.get(name, req);
-    }
-    if (answers.length === 0) return this.get(name, req);
-    const last = answers[answers.length - 1];
-    return {
-      data: (Array.isArray(last.entry.data) ? items.slice(0, max) : last.entry.data) as EndpointData<N>,
-      meta: last.entry.meta,
-      stale: answers.some((a) => a.stale),
-      fetchedAt: Math.min(...answers.map((a) => a.entry.fetchedAt)),
-      fromCache: answers.every((a) => a.fromCache),
-    };
+  /** Follows pagination and concatenates `data`: see paging.ts. */
+  getPages<N extends EndpointName>(name: N, req: PagesOptions): Promise<Fetched<EndpointData<N>>> {
+    return getPages(
+      { request: (cr, f) => this.#request(cr, f), get: (n, r) => this.get(n, r), now: this.#o.now },
+      name,
+      req,
+    );
   }
 
   /** Plan and credits (free). Updates meter.plan and the pacer's requests/minute. */
@@ -373,6 +303,7 @@ export class MarketClient {
     this.#plan = null;
     this.#planLoading = null;
     this.#planFailedAt = null;
+    this.#denied.clear();
     this.#pacer.setRpm(DEFAULT_RATE_LIMIT_PER_MINUTE);
     this.meter.setPlan(null);
   }
@@ -420,15 +351,26 @@ export class MarketClient {
       this.#checkPlan(cr);
     }
     const generation = this.#cache.generation;
+    const result = await this.#send(cr, caller, apiKey, signal);
+    const entry: CacheEntry = { data: result.data, meta: result.meta, fetchedAt: this.#o.now(), timestamp: result.timestamp };
+    if (result.rejected) entry.rejected = result.rejected;
+    if (store) this.#cache.set(cr.key, entry, generation);
+    this.#learn(cr, entry);
+    return entry;
+  }
+
+  /** One request with retries, metered, within its deadline; an endpoint the plan lacks is remembered. */
+  async #send(cr: CanonicalRequest, caller: string | undefined, apiKey: string, signal: AbortSignal): Promise<AttemptResult> {
     const bound = this.#bounded(signal);
     try {
-      return await this.#attempts(cr, caller, apiKey, bound.signal, store, generation);
+      return await this.#attempts(cr, caller, apiKey, bound.signal);
     } catch (e) {
       if (bound.expired()) {
         const last = this.lastFailure(caller);
         const why = last ? `; last failure: ${last.message.replace(/\.$/, '')}` : '';
-        throw new ApiError({ code: 'TIMEOUT', message: `${cr.name}: no answer within ${Math.ceil(this.#o.requestDeadlineMs / 1000)} s, retries included${why}.`, endpoint: cr.name, retryable: true });
+        throw new ApiError({ code: 'TIMEOUT', message: `${cr.name}: no answer within ${Math.ceil(this.#o.requestDeadlineMs / 1000)} s, retries included${why}.`, endpoint: cr.name });
       }
+      if (e instanceof ApiError && e.code === 'ENDPOINT_NOT_AVAILABLE') this.#denied.add(cr.name);
       throw e;
     } finally {
       bound.done();
@@ -455,8 +397,8 @@ export class MarketClient {
     };
   }
 
-  async #attempts(cr: CanonicalRequest, caller: string | undefined, apiKey: string, signal: AbortSignal, store: boolean, generation: number): Promise<CacheEntry> {
-    const result = await withRetries(
+  #attempts(cr: CanonicalRequest, caller: string | undefined, apiKey: string, signal: AbortSignal): Promise<AttemptResult> {
+    return withRetries(
       async (sig) => {
         try {
           const r = await attempt({ baseUrl: this.#o.baseUrl, request: cr, apiKey, fetch: this.#o.fetch, timeoutMs: this.#o.timeoutMs, signal: sig, now: this.#o.now });
@@ -477,16 +419,14 @@ export class MarketClient {
       // requests that need the plan first (each page of paged history).
       { maxRetries: this.#o.maxRetries, pacer: this.#pacer, sleep: this.#o.sleep, now: this.#o.now, random: this.#o.random, signal, first: cr.name === 'status' },
     );
-    const entry: CacheEntry = { data: result.data, meta: result.meta, fetchedAt: this.#o.now(), timestamp: result.timestamp };
-    if (store) this.#cache.set(cr.key, entry, generation);
-    this.#learn(cr, entry);
-    return entry;
   }
 
   /** What every fresh answer teaches: plan and rate, ranks, quotes. */
   #learn(cr: CanonicalRequest, entry: CacheEntry): void {
     if (cr.name === 'status') {
       const s = entry.data as AccountStatus;
+      // Another plan (an upgrade): what the service refused before may be allowed now.
+      if (this.#plan && this.#plan.plan !== s.plan) this.#denied.clear();
       this.#plan = s;
       this.#planFailedAt = null;
       this.#pacer.setRpm(s.rateLimitPerMinute);
@@ -527,28 +467,42 @@ export class MarketClient {
       },
       (e: unknown) => {
         this.#planLoading = null;
-        if (e instanceof ApiError && AUTH_CODES.has(e.code)) throw e;
+        if (e instanceof ApiError && errorRule(e.code, e.status).fixKey) throw e;
         this.#planFailedAt = this.#o.now(); // go ahead at the default rate
       },
     );
     await abortable(this.#planLoading, signal);
   }
 
-  /** When /v3/status listed the key's endpoints, an endpoint outside the list fails here, without a request. */
+  /**
+   * An endpoint the key cannot call fails here, without a request: one the
+   * service already refused on this key; one outside the endpoints /v3/status
+   * listed; or, where status lists none (documented shapes without
+   * `endpoints`), one whose minimum plan in the endpoint table is above the
+   * key's plan. An unknown plan name is left to the service to judge.
+   */
   #checkPlan(cr: CanonicalRequest): void {
-    const allowed = this.#plan?.endpoints;
-    if (!allowed || allowed.length === 0) return;
-    const path = ENDPOINTS[cr.name].path;
-    const norm = (p: string) => p.replace(/:(\w+)/g, '{$1}').replace(/\/+$/, '');
-    if (allowed.some((p) => norm(p) === path)) return;
     const requiredPlan = ENDPOINTS[cr.name].plan;
-    throw new ApiError({
-      code: 'ENDPOINT_NOT_AVAILABLE',
-      message: `${cr.name} needs the ${requiredPlan} plan or higher (this key has ${this.#plan?.plan}).`,
-      status: 403,
-      endpoint: cr.name,
-      requiredPlan,
-    });
+    const deny = (why: string): never => {
+      throw new ApiError({
+        code: 'ENDPOINT_NOT_AVAILABLE',
+        message: `${cr.name} needs the ${requiredPlan} plan or higher (${why}).`,
+        status: 403,
+        endpoint: cr.name,
+        requiredPlan,
+      });
+    };
+    if (this.#denied.has(cr.name)) deny('the service refused it for this key');
+    const s = this.#plan;
+    if (!s) return;
+    const allowed = s.endpoints;
+    if (allowed && allowed.length > 0) {
+      const path = ENDPOINTS[cr.name].path;
+      const norm = (p: string) => p.replace(/:(\w+)/g, '{$1}').replace(/\/+$/, '');
+      if (!allowed.some((p) => norm(p) === path)) deny(`this key has ${s.plan}`);
+      return;
+    }
+    if (isPlan(s.plan) && !planAllows(s.plan, requiredPlan)) deny(`this key has ${s.plan}`);
   }
 
   #marketsPage(page: number, currency: ConvertCurrency, o: ResolveOptions): Promise<Answer & { entry: { data: MarketItem[] } }> {
@@ -615,5 +569,6 @@ export class MarketClient {
 function toFetched<T>(a: Answer): Fetched<T> {
   const f: Fetched<T> = { data: a.entry.data as T, stale: a.stale, fetchedAt: a.entry.fetchedAt, fromCache: a.fromCache };
   if (a.entry.meta) f.meta = a.entry.meta;
+  if (a.entry.rejected) f.rejected = a.entry.rejected;
   return f;
 }

@@ -20,7 +20,8 @@ import DataLoader from 'dataloader';
 import { LRUCache } from 'lru-cache';
 import type { ConvertCurrency } from '../api/endpoints';
 import type { MarketItem, Profile } from '../api/records';
-import { allowsStaleFallback, ApiError } from './api-error';
+import type { RejectedItem } from '../api/read-data';
+import { allowsStaleFallback, ApiError, unreadableItemError } from './api-error';
 import { abortable } from './clock';
 import { MARKETS_PAGE_SIZE, type RankBook } from './coin-map';
 import { quoteFromMarketItem, quoteFromProfile, type Quote } from './quote';
@@ -37,6 +38,8 @@ export interface QuoteKey {
 
 export interface PageResult {
   items: readonly MarketItem[];
+  /** Items of the page that could not be read: each fails its own coin. */
+  rejected?: readonly RejectedItem[];
   stale: boolean;
   fetchedAt: number;
 }
@@ -196,7 +199,10 @@ export class QuoteBatcher {
         pages.map((p) =>
           this.#src.fetchPage(p, currency, caller).then(
             (r) => {
-              pagesRead.set(p, r.items.length);
+              pagesRead.set(p, r.items.length + (r.rejected?.length ?? 0));
+              for (const bad of r.rejected ?? []) {
+                if (bad.id !== null && missing.has(bad.id)) settle(bad.id, this.#fallback(bad.id, currency, unreadableItemError(bad, 'markets')));
+              }
               for (const it of r.items) {
                 if (!missing.has(it.id)) continue;
                 // A fresh page was absorbed into the cache: its quote is already built.

@@ -6,6 +6,7 @@
  * has aborted.
  */
 import { LRUCache } from 'lru-cache';
+import type { RejectedItem } from '../api/read-data';
 import { abortable } from './clock';
 
 export interface CacheEntry {
@@ -15,6 +16,8 @@ export interface CacheEntry {
   fetchedAt: number;
   /** The envelope's status.timestamp, when there was one. */
   timestamp: number | null;
+  /** Items of a list answer that could not be read (see api/read-data.ts). */
+  rejected?: RejectedItem[];
 }
 
 interface InFlight {

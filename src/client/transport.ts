@@ -8,9 +8,9 @@
  * throws contains it: messages are ours, and server messages are scrubbed.
  */
 import * as v from 'valibot';
-import { API_ERROR_CODES, ENDPOINTS, PLANS, type Plan } from '../api/endpoints';
+import { API_ERROR_CODES, ENDPOINTS, PLANS, type EndpointSpec, type Plan } from '../api/endpoints';
 import { EnvelopeStatus, ErrorBody, PageMeta } from '../api/records';
-import { validate } from '../api/validate';
+import { readData, type DataReading, type RejectedItem } from '../api/read-data';
 import { ApiError, abortedError, scrub } from './api-error';
 import type { CanonicalRequest } from './canonical-request';
 
@@ -32,9 +32,9 @@ export interface AttemptResult {
   usedCredits: number;
   /** status.timestamp, epoch ms, when the envelope has one. */
   timestamp: number | null;
+  /** Items of a list answer that could not be read (each costs only itself); absent when none. */
+  rejected?: RejectedItem[];
 }
-
-const RETRYABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
 
 export function requestUrl(baseUrl: string, req: CanonicalRequest): string {
   const qs = new URLSearchParams(req.query as Record<string, string>).toString();
@@ -57,9 +57,9 @@ export async function attempt(a: Attempt): Promise<AttemptResult> {
     if (e instanceof ApiError) return e;
     if (a.signal?.aborted) return abortedError(name);
     if (timedOut) {
-      return new ApiError({ code: 'TIMEOUT', message: `${name}: no answer within ${Math.round(a.timeoutMs / 1000)} s.`, endpoint: name, retryable: true });
+      return new ApiError({ code: 'TIMEOUT', message: `${name}: no answer within ${Math.round(a.timeoutMs / 1000)} s.`, endpoint: name });
     }
-    return new ApiError({ code: 'NETWORK_ERROR', message: `${name}: the service could not be reached.`, endpoint: name, retryable: true });
+    return new ApiError({ code: 'NETWORK_ERROR', message: `${name}: the service could not be reached.`, endpoint: name });
   };
   let status: number;
   let text: string;
@@ -84,14 +84,14 @@ export async function attempt(a: Attempt): Promise<AttemptResult> {
   try {
     body = JSON.parse(text);
   } catch {
-    throw new ApiError({ code: 'MALFORMED_RESPONSE', message: `${name}: the answer was not valid JSON.`, endpoint: name, status, retryable: true });
+    throw new ApiError({ code: 'MALFORMED_RESPONSE', message: `${name}: the answer was not valid JSON.`, endpoint: name, status });
   }
   return unwrap(name, body, status);
 }
 
 /** Check the envelope and `data` against the endpoint table. */
 export function unwrap(name: CanonicalRequest['name'], body: unknown, status: number): AttemptResult {
-  const spec = ENDPOINTS[name] as (typeof ENDPOINTS)[typeof name] & { wrapped?: false; pageSize?: number; meta?: v.GenericSchema };
+  const spec = ENDPOINTS[name] as EndpointSpec;
   const unexpected = (where: string, issues: v.BaseIssue<unknown>[]): ApiError => {
     const first = issues[0];
     const path = v.getDotPath(first);
@@ -102,10 +102,20 @@ export function unwrap(name: CanonicalRequest['name'], body: unknown, status: nu
       status,
     });
   };
+  /** A record the formulas cannot use: a missing field is named; a wrong one keeps valibot's words. */
+  const unreadable = (where: string, r: Extract<DataReading, { ok: false }>): ApiError =>
+    r.missing
+      ? new ApiError({ code: 'MISSING_FIELD', message: `${r.message} (${spec.path})`, endpoint: name, status })
+      : new ApiError({
+          code: 'UNEXPECTED_RESPONSE',
+          message: `${name}: unexpected answer at ${where}${r.field === 'data' ? '' : '.' + r.field}: ${r.message}.`,
+          endpoint: name,
+          status,
+        });
   if (spec.wrapped === false) {
-    const r = validate(spec.data, body);
-    if (!r.success) throw unexpected('body', r.issues);
-    return { data: r.output, usedCredits: 0, timestamp: null };
+    const r = readData(spec.data, body, spec.variant, spec.answerVariant);
+    if (!r.ok) throw unreadable('body', r);
+    return withRejected({ data: r.data, usedCredits: 0, timestamp: null }, r.rejected, spec.path);
   }
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new ApiError({ code: 'UNEXPECTED_RESPONSE', message: `${name}: unexpected answer: no envelope.`, endpoint: name, status });
@@ -125,9 +135,14 @@ export function unwrap(name: CanonicalRequest['name'], body: unknown, status: nu
   } else if (env.meta && typeof env.meta === 'object') {
     meta = env.meta as Record<string, unknown>;
   }
-  const d = validate(spec.data, env.data);
-  if (!d.success) throw unexpected('data', d.issues);
-  return { data: d.output, meta, usedCredits: st.output.usedCredits, timestamp: st.output.timestamp };
+  const d = readData(spec.data, env.data, spec.variant, spec.answerVariant);
+  if (!d.ok) throw unreadable('data', d);
+  return withRejected({ data: d.data, meta, usedCredits: st.output.usedCredits, timestamp: st.output.timestamp }, d.rejected, spec.path);
+}
+
+function withRejected(r: AttemptResult, rejected: RejectedItem[] | null, source: string): AttemptResult {
+  if (rejected && rejected.length > 0) r.rejected = rejected.map((x) => ({ ...x, source }));
+  return r;
 }
 
 function errorFromResponse(
@@ -165,7 +180,6 @@ function errorFromResponse(
     message: describe(name, code, detail, requiredPlan),
     status,
     endpoint: name,
-    retryable: RETRYABLE_STATUSES.has(status),
     requiredPlan,
     retryAfterMs,
   });

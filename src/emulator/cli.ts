@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { PLAN_LIMITS } from '../api/endpoints';
 import { DEMO_KEYS } from './accounts';
 import { formatFaultSpec, parseFaultSpec } from './faults';
-import { parseLatency, parseNow, startEmulator, type EmulatorOptions, type ResponseLogEntry } from './server';
+import { DIALECTS, isDialect, parseLatency, parseNow, startEmulator, type Dialect, type EmulatorOptions, type ResponseLogEntry } from './server';
 
 const HELP = `Usage: npm run emulator -- [options]
 
@@ -20,6 +20,7 @@ Options:
   --seed <n>          seed of fault draws and latency jitter (default 1)
   --market-seed <n>   seed of the synthetic market (default: the market's own)
   --now <ISO date>    fixed clock (default: the real clock)
+  --dialect <d>       answer shapes: spec (default), docs or legacy (docs/emulator.md)
   --verbose           log every request
   --help              this text
 `;
@@ -28,6 +29,12 @@ function int(name: string, s: string | undefined): number | undefined {
   if (s === undefined) return undefined;
   if (!/^-?\d+$/.test(s)) throw new Error(`--${name} must be an integer, got "${s}"`);
   return Number(s);
+}
+
+function parseDialect(s: string | undefined): Dialect | undefined {
+  if (s === undefined) return undefined;
+  if (!isDialect(s)) throw new Error(`--dialect must be one of ${DIALECTS.join(', ')}, got "${s}"`);
+  return s;
 }
 
 async function main(): Promise<void> {
@@ -40,6 +47,7 @@ async function main(): Promise<void> {
       seed: { type: 'string' },
       'market-seed': { type: 'string' },
       now: { type: 'string' },
+      dialect: { type: 'string' },
       verbose: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -59,6 +67,7 @@ async function main(): Promise<void> {
     seed: int('seed', values.seed),
     marketSeed: int('market-seed', values['market-seed']),
     now: values.now !== undefined ? parseNow(values.now) : undefined,
+    dialect: parseDialect(values.dialect),
   };
   if (values.verbose) {
     opts.onResponse = (e: ResponseLogEntry) => {
@@ -89,6 +98,7 @@ async function main(): Promise<void> {
     `  rpm:     ${emulator.rpm ?? 'per plan'}`,
     `  faults:  ${formatFaultSpec(emulator.faults.rates)}`,
     `  seed:    ${emulator.seed}`,
+    `  dialect: ${emulator.dialect}`,
     `  clock:   ${emulator.clock.fixed ? `fixed at ${new Date(emulator.clock.now()).toISOString()}` : 'real time'}`,
     '',
     `Try: curl -H 'X-Api-Key: demo-pro' ${emulator.baseUrl}/status`,

@@ -6,7 +6,7 @@
  * The server has already checked the query against ENDPOINTS[name].params and
  * the key's plan before a handler runs; a handler only answers for the data.
  */
-import type { EndpointName } from '../api/endpoints';
+import type { EndpointName, Plan } from '../api/endpoints';
 
 export interface HandlerRequest {
   /** The `{id}` path segment, when the endpoint has one (a decimal integer, checked by the server). */
@@ -15,6 +15,8 @@ export interface HandlerRequest {
   query: Readonly<Record<string, string>>;
   /** The emulator's clock, epoch ms (fixed with --now, or a test's controlled clock). */
   now: number;
+  /** The key's plan, for limits that depend on it (the sparkline's depth); absent in direct calls = no limit. */
+  plan?: Plan;
 }
 
 export interface HandlerResult {
@@ -29,6 +31,9 @@ export interface HandlerResult {
 export class NotFoundError extends Error {}
 /** Parameters that pass the table's checks but make no sense together (e.g. from after to): 400 VALIDATION_ERROR. */
 export class InvalidRequestError extends Error {}
+
+/** A request the key's plan does not reach (e.g. history deeper than the plan allows): 403 PLAN_LIMIT_EXCEEDED. */
+export class PlanLimitError extends Error {}
 
 export type Handler = (req: HandlerRequest) => HandlerResult;
 

@@ -25,13 +25,15 @@ import {
   type EndpointName,
   type Plan,
 } from '../api/endpoints';
-import type { AccountStatus } from '../api/records';
+import type { StatusBody } from '../api/records';
 import { Accounts, DEMO_KEYS, creditPeriod, type UsageSnapshot } from './accounts';
-import { InvalidRequestError, NotFoundError, type DataEndpointName, type HandlerResult, type MarketDataSource } from './contract';
+import { InvalidRequestError, NotFoundError, PlanLimitError, type DataEndpointName, type HandlerResult, type MarketDataSource } from './contract';
 import { FaultInjector, SLOW_ANSWER_MS, mulberry32, type Fault, type FaultRates } from './faults';
 import { RateLimiter } from './rate-limit';
+import { DIALECTS, inDialect, isDialect, type Dialect } from './dialects';
 
 export { DEMO_KEYS } from './accounts';
+export { DIALECTS, isDialect, type Dialect } from './dialects';
 export type { UsageSnapshot, PathUsage } from './accounts';
 export { FAULT_KINDS, parseFaultSpec, formatFaultSpec, FaultInjector } from './faults';
 export type { FaultKind, FaultRates, QueuedFault } from './faults';
@@ -110,6 +112,8 @@ export interface EmulatorOptions {
   marketSeed?: number;
   /** Keys and plans (null = no active subscription); default DEMO_KEYS. */
   keys?: Readonly<Record<string, Plan | null>>;
+  /** Which documented shape the answers take (see ./dialects.ts); default `spec`. */
+  dialect?: Dialect;
   /** Called after each response is decided (for request logs). */
   onResponse?: (entry: ResponseLogEntry) => void;
 }
@@ -181,6 +185,7 @@ export interface Emulator {
   resetStats(): void;
   market: MarketDataSource;
   readonly seed: number;
+  readonly dialect: Dialect;
 }
 
 // ---------------------------------------------------------------- routing
@@ -249,6 +254,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   let latency = parseLatency(opts.latency ?? 0);
   const jitterRandom = mulberry32(seed ^ 0x5bd1e995);
   let rpm = checkRpm(opts.rpm);
+  const dialect = opts.dialect ?? 'spec';
+  if (!isDialect(dialect)) throw new Error(`dialect must be one of ${DIALECTS.join(', ')}, got ${String(dialect)}`);
 
   // Clock: the emulator's time, and the time the rate-limit window runs on. With a
   // frozen clock (`now` without `clock`) the window runs on real elapsed time, so
@@ -350,7 +357,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     }
   }
 
-  function statusBody(key: string, plan: Plan, now: number): AccountStatus {
+  function statusBody(key: string, plan: Plan, now: number): StatusBody {
     const { start, end } = creditPeriod(now);
     return {
       plan,
@@ -442,7 +449,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     const now = clock.now();
     if (name === 'status') {
       accounts.charge(key, now, spec.path, 0);
-      return sendJson(res, 200, JSON.stringify(statusBody(key, plan, now)), log);
+      return sendJson(res, 200, JSON.stringify(inDialect(dialect, 'status', statusBody(key, plan, now))), log);
     }
 
     // credit limits (with the cost known before the handler; history endpoints are re-checked after)
@@ -463,10 +470,12 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       try {
         const handler = market.handlers[name as DataEndpointName];
         if (!handler) throw new Error(`the market has no handler for ${name}`);
-        result = handler({ id, query, now });
+        result = handler({ id, query, now, plan });
       } catch (err) {
-        if (err instanceof NotFoundError) return fail(new HttpError('NOT_FOUND', err.message || undefined));
+        // The spec's message for an addressed resource that does not exist; the handler's reason stays in the log.
+        if (err instanceof NotFoundError) return fail(new HttpError('NOT_FOUND'));
         if (err instanceof InvalidRequestError) return fail(new HttpError('VALIDATION_ERROR', err.message || undefined));
+        if (err instanceof PlanLimitError) return fail(new HttpError('PLAN_LIMIT_EXCEEDED', err.message || undefined));
         process.emitWarning(`emulator: ${name} handler failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
         return fail(new HttpError('INTERNAL_ERROR'));
       }
@@ -477,10 +486,11 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 
     let body: string;
     try {
+      const data = inDialect(dialect, name, result.data);
       body = JSON.stringify(
         result.meta === undefined
-          ? { data: result.data, status: { timestamp: now, usedCredits: cost } }
-          : { data: result.data, meta: result.meta, status: { timestamp: now, usedCredits: cost } },
+          ? { data, status: { timestamp: now, usedCredits: cost } }
+          : { data, meta: result.meta, status: { timestamp: now, usedCredits: cost } },
       );
     } catch (err) {
       process.emitWarning(`emulator: ${name} result is not serialisable: ${String(err)}`);
@@ -564,6 +574,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     },
     market,
     seed,
+    dialect,
   };
 }
 

@@ -9,7 +9,7 @@
 import type { AccountStatus } from '../api/records';
 import type { MeterSnapshot } from '../client';
 import { fieldArg, type Arg } from './args';
-import { dateCell, recordCells, type Cell, type Grid } from './cells';
+import { dateCell, numberCell, recordCells, type Cell, type Grid } from './cells';
 import type { Catalog, FormulaContext } from './host';
 
 interface AccountView {
@@ -20,9 +20,9 @@ interface AccountView {
 const CREDIT_FIELDS: Record<string, (a: AccountView) => Cell> = {
   plan: (a) => a.status.plan,
   rateLimitPerMinute: (a) => a.status.rateLimitPerMinute,
-  dailyLimit: (a) => a.status.credits.dailyLimit,
-  dailyUsed: (a) => a.status.credits.dailyUsed,
-  dailyRemaining: (a) => a.status.credits.dailyRemaining,
+  dailyLimit: (a) => numberCell(a.status.credits.dailyLimit), // empty where the service reports no daily figures
+  dailyUsed: (a) => numberCell(a.status.credits.dailyUsed), // empty where the service reports no daily figures
+  dailyRemaining: (a) => numberCell(a.status.credits.dailyRemaining), // empty where the service reports no daily figures
   monthlyLimit: (a) => a.status.credits.monthlyLimit,
   monthlyUsed: (a) => a.status.credits.monthlyUsed,
   monthlyRemaining: (a) => a.status.credits.monthlyRemaining,

@@ -87,9 +87,35 @@ export interface Column<T> {
   cell: (row: T) => Cell;
 }
 
-/** A table with an optional header row. An empty table is a header row alone, or #N/A without headers. */
-export function table<T>(rows: readonly T[], columns: readonly Column<T>[], headers: boolean, emptyMessage = 'No data'): Grid {
-  const body = rows.map((r) => columns.map((c) => c.cell(r)));
+/** An item of the answer that could not be read, at its place among the rows (api/read-data.ts). */
+export interface UnreadableRow {
+  index: number;
+  id: number | null;
+  label: string | null;
+  message: string;
+  /** Where the answer came from (an endpoint path), for the error log. */
+  source?: string;
+}
+
+/**
+ * A table with an optional header row. An empty table is a header row alone, or
+ * #N/A without headers. `unreadable` items of the answer (rows in answer order)
+ * become a row of #N/A cells naming the missing field, at their place: one bad
+ * item costs its own row, not the table.
+ */
+export function table<T>(
+  rows: readonly T[],
+  columns: readonly Column<T>[],
+  headers: boolean,
+  emptyMessage = 'No data',
+  unreadable?: readonly UnreadableRow[],
+): Grid {
+  const body: Grid = rows.map((r) => columns.map((c) => c.cell(r)));
+  for (const u of [...(unreadable ?? [])].sort((a, b) => a.index - b.index)) {
+    const which = u.label ?? (u.id !== null ? `id ${u.id}` : `item ${u.index + 1}`);
+    const cell = new CellError('#N/A', `${u.message} (${which}${u.source ? `, ${u.source}` : ''})`);
+    body.splice(Math.min(u.index, body.length), 0, columns.map(() => cell));
+  }
   if (headers) return [columns.map((c) => c.header), ...body];
   if (body.length === 0) return [[new CellError('#N/A', emptyMessage)]];
   return body;

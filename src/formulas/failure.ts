@@ -2,6 +2,7 @@
  * One place that turns any failure into the cell error a user sees. Messages
  * come from our own text and the client's (which never carries the key).
  */
+import { errorRule } from '../client/api-error';
 import { FormulaError, invalidValue, notAvailable } from './cells';
 
 interface ClientFailure {
@@ -12,24 +13,14 @@ interface ClientFailure {
 const isClientFailure = (e: unknown): e is ClientFailure =>
   typeof e === 'object' && e !== null && typeof (e as ClientFailure).code === 'string' && typeof (e as ClientFailure).message === 'string';
 
-/** Codes where the last good value may stand in: the data exists, the service did not answer now. */
-export const TRANSIENT_CODES = new Set([
-  'RATE_LIMIT_EXCEEDED',
-  'INTERNAL_ERROR',
-  'TIMEOUT',
-  'NETWORK_ERROR',
-  'MALFORMED_RESPONSE',
-  'UNEXPECTED_RESPONSE',
-  'PLAN_LIMIT_EXCEEDED',
-  'BUDGET_EXCEEDED',
-]);
-
 export function toFormulaError(e: unknown, formula: string): FormulaError {
   if (e instanceof FormulaError) return e;
   if (!isClientFailure(e)) {
     return notAvailable(`${formula}: unexpected error${e instanceof Error ? `: ${e.message}` : ''}`, 'UNEXPECTED');
   }
-  const transient = TRANSIENT_CODES.has(e.code);
+  // From the one table of error rules: whether the last good value may stand in, and whether the condition passes.
+  const rule = errorRule(e.code, (e as { status?: number | null }).status);
+  const lastGood = rule.lastGood;
   switch (e.code) {
     case 'UNKNOWN_COIN':
       return notAvailable(e.message, e.code);
@@ -50,16 +41,19 @@ export function toFormulaError(e: unknown, formula: string): FormulaError {
     case 'NOT_FOUND':
       return notAvailable(`No data: ${e.message}`, e.code);
     case 'BUDGET_EXCEEDED':
-      return notAvailable(e.message, e.code, true);
+      return notAvailable(e.message, e.code, lastGood);
     case 'ABORTED':
       return notAvailable('Canceled', e.code);
+    case 'MISSING_FIELD':
+      // "The API answered without price (bitcoin, /v3/currencies/markets)": the field and where, as the client wrote it.
+      return notAvailable(e.message, e.code, lastGood);
     case 'RATE_LIMIT_EXCEEDED':
-      return notAvailable(`Rate limit reached (${e.message.replace(/\.$/, '')}); the next recalculation retries`, e.code, true);
+      return notAvailable(`Rate limit reached (${e.message.replace(/\.$/, '')}); the next recalculation retries`, e.code, lastGood);
     default:
       return notAvailable(
-        transient ? `Market data unavailable (${e.code}): ${e.message.replace(/\.$/, '')}; the next recalculation retries` : e.message,
+        rule.transient ? `Market data unavailable (${e.code}): ${e.message.replace(/\.$/, '')}; the next recalculation retries` : e.message,
         e.code,
-        transient,
+        lastGood,
       );
   }
 }

@@ -4,13 +4,16 @@
  *
  * The index formulas follow one rule: without dates they answer the current
  * reading as one number (a 1x1 result, so `=CRYPTO.FEARGREED()` can be used in
- * arithmetic); with a start date they answer the chart over [start, end) as a
- * table (Date first). The headers argument only applies to the table.
+ * arithmetic), or with a field one figure of it, or "all" of it as a
+ * Field/Value table; with a start date they answer the chart over [start, end)
+ * as a table (Date first). The headers argument only applies to the table.
  */
-import { ENDPOINTS } from '../api/endpoints';
-import type { DerivativesSnapshot, GainerLoser, GlobalMarket, TrendingItem } from '../api/records';
+import { DOMINANCE_GROUPS, ENDPOINTS } from '../api/endpoints';
+import type {
+  AltcoinIndexSnapshot, DerivativesSnapshot, DominanceSnapshot, FearGreedSnapshot, GainerLoser, GlobalMarket, TrendingItem,
+} from '../api/records';
 import { choiceArg, choicesOf, fieldArg, headersArg, intArg, rangeArgs, scalar, type Arg, type Span } from './args';
-import { dateCell, decimalCell, recordCells, numberCell, table, textCell, type Cell, type Column, type Grid } from './cells';
+import { dateCell, decimalCell, invalidValue, notAvailable, recordCells, numberCell, table, textCell, type Cell, type Column, type Grid } from './cells';
 import type { Catalog, FormulaContext } from './host';
 
 const isBlank = (v: Arg) => {
@@ -131,12 +134,40 @@ export function chartRange(
 
 const byTime = <T extends { time: number }>(rows: readonly T[]) => [...rows].sort((a, b) => a.time - b.time);
 
-async function fearGreed(ctx: FormulaContext, start: Arg, end: Arg, headers: Arg): Promise<Grid> {
+/** The current reading's fields; `value` is what the formula shows without a field. */
+const FEAR_GREED_FIELDS = {
+  value: (x: FearGreedSnapshot) => x.currentValue,
+  classification: (x: FearGreedSnapshot) => x.classification,
+} as const satisfies Record<string, (x: FearGreedSnapshot) => Cell>;
+const ALTSEASON_FIELDS = {
+  value: (x: AltcoinIndexSnapshot) => x.currentValue,
+  classification: (x: AltcoinIndexSnapshot) => x.classification,
+  yearlyHigh: (x: AltcoinIndexSnapshot) => numberCell(x.yearlyHighValue),
+  yearlyHighDate: (x: AltcoinIndexSnapshot) => dateCell(x.yearlyHighDate),
+  yearlyLow: (x: AltcoinIndexSnapshot) => numberCell(x.yearlyLowValue),
+  yearlyLowDate: (x: AltcoinIndexSnapshot) => dateCell(x.yearlyLowDate),
+  yesterday: (x: AltcoinIndexSnapshot) => numberCell(x.yesterdayValue),
+  lastWeek: (x: AltcoinIndexSnapshot) => numberCell(x.lastWeekValue),
+  lastMonth: (x: AltcoinIndexSnapshot) => numberCell(x.lastMonthValue),
+} as const satisfies Record<string, (x: AltcoinIndexSnapshot) => Cell>;
+
+/**
+ * A current reading: its value by default, one field, or "all" fields as a
+ * Field/Value table. A field with a date range is a #VALUE!: the history has
+ * its own columns.
+ */
+function reading<T>(fields: Record<string, (x: T) => Cell>, field: Arg, ranged: boolean, load: () => Promise<T>): Promise<Grid> {
+  const names = [...Object.keys(fields), 'all'];
+  const f = fieldArg(field, names);
+  if (f && ranged) throw invalidValue('field is for the current reading: leave start and end empty');
+  return load().then((x) => (f === 'all' ? recordCells(fields, x, null) : [[fields[f ?? 'value'](x)]]));
+}
+
+async function fearGreed(ctx: FormulaContext, start: Arg, end: Arg, headers: Arg, field: Arg): Promise<Grid> {
   const range = chartRange(ctx, start, end);
   const show = headersArg(headers);
-  if (!range) {
-    const res = await ctx.client.get('fearGreed', { caller: ctx.caller, signal: ctx.signal });
-    return [[res.data.value]];
+  if (!range || !isBlank(field)) {
+    return reading(FEAR_GREED_FIELDS, field, range !== null, async () => (await ctx.client.get('fearGreed', { caller: ctx.caller, signal: ctx.signal })).data);
   }
   const res = await ctx.client.get('fearGreedChart', { query: range.query, caller: ctx.caller, signal: ctx.signal });
   return table(byTime(res.data), [
@@ -146,12 +177,11 @@ async function fearGreed(ctx: FormulaContext, start: Arg, end: Arg, headers: Arg
   ], show, 'No Fear & Greed readings in this range');
 }
 
-async function altSeason(ctx: FormulaContext, start: Arg, end: Arg, headers: Arg): Promise<Grid> {
+async function altSeason(ctx: FormulaContext, start: Arg, end: Arg, headers: Arg, field: Arg): Promise<Grid> {
   const range = chartRange(ctx, start, end);
   const show = headersArg(headers);
-  if (!range) {
-    const res = await ctx.client.get('altcoinIndex', { caller: ctx.caller, signal: ctx.signal });
-    return [[res.data.value]];
+  if (!range || !isBlank(field)) {
+    return reading(ALTSEASON_FIELDS, field, range !== null, async () => (await ctx.client.get('altcoinIndex', { caller: ctx.caller, signal: ctx.signal })).data);
   }
   const res = await ctx.client.get('altcoinIndexChart', { query: range.query, caller: ctx.caller, signal: ctx.signal });
   return table(byTime(res.data), [
@@ -162,23 +192,40 @@ async function altSeason(ctx: FormulaContext, start: Arg, end: Arg, headers: Arg
   ], show, 'No Altcoin Season readings in this range');
 }
 
-type Asset = (typeof ENDPOINTS.dominance.params.asset.values)[number];
-const ASSETS: Record<string, Asset> = { ...choicesOf(ENDPOINTS.dominance.params.asset.values), bitcoin: 'btc', ethereum: 'eth', tether: 'usdt', other: 'others' };
-const ASSETS_SHOWN = '"btc" (default), "eth", "usdt" or "others"';
+type Group = (typeof DOMINANCE_GROUPS)[number];
+const ASSETS: Record<string, Group | 'all'> = {
+  ...choicesOf(DOMINANCE_GROUPS), bitcoin: 'btc', ethereum: 'eth', tether: 'usdt', other: 'others', all: 'all',
+};
+const ASSETS_SHOWN = '"btc" (default), "eth", "usdt", "others" (all but BTC and ETH) or "all" (the current snapshot)';
+/** The current snapshot's figures: BTC, ETH and others, with the 24 h changes. */
+const DOMINANCE_FIELDS = {
+  btc: (d: DominanceSnapshot) => d.btcDominance,
+  btcChange24h: (d: DominanceSnapshot) => numberCell(d.btcDominanceChangePercent24h),
+  eth: (d: DominanceSnapshot) => d.ethDominance,
+  ethChange24h: (d: DominanceSnapshot) => numberCell(d.ethDominanceChangePercent24h),
+  others: (d: DominanceSnapshot) => d.othersDominance,
+} as const satisfies Record<string, (d: DominanceSnapshot) => Cell>;
 
 async function dominance(ctx: FormulaContext, asset: Arg, start: Arg, end: Arg, headers: Arg): Promise<Grid> {
   const a = choiceArg(asset, 'asset', ASSETS, 'btc', ASSETS_SHOWN);
   const range = chartRange(ctx, start, end);
   const show = headersArg(headers);
-  const assetQuery = a === 'btc' ? undefined : a;
-  if (!range) {
-    const res = await ctx.client.get('dominance', { query: { asset: assetQuery }, caller: ctx.caller, signal: ctx.signal });
-    return [[res.data.dominance]];
+  if (!range && a !== 'usdt') {
+    const res = await ctx.client.get('dominance', { caller: ctx.caller, signal: ctx.signal });
+    return a === 'all' ? recordCells(DOMINANCE_FIELDS, res.data, null) : [[DOMINANCE_FIELDS[a](res.data)]];
   }
+  if (a === 'all') throw invalidValue('"all" is the current snapshot: leave start and end empty, or pick one asset for its history');
+  // The snapshot has no USDT share: its current value is today's point of the chart.
+  const query = range?.query ?? { from: ctx.now() };
   const res = await ctx.client.get('dominanceChart', {
-    query: { asset: assetQuery, ...range.query }, caller: ctx.caller, signal: ctx.signal,
+    query: { group: a === 'btc' ? undefined : a, ...query }, caller: ctx.caller, signal: ctx.signal,
   });
-  return table(byTime(res.data), [
+  const rows = byTime(res.data);
+  if (!range) {
+    if (rows.length === 0) throw notAvailable('No USDT dominance reading today', 'NO_DATA');
+    return [[numberCell(rows[rows.length - 1].dominance)]];
+  }
+  return table(rows, [
     { header: 'Date', cell: (p) => dateCell(p.time) },
     { header: 'Dominance %', cell: (p) => numberCell(p.dominance) },
   ], show, `No ${a.toUpperCase()} dominance readings in this range`);

@@ -3,6 +3,7 @@
  * value at a date, coalesced across cells), RETURNS, SPARKLINE, PERFORMANCE.
  * Dates go out as Excel serial dates (UTC); series are oldest first.
  */
+import { ENDPOINTS, PLANS, SPARKLINE_DEPTH_DAYS, type Plan } from '../api/endpoints';
 import type { Candle, HistoricalItem, Performance } from '../api/records';
 import {
   choiceArg, choicesOf, coinArg, currencyArg, dateArg, fieldArg, flatValues, headersArg, rangeArgs, type Arg,
@@ -11,12 +12,14 @@ import {
   dateCell, decimalCell, recordCells, invalidValue, notAvailable, numberCell, table,
   type Cell, type Column, type FormulaResult, type Grid,
 } from './cells';
+import { chartRange } from './global';
 import { loadHistorical } from './historical-batch';
 import type { Catalog, FormulaContext } from './host';
 
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const isPlan = (p: string): p is Plan => (PLANS as readonly string[]).includes(p);
 
 // ---------------------------------------------------------------- OHLCV
 
@@ -93,7 +96,7 @@ async function ohlcv(ctx: FormulaContext, coin: Arg, start: Arg, end: Arg, inter
     : await ctx.client.getPages('candles', { id: ref.id, query, caller: ctx.caller, signal: ctx.signal });
   // Candles that open within the range (the current one when it reaches now), oldest first.
   const rows = res.data.filter((c) => c.time <= to).sort((a, b) => a.time - b.time);
-  return table(rows, cols, showHeaders, `No ${iv === 'day' ? 'daily' : `${iv}ly`} candles for ${ref.name} from ${isoDay(span.start)} to ${isoDay(span.end - 1)}`);
+  return table(rows, cols, showHeaders, `No ${iv === 'day' ? 'daily' : `${iv}ly`} candles for ${ref.name} from ${isoDay(span.start)} to ${isoDay(span.end - 1)}`, res.rejected);
 }
 
 // ---------------------------------------------------------------- HISTORICAL
@@ -140,17 +143,46 @@ async function returns(ctx: FormulaContext, coin: Arg, period: Arg, headers: Arg
 
 // ---------------------------------------------------------------- SPARKLINE
 
-async function sparkline(ctx: FormulaContext, coin: Arg, headers: Arg): Promise<Grid> {
+type SparkInterval = (typeof ENDPOINTS.sparkline.params.interval.values)[number];
+const SPARK_INTERVALS: Record<string, SparkInterval> = {
+  ...choicesOf(ENDPOINTS.sparkline.params.interval.values), hourly: '1h', hour: '1h', daily: '1d', day: '1d',
+};
+const SPARK_INTERVALS_SHOWN = '"5m", "15m", "1h" (default) or "1d"';
+
+/** The plan's sparkline depth in words, for the error that a range reaches deeper. */
+function sparklineDepth(plan: string | undefined): string {
+  const d = plan && isPlan(plan) ? SPARKLINE_DEPTH_DAYS[plan] : null;
+  const on = d ? `on the ${plan} plan it reaches back ${d.intraday} days at 5m, 15m and 1h and ${d.daily} days at 1d` : 'its depth depends on the plan';
+  return `CRYPTO.SPARKLINE: ${on} (Basic: 30 days and 1 year; Pro: 90 days and 5 years). Pick a later start or the 1d interval`;
+}
+
+async function sparkline(ctx: FormulaContext, coin: Arg, headers: Arg, start: Arg, end: Arg, interval: Arg): Promise<Grid> {
   const input = coinArg(coin);
   const showHeaders = headersArg(headers);
+  const iv = choiceArg(interval, 'interval', SPARK_INTERVALS, '1h', SPARK_INTERVALS_SHOWN);
+  const range = chartRange(ctx, start, end);
+  const plan = ctx.client.meter.snapshot().plan?.plan;
+  if (range && plan && isPlan(plan)) {
+    const depth = SPARKLINE_DEPTH_DAYS[plan][iv === '1d' ? 'daily' : 'intraday'];
+    if (range.span.start < ctx.now() - (depth + 1) * DAY) throw notAvailable(sparklineDepth(plan), 'PLAN_LIMIT_EXCEEDED');
+  }
   const ref = await ctx.client.resolveCoin(input, { caller: ctx.caller, signal: ctx.signal });
-  const res = await ctx.client.get('sparkline', { id: ref.id, caller: ctx.caller, signal: ctx.signal });
+  const query = {
+    interval: iv === '1h' ? undefined : iv,
+    from: range ? new Date(range.query.from).toISOString() : undefined,
+    to: range?.query.to === undefined ? undefined : new Date(range.query.to).toISOString(),
+  };
+  const res = await ctx.client.get('sparkline', { id: ref.id, query, caller: ctx.caller, signal: ctx.signal }).catch((e: unknown) => {
+    const known = ctx.client.meter.snapshot().plan?.plan; // read by now: the sparkline waits for the plan
+    if ((e as { code?: unknown } | null)?.code === 'PLAN_LIMIT_EXCEEDED') throw notAvailable(sparklineDepth(known), 'PLAN_LIMIT_EXCEEDED');
+    throw e;
+  });
   const rows = [...res.data].sort((a, b) => a.time - b.time);
   return table(rows, [
     { header: 'Time', cell: (r) => dateCell(r.time) },
     { header: 'Price', cell: (r) => decimalCell(r.price) },
     { header: 'Volume', cell: (r) => decimalCell(r.volume) },
-  ], showHeaders, `No sparkline for ${ref.name}`);
+  ], showHeaders, `No sparkline for ${ref.name}`, res.rejected);
 }
 
 // ---------------------------------------------------------------- PERFORMANCE

@@ -245,6 +245,16 @@ export class CalculationHost extends EventTarget {
     throw err;
   }
 
+  /**
+   * A failure of a formula that does not run through evaluate() (LIVEPRICE's
+   * stream): logged like every other formula's; the cell error to show.
+   */
+  report(formula: string, e: unknown): FormulaError {
+    const err = toFormulaError(e, formula);
+    this.record(formula, err, false);
+    return err;
+  }
+
   /** Recent errors, newest first. */
   errors(): readonly ErrorLogEntry[] {
     return [...this.log].reverse();

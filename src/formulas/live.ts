@@ -189,7 +189,9 @@ export class PriceStream {
   floorMs(): number {
     const plan = this.#client.meter.snapshot().plan;
     const rpm = plan?.rateLimitPerMinute ?? this.#client.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE;
-    const daily = plan?.credits.dailyLimit ?? PLAN_LIMITS.Sandbox.dailyCredits;
+    // Without a reported daily limit (an older /v3/status), pace as if the month's
+    // credits were spread evenly over 31 days: a pacing bound, never shown as a figure.
+    const daily = plan ? plan.credits.dailyLimit ?? plan.credits.monthlyLimit / 31 : PLAN_LIMITS.Sandbox.dailyCredits;
     const { requests, credits } = this.perTick();
     const rateFloor = rpm > 0 ? (Math.max(1, requests) * 60_000) / (rpm * this.#rateShare) : Infinity;
     const creditFloor = daily > 0 ? (Math.max(1, credits) * 86_400_000) / (daily * this.#dailyShare) : Infinity;
@@ -331,6 +333,37 @@ function deliver(l: Listener, o: Outcome): void {
   } catch {
     // a listener's failure must not stop the stream for the others
   }
+}
+
+// ---------------------------------------------------------------- a LIVEPRICE cell
+
+/** What a LIVEPRICE cell needs of the calculation host: its error log (CalculationHost.report). */
+export interface LiveHost {
+  report(formula: string, e: unknown): FormulaError;
+}
+
+/**
+ * A LIVEPRICE cell: its arguments checked, subscribed to the shared stream.
+ * Every failure (a bad argument, an unknown coin, an outage) goes through the
+ * calculation host, so it reaches the pane's error log like every formula's.
+ * Returns the unsubscribe.
+ */
+export function liveCell(
+  host: LiveHost,
+  stream: PriceStream,
+  raw: { coin: Arg; intervalSeconds: Arg; currency: Arg },
+  defaultCurrency: ConvertCurrency,
+  onValue: (price: number) => void,
+  onError: (err: FormulaError) => void,
+): () => void {
+  let args: LiveArgs;
+  try {
+    args = liveArgs(raw.coin, raw.intervalSeconds, raw.currency, defaultCurrency);
+  } catch (e) {
+    onError(host.report(LIVE_CALLER, e));
+    return () => undefined;
+  }
+  return stream.subscribe(args, (price) => onValue(price), (err) => onError(host.report(LIVE_CALLER, err)));
 }
 
 // ---------------------------------------------------------------- LIVEPRICE outside Excel

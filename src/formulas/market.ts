@@ -1,9 +1,9 @@
 /**
  * Currencies and markets: PRICE, QUOTE, MARKETS, SEARCH, PROFILE, CONTRACTS.
  */
-import type { Quote } from '../client';
+import { quoteFromMarketItem, type Quote } from '../client';
 import { ENDPOINTS } from '../api/endpoints';
-import type { MarketItem, Profile } from '../api/records';
+import type { Profile } from '../api/records';
 import {
   coinArg, choiceArg, choicesOf, currencyArg, fieldArg, flatCells, flatValues, headersArg, intArg, scalar, textArg, type Arg,
 } from './args';
@@ -152,21 +152,8 @@ async function markets(
     caller: ctx.caller,
     signal: ctx.signal,
   });
-  const rows = page.data.slice(0, n).map((m) => marketItemQuote(m, cur, page.stale));
-  return table(rows, MARKET_COLUMNS, headersArg(headers), 'No coins match these filters');
-}
-
-/** The markets record as a Quote (numbers), the same shape PRICE and QUOTE read. */
-function marketItemQuote(m: MarketItem, currency: 'USD' | 'EUR', stale: boolean): Quote {
-  const n = (s: string | null) => { const x = decimalCell(s); return x === EMPTY ? null : x; };
-  return {
-    id: m.id, slug: m.slug, symbol: m.symbol, name: m.name, rank: m.rank, currency,
-    price: n(m.price), marketCap: n(m.marketCap), volume24h: n(m.volume24h), volume24hBase: n(m.volume24hBase),
-    fullyDilutedValuation: n(m.fullyDilutedValuation), high24h: n(m.high24h), low24h: n(m.low24h),
-    change24h: m.percentChange.h24, change7d: m.percentChange.d7, change30d: m.percentChange.d30, change3m: m.percentChange.m3,
-    changeYtd: m.percentChange.ytd, circulatingSupply: n(m.circulatingSupply), totalSupply: n(m.totalSupply),
-    maxSupply: n(m.maxSupply), isTraded: m.isTraded, lastUpdated: m.lastUpdated ? Date.parse(m.lastUpdated) : null, stale,
-  };
+  const rows = page.data.slice(0, n).map((m) => ({ ...quoteFromMarketItem(m, cur), stale: page.stale }));
+  return table(rows, MARKET_COLUMNS, headersArg(headers), 'No coins match these filters', page.rejected);
 }
 
 // ---------------------------------------------------------------- SEARCH
@@ -182,7 +169,7 @@ async function search(ctx: FormulaContext, query: Arg, headers: Arg): Promise<Gr
     { header: 'Symbol', cell: (r) => textCell(r.symbol) },
     { header: 'Slug', cell: (r) => r.slug },
     { header: 'Id', cell: (r) => r.id },
-  ], headersArg(headers), `Nothing found for "${q}"`);
+  ], headersArg(headers), `Nothing found for "${q}"`, res.rejected);
 }
 
 // ---------------------------------------------------------------- PROFILE, CONTRACTS
@@ -241,7 +228,7 @@ async function contracts(ctx: FormulaContext, coin: Arg, headers: Arg): Promise<
     { header: 'Address', cell: (c) => c.address },
     { header: 'Decimals', cell: (c) => numberCell(c.decimals) },
     { header: 'Explorer', cell: (c) => (c.explorerUrl ? c.explorerUrl + c.address : EMPTY) },
-  ], headersArg(headers), `${ref.name} has no token contracts`);
+  ], headersArg(headers), `${ref.name} has no token contracts`, res.rejected);
 }
 
 export const marketFormulas: Catalog = {
@@ -253,4 +240,4 @@ export const marketFormulas: Catalog = {
   CONTRACTS: contracts,
 };
 
-export { marketItemQuote, QUOTE_FIELDS };
+export { QUOTE_FIELDS };

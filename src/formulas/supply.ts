@@ -69,7 +69,9 @@ async function vesting(ctx: FormulaContext, coin: Arg, includeUntracked: Arg, he
   const res = await ctx.client.get('vestingAllocations', {
     id: ref.id, query: { includeUntracked: untracked ? true : undefined }, caller: ctx.caller, signal: ctx.signal,
   });
-  return table(res.data, VESTING_COLUMNS, showHeaders, `${ref.name} has no vesting allocations`);
+  // Empty by rule (the spec allows a coin without vesting data): say so, not a header row over nothing.
+  if (res.data.length === 0 && !res.rejected) throw notAvailable(`${ref.name} has no vesting data`, 'NO_DATA');
+  return table(res.data, VESTING_COLUMNS, showHeaders, `${ref.name} has no vesting allocations`, res.rejected);
 }
 
 // ---------------------------------------------------------------- UNLOCKS
@@ -92,6 +94,9 @@ export const UNLOCK_COLUMNS: Column<UpcomingUnlock>[] = [
   { header: 'Market cap', cell: (u) => decimalCell(u.marketCap) },
 ];
 export const MAX_UNLOCKS = 1000;
+/** Answers that say the 200-a-request list is not there for this key (it is a guess): use the list of 25. */
+const REFUSALS = new Set(['ENDPOINT_NOT_AVAILABLE', 'NOT_FOUND', 'VALIDATION_ERROR']);
+const DAY = 86_400_000;
 
 async function unlocks(
   ctx: FormulaContext, daysAhead: Arg, sortBy: Arg, sortOrder: Arg, minUsdAmount: Arg, minPercentOfMcap: Arg, count: Arg, headers: Arg,
@@ -111,6 +116,20 @@ async function unlocks(
   }
   const n = intArg(count, 'count', 1, MAX_UNLOCKS, ENDPOINTS.upcomingUnlocks.pageSize);
   const showHeaders = headersArg(headers);
+  const empty = `No token unlocks in the next ${days} days match these filters`;
+  // More than one page of 25, soonest first and unfiltered: /v3/token-unlocks/upcoming
+  // answers the same list 200 a request, so a credit buys 8 times as many rows.
+  if (n > ENDPOINTS.upcomingUnlocks.pageSize && sort === 'date' && (order ?? 'asc') === 'asc' && minUsd === undefined && minPct === undefined) {
+    const horizon = Math.floor(ctx.now() / DAY) * DAY + (days + 1) * DAY;
+    const soonest = await ctx.client
+      .getPages('tokenUnlocks', { maxItems: n, takeWhile: (u) => (u as UpcomingUnlock).time < horizon, caller: ctx.caller, signal: ctx.signal })
+      // Its plan and parameters are guesses: where the service says no, the list of 25 a page answers.
+      .catch((e: unknown) => {
+        if (REFUSALS.has((e as { code?: string } | null)?.code ?? '')) return null;
+        throw e;
+      });
+    if (soonest) return table(soonest.data.slice(0, n), UNLOCK_COLUMNS, showHeaders, empty, soonest.rejected);
+  }
   const res = await ctx.client.getPages('upcomingUnlocks', {
     query: {
       daysAhead: days,
@@ -124,7 +143,7 @@ async function unlocks(
     caller: ctx.caller,
     signal: ctx.signal,
   });
-  return table(res.data.slice(0, n), UNLOCK_COLUMNS, showHeaders, `No token unlocks in the next ${days} days match these filters`);
+  return table(res.data.slice(0, n), UNLOCK_COLUMNS, showHeaders, empty, res.rejected);
 }
 
 // ---------------------------------------------------------------- VCPRESSURE
@@ -201,13 +220,18 @@ async function holders(ctx: FormulaContext, coin: Arg, view: Arg, headers: Arg):
   const v = choiceArg(view, 'view', VIEWS, 'top', VIEWS_SHOWN);
   const showHeaders = headersArg(headers);
   const ref = await resolveCoin(ctx, input);
+  // Empty by rule (a native coin such as ethereum has no token holders; the spec's
+  // blockchainId is then null): say so, not a header row over nothing.
+  const none = () => notAvailable(`No holders data for ${ref.name}: the API has none for native coins and coins without a token contract`, 'NO_DATA');
   if (v === 'top') {
     const res = await ctx.client.get('holders', { id: ref.id, caller: ctx.caller, signal: ctx.signal });
+    if (res.data.length === 0 && !res.rejected) throw none();
     const rows = [...res.data].sort((a, b) => a.rank - b.rank);
-    return table(rows, TOP_HOLDER_COLUMNS, showHeaders, `No holders data for ${ref.name}`);
+    return table(rows, TOP_HOLDER_COLUMNS, showHeaders, `No holders data for ${ref.name}`, res.rejected);
   }
   const res = await ctx.client.get('holdersSummary', { id: ref.id, caller: ctx.caller, signal: ctx.signal });
   const s = res.data;
+  if (s.blockchainId === null && s.holdersCount === null) throw none();
   switch (v) {
     case 'concentration':
       return table(orderBy(s.concentration, (b) => b.bucket, HOLDER_BUCKETS), CONCENTRATION_COLUMNS, showHeaders, `No holders data for ${ref.name}`);

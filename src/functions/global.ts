@@ -76,40 +76,42 @@ export function derivatives(field?: any, invocation?: CustomFunctions.Cancelable
 }
 
 /**
- * Fear & Greed Index (0-100): the current value, or its history between two dates.
+ * Fear & Greed Index (0-100): the current value or its classification, or its history between two dates.
  * @customfunction FEARGREED
  * @helpurl https://localhost:3000/help/feargreed.html
  * @param [start] Omit for the current value. A date, a period ("2024", "2024Q1", "2024-03") or a look-back ("30D", "6M") for the history.
  * @param [end] End date of the history (default: now).
  * @param [headers] For the history: 1 (default) shows a header row, 0 hides it.
+ * @param [field] For the current reading: "value" (default), "classification", or "all" for both as a table.
  * @param invocation Invocation
  * @returns The current value, or a table of Date, Value, Classification.
  * @cancelable
  */
-export function fearGreed(start?: any, end?: any, headers?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
-  return run('FEARGREED', invocation, [start, end, headers]);
+export function fearGreed(start?: any, end?: any, headers?: any, field?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run('FEARGREED', invocation, [start, end, headers, field]);
 }
 
 /**
- * Altcoin Season Index (0-100): the current value, or its history between two dates.
+ * Altcoin Season Index (0-100): the current value, its classification, yearly high and low and recent values, or its history between two dates.
  * @customfunction ALTSEASON
  * @helpurl https://localhost:3000/help/altseason.html
  * @param [start] Omit for the current value. A date, a period ("2024", "2024Q1", "2024-03") or a look-back ("30D", "6M") for the history.
  * @param [end] End date of the history (default: now).
  * @param [headers] For the history: 1 (default) shows a header row, 0 hides it.
+ * @param [field] For the current reading: "value" (default), "classification", "yearlyHigh", "yearlyHighDate", "yearlyLow", "yearlyLowDate", "yesterday", "lastWeek", "lastMonth", or "all" as a table.
  * @param invocation Invocation
  * @returns The current value, or a table of Date, Value, Classification, Altcoins market cap.
  * @cancelable
  */
-export function altSeason(start?: any, end?: any, headers?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
-  return run('ALTSEASON', invocation, [start, end, headers]);
+export function altSeason(start?: any, end?: any, headers?: any, field?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run('ALTSEASON', invocation, [start, end, headers, field]);
 }
 
 /**
- * Market cap dominance in percent: the current value, or its history between two dates.
+ * Market cap dominance in percent: the current value, the current snapshot with 24h changes, or its history between two dates.
  * @customfunction DOMINANCE
  * @helpurl https://localhost:3000/help/dominance.html
- * @param [asset] "btc" (default), "eth", "usdt" or "others".
+ * @param [asset] "btc" (default), "eth", "usdt", "others" (all but BTC and ETH), or "all" for the current snapshot: BTC, ETH and others with BTC's and ETH's 24h changes.
  * @param [start] Omit for the current value. A date, a period ("2024", "2024Q1", "2024-03") or a look-back ("30D", "6M") for the history.
  * @param [end] End date of the history (default: now).
  * @param [headers] For the history: 1 (default) shows a header row, 0 hides it.

@@ -56,17 +56,20 @@ export function returns(coin: any, period: string, headers?: any, invocation?: C
 }
 
 /**
- * The last 7 days of price and volume in hourly points, for charts and sparklines.
+ * Price and volume points for charts and sparklines: by default the last 7 days hourly; any range at 5m, 15m, 1h or 1d within the plan's depth.
  * @customfunction SPARKLINE
  * @helpurl https://localhost:3000/help/sparkline.html
  * @param coin Coin id, slug, symbol or name.
  * @param [headers] 1 (default) shows a header row, 0 hides it.
+ * @param [start] Start date, period ("2025Q1") or look-back ("30D"); default the last 7 days.
+ * @param [end] End date (default: now).
+ * @param [interval] "5m", "15m", "1h" (default) or "1d". Basic and Advanced reach 30 days back at 5m-1h and 1 year at 1d; Pro 90 days and 5 years.
  * @param invocation Invocation
  * @returns Time (Excel date), Price, Volume; oldest first.
  * @cancelable
  */
-export function sparkline(coin: any, headers?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
-  return run('SPARKLINE', invocation, [coin, headers]);
+export function sparkline(coin: any, headers?: any, start?: any, end?: any, interval?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run('SPARKLINE', invocation, [coin, headers, start, end, interval]);
 }
 
 /**

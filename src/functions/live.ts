@@ -6,7 +6,7 @@
  */
 import type { MarketClient } from '../client';
 import type { FormulaError } from '../formulas/cells';
-import { liveArgs, PriceStream } from '../formulas/live';
+import { liveCell, PriceStream } from '../formulas/live';
 import { excelError, inPreview } from '../office/custom-functions';
 import { getRuntime, onRuntimeChanged, type Runtime } from '../office/runtime';
 
@@ -57,16 +57,16 @@ export function livePrice(coin: any, intervalSeconds: any, currency: any, invoca
     if (canceled) return;
     unsubscribe?.();
     unsubscribe = null;
-    try {
-      const args = liveArgs(coin, intervalSeconds, currency, rt.settings.defaultCurrency);
-      unsubscribe = streamFor(rt.client, rt.settings.liveFreshnessSeconds).subscribe(
-        args,
-        (price) => !canceled && invocation.setResult(price),
-        (err: FormulaError) => !canceled && invocation.setResult(excelError(err)),
-      );
-    } catch (e) {
-      fail(e); // a bad argument: the cell shows why, and settings changes still go through
-    }
+    // Through the calculation host: a bad argument or a failed poll is logged in the pane like any formula's,
+    // the cell shows why, and settings changes still go through.
+    unsubscribe = liveCell(
+      rt.host,
+      streamFor(rt.client, rt.settings.liveFreshnessSeconds),
+      { coin, intervalSeconds, currency },
+      rt.settings.defaultCurrency,
+      (price) => !canceled && invocation.setResult(price),
+      (err: FormulaError) => !canceled && invocation.setResult(excelError(err)),
+    );
   };
   void getRuntime()
     .then((rt) => {

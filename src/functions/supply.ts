@@ -36,7 +36,7 @@ export function vesting(coin: any, includeUntracked?: any, headers?: any, invoca
 }
 
 /**
- * Upcoming token unlocks across all coins, soonest first by default; fetched 25 per request as count needs.
+ * Upcoming token unlocks across all coins, soonest first by default; fetched as count needs, 200 per request when soonest first without filters, else 25.
  * @customfunction UNLOCKS
  * @helpurl https://localhost:3000/help/unlocks.html
  * @param [daysAhead] How many days ahead, 1 to 365 (default 30).

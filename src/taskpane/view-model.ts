@@ -19,7 +19,8 @@ export interface CreditGauge {
 export interface PlanView {
   plan: string;
   rateLimitPerMinute: number;
-  daily: CreditGauge;
+  /** null when the service reports no daily figures (an older /v3/status): nothing is derived from the monthly ones. */
+  daily: CreditGauge | null;
   monthly: CreditGauge;
   /** Next UTC midnight: daily credits reset. */
   dailyResetAt: number;
@@ -38,12 +39,30 @@ export function planView(s: AccountStatus, nowMs: number): PlanView {
   return {
     plan: s.plan,
     rateLimitPerMinute: s.rateLimitPerMinute,
-    daily: gauge(c.dailyUsed, c.dailyLimit, c.dailyRemaining),
+    daily:
+      c.dailyLimit !== null && c.dailyUsed !== null && c.dailyRemaining !== null
+        ? gauge(c.dailyUsed, c.dailyLimit, c.dailyRemaining)
+        : null,
     monthly: gauge(c.monthlyUsed, c.monthlyLimit, c.monthlyRemaining),
     dailyResetAt: nextUtcMidnight(nowMs),
     monthlyResetAt: Date.parse(s.currentPeriodEnd),
     periodStart: Date.parse(s.currentPeriodStart),
   };
+}
+
+/** What is left of the account's credits, in words: the daily figures where reported, else the monthly ones. */
+export function creditsLeftText(s: AccountStatus, formatInt: (n: number) => string): string {
+  const c = s.credits;
+  if (c.dailyLimit !== null && c.dailyRemaining !== null) {
+    return ` You have ${formatInt(c.dailyRemaining)} of ${formatInt(c.dailyLimit)} daily credits left.`;
+  }
+  return ` You have ${formatInt(c.monthlyRemaining)} of ${formatInt(c.monthlyLimit)} credits left this month.`;
+}
+
+/** The credits a refresh must fit in: today's where the service reports them, else the period's. */
+export function creditsRemaining(s: AccountStatus | null): number | null {
+  if (!s) return null;
+  return s.credits.dailyRemaining ?? s.credits.monthlyRemaining;
 }
 
 export interface FormulaUsageRow {

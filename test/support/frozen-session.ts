@@ -5,6 +5,7 @@
  */
 import { after, before } from 'node:test';
 import { openSession, type Session, type SessionOptions } from '../../src/cli/session';
+import { TEST_DIALECT } from './dialect';
 
 /** The instant every frozen-clock formula test calculates at. */
 export const FROZEN_NOW = Date.parse('2026-03-15T12:00:00.000Z');
@@ -13,7 +14,7 @@ export async function frozenSession(opts: SessionOptions = {}, now = FROZEN_NOW)
   const box: { s?: Session } = {};
   const s = await openSession({
     ...opts,
-    emulator: { now, ...opts.emulator },
+    emulator: { now, dialect: TEST_DIALECT, ...opts.emulator },
     client: { sleep: async (ms) => box.s?.emulator?.clock.advance(ms), ...opts.client },
   });
   box.s = s;

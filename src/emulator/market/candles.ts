@@ -1,7 +1,7 @@
 /**
  * Candles built from the daily series: daily/weekly/monthly (and quarterly/yearly for
  * returns) aggregate the daily candles exactly; hourly candles are the day paths' hours;
- * the sparkline is the last 7 days of hourly closes.
+ * the sparkline samples the hourly closes (see sparkline()).
  *
  * Rules: candles are oldest first; the first is the one whose period contains `from`
  * (or the coin's first period when `from` is earlier); the last is the one containing
@@ -12,7 +12,7 @@
  * it is not returned); null for the coin's very first candle.
  */
 import type { Candle, SparklinePoint } from '../../api/records';
-import { dayIndex, dayStart, hourStart, nextPeriodStart, periodStart, prevPeriodStart, type Period } from './calendar';
+import { dayIndex, dayStart, hourIndex, hourStart, nextPeriodStart, periodStart, prevPeriodStart, type Period } from './calendar';
 import { price as fmtPrice, round4, tokens, usd } from './decimal';
 import { HI, LO, type Bar, type PriceSeries } from './series';
 import type { Snapshot } from './snapshot';
@@ -109,12 +109,29 @@ export function hourlyCandles(series: PriceSeries, c: Coin, Hfrom: number, Hto: 
   return out;
 }
 
-/** The last 7 days of hourly buckets (168, fewer for a newer coin), oldest first. */
-export function sparkline(series: PriceSeries, c: Coin, snap: Snapshot): SparklinePoint[] {
+export type SparkInterval = '5m' | '15m' | '1h' | '1d';
+const STEP: Record<SparkInterval, number> = { '5m': 300_000, '15m': 900_000, '1h': 3_600_000, '1d': 86_400_000 };
+
+/**
+ * Sparkline points from `from` to `to` (both epoch ms, to ≤ now) every `interval`,
+ * oldest first unless `desc`. Hours: the hourly close; days: the close at the
+ * day's last hour (the current price today); 5m/15m: between two hourly closes,
+ * on the straight line (the synthetic market has no finer path). Volume is the
+ * 24 h rolling volume at the point's hour. Buckets start on multiples of the
+ * interval (UTC), the first containing `from`.
+ */
+export function sparkline(series: PriceSeries, c: Coin, snap: Snapshot, from: number, to: number, interval: SparkInterval, desc = false): SparklinePoint[] {
   if (c.startDay === null || c.startDay > snap.today) return [];
+  const step = STEP[interval];
+  const firstHour = c.startDay * 24;
   const out: SparklinePoint[] = [];
-  for (let H = Math.max(snap.H - 167, c.startDay * 24); H <= snap.H; H++) {
-    out.push({ time: hourStart(H), price: fmtPrice(series.priceAtHour(c, H)), volume: usd(series.rollingVolume(c, H)) });
+  for (let t = Math.max(Math.floor(from / step) * step, hourStart(firstHour)); t <= to; t += step) {
+    const H = Math.min(hourIndex(interval === '1d' ? t + 23 * 3_600_000 : t), snap.H);
+    const p0 = series.priceAtHour(c, H);
+    let price = p0;
+    const within = (t - hourStart(hourIndex(t))) / 3_600_000;
+    if (within > 0 && H + 1 <= snap.H) price = p0 + (series.priceAtHour(c, H + 1) - p0) * within;
+    out.push({ time: t, price: fmtPrice(price), volume: usd(series.rollingVolume(c, H)) });
   }
-  return out;
+  return desc ? out.reverse() : out;
 }

@@ -9,20 +9,22 @@
  * buckets (30 days): an earlier `from` is moved forward.
  */
 import type { DataEndpointName, Handler, HandlerRequest, HandlerResult } from '../contract';
-import { InvalidRequestError } from '../contract';
-import { DAY, dayIndex, hourIndex, type Period } from './calendar';
-import { candleList, hourlyCandles, periodBars, sparkline } from './candles';
+import { InvalidRequestError, PlanLimitError } from '../contract';
+import { SPARKLINE_DEPTH_DAYS } from '../../api/endpoints';
+import { DAY, HOUR, dayIndex, hourIndex, type Period } from './calendar';
+import { candleList, hourlyCandles, periodBars, sparkline, type SparkInterval } from './candles';
 import { blockchain, blockchainList, blockchainMap, chainOf, tvlChange, tvlChart } from './chains';
 import type { Market } from './context';
 import { price as fmtPrice, round4 } from './decimal';
 import { historicalItems } from './history';
 import { holders, holdersSummary } from './holders';
 import {
-  altcoinPoint, derivatives, dominancePoint, fearGreedPoint, globalMarket, type DominanceAsset,
+  altcoinPoint, altcoinSnapshot, derivatives, dominancePoint, dominanceSnapshot, fearGreedPoint, fearGreedSnapshot, globalMarket,
+  type DominanceGroup,
 } from './indices';
 import { currencyList, currencyMap, gainersLosers, markets, search, trending } from './listings';
 import { contracts, performance, profile } from './profile';
-import { allocations, tokenomics, upcomingUnlocks, vcPressure } from './supply';
+import { allocations, tokenomics, tokenUnlocks, upcomingUnlocks, vcPressure } from './supply';
 import { boolParam, idsParam, intParam, numberParam, param, timeParam } from './query';
 
 /** [from, to] in epoch ms with to clamped to now; InvalidRequestError when from > to. */
@@ -71,7 +73,18 @@ export function createHandlers(m: Market): Record<DataEndpointName, Handler> {
     contracts: (req) => ({ data: contracts(m, m.coin(req.id)) }),
     tokenomics: (req) => ({ data: tokenomics(snap(req), m.coin(req.id)) }),
     performance: (req) => ({ data: performance(m, snap(req), m.coin(req.id)) }),
-    sparkline: (req) => ({ data: sparkline(m.series, m.coin(req.id), snap(req)) }),
+    sparkline: (req) => {
+      const n = 'sparkline';
+      const s = snap(req);
+      const interval = param(n, req.query, 'interval') as SparkInterval;
+      // guess: without `from`, the last 7 days (168 hourly points at 1h)
+      const [from, to] = range(n, req, 7 * DAY - HOUR);
+      const depth = req.plan ? SPARKLINE_DEPTH_DAYS[req.plan][interval === '1d' ? 'daily' : 'intraday'] : Infinity;
+      if (from < req.now - depth * DAY - DAY) {
+        throw new PlanLimitError(`Sparkline history deeper than the ${req.plan} plan allows (${depth} days at ${interval})`);
+      }
+      return { data: sparkline(m.series, m.coin(req.id), s, from, to, interval, param(n, req.query, 'sortOrder') === 'desc') };
+    },
     trending: (req) => ({ data: trending(m, snap(req)) }),
     gainersLosers: (req) => {
       const n = 'gainersLosers';
@@ -131,25 +144,24 @@ export function createHandlers(m: Market): Record<DataEndpointName, Handler> {
       });
     },
 
-    globalMarket: (req) => ({ data: globalMarket(m, snap(req)) }),
-    fearGreed: (req) => ({ data: fearGreedPoint(m, snap(req).today) }),
-    fearGreedChart: (req) => dailyChart('fearGreedChart', req, (d) => fearGreedPoint(m, d)),
-    altcoinIndex: (req) => {
-      const s = snap(req);
-      return { data: altcoinPoint(m, s, s.today) };
+    tokenUnlocks: (req) => {
+      const n = 'tokenUnlocks';
+      return tokenUnlocks(m, snap(req), intParam(n, req.query, 'offset')!, intParam(n, req.query, 'limit')!);
     },
+
+    globalMarket: (req) => ({ data: globalMarket(m, snap(req)) }),
+    fearGreed: (req) => ({ data: fearGreedSnapshot(m, snap(req).today) }),
+    fearGreedChart: (req) => dailyChart('fearGreedChart', req, (d) => fearGreedPoint(m, d)),
+    altcoinIndex: (req) => ({ data: altcoinSnapshot(m, snap(req)) }),
     altcoinIndexChart: (req) => {
       const s = snap(req);
       return dailyChart('altcoinIndexChart', req, (d) => altcoinPoint(m, s, d));
     },
-    dominance: (req) => {
-      const s = snap(req);
-      return { data: dominancePoint(m, s, s.today, param('dominance', req.query, 'asset') as DominanceAsset) };
-    },
+    dominance: (req) => ({ data: dominanceSnapshot(m, snap(req)) }),
     dominanceChart: (req) => {
       const s = snap(req);
-      const asset = param('dominanceChart', req.query, 'asset') as DominanceAsset;
-      return dailyChart('dominanceChart', req, (d) => dominancePoint(m, s, d, asset));
+      const group = param('dominanceChart', req.query, 'group') as DominanceGroup;
+      return dailyChart('dominanceChart', req, (d) => dominancePoint(m, s, d, group));
     },
 
     blockchainMap: () => ({ data: blockchainMap(m) }),

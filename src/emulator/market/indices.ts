@@ -5,7 +5,8 @@
  */
 import {
   ALTCOIN_SEASON_BANDS, FEAR_GREED_BANDS, classify,
-  type ChartAltcoinIndex, type ChartDominance, type ChartFearGreed, type DerivativesSnapshot, type GlobalMarket,
+  type AltcoinIndexSnapshot, type ChartAltcoinIndex, type ChartDominance, type ChartFearGreed, type DerivativesSnapshot,
+  type DominanceSnapshot, type FearGreedSnapshot, type GlobalMarket,
 } from '../../api/records';
 import { dayStart } from './calendar';
 import { BTC_ID, type Market } from './context';
@@ -55,6 +56,12 @@ export function fearGreedPoint(m: Market, d: number): ChartFearGreed {
   return { time: dayStart(d), value, classification: classify(FEAR_GREED_BANDS, value) as ChartFearGreed['classification'] };
 }
 
+/** The current reading [inv, code]: today's point as a snapshot. */
+export function fearGreedSnapshot(m: Market, today: number): FearGreedSnapshot {
+  const p = fearGreedPoint(m, today);
+  return { currentValue: p.value, classification: p.classification };
+}
+
 // ---------------------------------------------------------------- altcoin season
 
 /** The altcoin set: the 50 largest coins by anchor-day market cap, excluding BTC, stablecoins and ETF/derivative kinds. */
@@ -99,15 +106,61 @@ export function altcoinPoint(m: Market, snap: Snapshot, d: number): ChartAltcoin
   };
 }
 
+/**
+ * The current reading [doc]: today's value and classification, the highest and
+ * lowest daily value of the last 365 days (the earliest day on a tie) and the
+ * values 1, 7 and 30 days ago.
+ */
+export function altcoinSnapshot(m: Market, snap: Snapshot): AltcoinIndexSnapshot {
+  const key = `altcoin-snapshot|${snap.H}`;
+  const held = snap.memo.get(key) as AltcoinIndexSnapshot | undefined;
+  if (held) return held;
+  const today = altcoinPoint(m, snap, snap.today);
+  let high = today;
+  let low = today;
+  for (let d = snap.today - 364; d < snap.today; d++) {
+    const p = altcoinPoint(m, snap, d);
+    if (p.value > high.value || (p.value === high.value && p.time < high.time)) high = p;
+    if (p.value < low.value || (p.value === low.value && p.time < low.time)) low = p;
+  }
+  const out: AltcoinIndexSnapshot = {
+    currentValue: today.value,
+    classification: today.classification,
+    yearlyHighValue: high.value,
+    yearlyHighDate: new Date(high.time).toISOString(),
+    yearlyLowValue: low.value,
+    yearlyLowDate: new Date(low.time).toISOString(),
+    yesterdayValue: altcoinPoint(m, snap, snap.today - 1).value,
+    lastWeekValue: altcoinPoint(m, snap, snap.today - 7).value,
+    lastMonthValue: altcoinPoint(m, snap, snap.today - 30).value,
+  };
+  snap.memo.set(key, out);
+  return out;
+}
+
 // ---------------------------------------------------------------- dominance
 
-export type DominanceAsset = 'btc' | 'eth' | 'usdt' | 'others';
+export type DominanceGroup = 'btc' | 'eth' | 'usdt' | 'others';
 
-/** dominance = the asset's market cap / total market cap x 100, 2 decimals; others = 100 - the three (rounded). */
-export function dominancePoint(m: Market, snap: Snapshot, d: number, asset: DominanceAsset): ChartDominance {
+/** dominance = the group's market cap / total market cap x 100, 2 decimals; others = 100 - BTC - ETH (rounded), as in the snapshot. */
+export function dominancePoint(m: Market, snap: Snapshot, d: number, group: DominanceGroup): ChartDominance {
   const t = m.dayTotals(d, snap);
   const share = (x: number) => round2((x / t.total) * 100);
-  const value = asset === 'btc' ? share(t.btc) : asset === 'eth' ? share(t.eth) : asset === 'usdt' ? share(t.usdt)
-    : round2(100 - share(t.btc) - share(t.eth) - share(t.usdt));
+  const value = group === 'btc' ? share(t.btc) : group === 'eth' ? share(t.eth) : group === 'usdt' ? share(t.usdt)
+    : round2(100 - share(t.btc) - share(t.eth));
   return { time: dayStart(d), dominance: value };
+}
+
+/** The snapshot [inv, code]: BTC, ETH and others now, and how much BTC's and ETH's shares changed over 24 h, in percent of themselves. */
+export function dominanceSnapshot(m: Market, snap: Snapshot): DominanceSnapshot {
+  const now = (g: DominanceGroup) => dominancePoint(m, snap, snap.today, g).dominance;
+  const dayAgo = (g: DominanceGroup) => dominancePoint(m, snap, snap.today - 1, g).dominance;
+  const change = (g: DominanceGroup) => round2((now(g) / dayAgo(g) - 1) * 100);
+  return {
+    btcDominance: now('btc'),
+    btcDominanceChangePercent24h: change('btc'),
+    ethDominance: now('eth'),
+    ethDominanceChangePercent24h: change('eth'),
+    othersDominance: now('others'),
+  };
 }

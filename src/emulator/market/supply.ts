@@ -149,8 +149,36 @@ export interface UnlocksQuery {
 export const UNLOCKS_PAGE = 25;
 
 /** Traded vesting coins' unlocks in (today, today + daysAhead], one entry per coin and day. */
+/**
+ * `/v3/token-unlocks/upcoming` (guess: soonest first over the next year, no
+ * filters): `limit` items from `offset`, the same items as the unlocks list.
+ */
+export function tokenUnlocks(m: Market, snap: Snapshot, offset: number, limit: number): { data: UpcomingUnlock[]; meta: Record<string, unknown> } {
+  const soonest = [...unlockEvents(m, snap, 365)].sort((a, b) => a.item.time - b.item.time || a.item.id - b.item.id);
+  return {
+    data: soonest.slice(offset, offset + limit).map((r) => r.item),
+    meta: { page: Math.floor(offset / limit) + 1, pageSize: limit, hasNextPage: offset + limit < soonest.length },
+  };
+}
+
 export function upcomingUnlocks(m: Market, snap: Snapshot, q: UnlocksQuery): { data: UpcomingUnlock[]; meta: Record<string, unknown> } {
-  const key = `unlocks|${q.daysAhead}`;
+  let rows = unlockEvents(m, snap, q.daysAhead);
+  if (q.minUsdAmount !== undefined) rows = rows.filter((r) => r.value >= q.minUsdAmount!);
+  if (q.minPercentOfMcap !== undefined) rows = rows.filter((r) => r.item.percentOfMcap >= q.minPercentOfMcap!);
+  const dir = q.sortOrder === 'desc' ? -1 : 1;
+  const key2 = (r: { item: UpcomingUnlock; value: number }) =>
+    q.sortBy === 'usdAmount' ? r.value : q.sortBy === 'percentOfMcap' ? r.item.percentOfMcap : r.item.time;
+  rows = [...rows].sort((a, b) => (key2(a) - key2(b)) * dir || a.item.time - b.item.time || a.item.id - b.item.id);
+  const from = (q.page - 1) * UNLOCKS_PAGE;
+  return {
+    data: rows.slice(from, from + UNLOCKS_PAGE).map((r) => r.item),
+    meta: { page: q.page, pageSize: UNLOCKS_PAGE, hasNextPage: from + UNLOCKS_PAGE < rows.length },
+  };
+}
+
+/** Every unlock of the next `daysAhead` days, soonest first (then by coin id), with its USD value. */
+function unlockEvents(m: Market, snap: Snapshot, daysAhead: number): { item: UpcomingUnlock; value: number }[] {
+  const key = `unlocks|${daysAhead}`;
   let all = snap.memo.get(key) as { item: UpcomingUnlock; value: number }[] | undefined;
   if (!all) {
     all = [];
@@ -158,7 +186,7 @@ export function upcomingUnlocks(m: Market, snap: Snapshot, q: UnlocksQuery): { d
       const s = snap.states[c.index];
       if (!c.vesting || !s) continue;
       for (const e of unlocksAfter(c.vesting, snap.today)) {
-        if (e.day > snap.today + q.daysAhead) break;
+        if (e.day > snap.today + daysAhead) break;
         const f = unlockFigures(s, c.vesting, e);
         all.push({
           value: f.value!,
@@ -181,16 +209,5 @@ export function upcomingUnlocks(m: Market, snap: Snapshot, q: UnlocksQuery): { d
     }
     snap.memo.set(key, all);
   }
-  let rows = all;
-  if (q.minUsdAmount !== undefined) rows = rows.filter((r) => r.value >= q.minUsdAmount!);
-  if (q.minPercentOfMcap !== undefined) rows = rows.filter((r) => r.item.percentOfMcap >= q.minPercentOfMcap!);
-  const dir = q.sortOrder === 'desc' ? -1 : 1;
-  const key2 = (r: { item: UpcomingUnlock; value: number }) =>
-    q.sortBy === 'usdAmount' ? r.value : q.sortBy === 'percentOfMcap' ? r.item.percentOfMcap : r.item.time;
-  rows = [...rows].sort((a, b) => (key2(a) - key2(b)) * dir || a.item.time - b.item.time || a.item.id - b.item.id);
-  const from = (q.page - 1) * UNLOCKS_PAGE;
-  return {
-    data: rows.slice(from, from + UNLOCKS_PAGE).map((r) => r.item),
-    meta: { page: q.page, pageSize: UNLOCKS_PAGE, hasNextPage: from + UNLOCKS_PAGE < rows.length },
-  };
+  return all;
 }

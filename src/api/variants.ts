@@ -1,0 +1,113 @@
+/**
+ * The documented variants of a record (../shared/spec/api-notes.md, "The
+ * service answers in more than one shape"), one adapter per record kind: each
+ * turns a variant into the field names and types of the record the formulas
+ * read (src/api/records.ts). An adapter sees one record (one item of a list),
+ * never mutates it, and leaves what it does not know alone: the record's schema
+ * then decides. Only answers that fail the strict check get here.
+ */
+
+export type Variant = (raw: Record<string, unknown>) => Record<string, unknown>;
+
+/** Copy `raw` with each alias renamed to the record's name, where the record's own name is absent. */
+function renamed(raw: Record<string, unknown>, aliases: Readonly<Record<string, string>>): Record<string, unknown> {
+  let out: Record<string, unknown> | null = null;
+  for (const [alias, name] of Object.entries(aliases)) {
+    if (!(alias in raw) || name in raw) continue;
+    out ??= { ...raw };
+    out[name] = raw[alias];
+    delete out[alias];
+  }
+  return out ?? raw;
+}
+
+/** Epoch ms from epoch ms or ISO text (the docs have used both); anything else unchanged. */
+function epochMs(x: unknown): unknown {
+  if (typeof x !== 'string') return x;
+  const t = Date.parse(x);
+  return Number.isNaN(t) ? x : t;
+}
+
+/** ISO text from ISO text or epoch ms (`nextUnlockDate` has been both); anything else unchanged. */
+function isoText(x: unknown): unknown {
+  return typeof x === 'number' && Number.isFinite(x) ? new Date(x).toISOString() : x;
+}
+
+/**
+ * /v3/status: the spec shape (with or without `endpoints`: a missing nullable
+ * field is null anyway), or the older `{status, plan, creditsTotal,
+ * creditsUsed, creditsRemaining, maxRPM, ...}` with monthly figures only.
+ */
+export const statusVariant: Variant = (raw) => {
+  if (!('creditsTotal' in raw) && !('maxRPM' in raw)) return raw;
+  return {
+    plan: raw.plan,
+    rateLimitPerMinute: raw.maxRPM,
+    credits: {
+      dailyLimit: null,
+      dailyUsed: null,
+      dailyRemaining: null,
+      monthlyLimit: raw.creditsTotal,
+      monthlyUsed: raw.creditsUsed,
+      monthlyRemaining: raw.creditsRemaining,
+    },
+    currentPeriodStart: raw.currentPeriodStart,
+    currentPeriodEnd: raw.currentPeriodEnd,
+    endpoints: null,
+  };
+};
+
+/** A candle's open time as `time` (spec) or `date` (the doc's example), epoch ms or ISO. */
+export const candleVariant: Variant = (raw) => {
+  const r = renamed(raw, { date: 'time' });
+  return typeof r.time === 'string' ? { ...r, time: epochMs(r.time) } : r;
+};
+
+/** An upcoming unlock: `id`/`unlockTokens`/`unlockValue` (spec) or `currencyId`/`tokenAmount`/`usdAmount` [doc]. */
+export const upcomingUnlockVariant: Variant = (raw) => {
+  const r = renamed(raw, { currencyId: 'id', tokenAmount: 'unlockTokens', usdAmount: 'unlockValue', date: 'time' });
+  return typeof r.time === 'string' ? { ...r, time: epochMs(r.time) } : r;
+};
+
+/** Tokenomics: `nextUnlockValue` or `nextUnlockUsdAmount`; `nextUnlockDate` ISO or epoch ms. */
+export const tokenomicsVariant: Variant = (raw) => {
+  const r = renamed(raw, { nextUnlockUsdAmount: 'nextUnlockValue' });
+  return typeof r.nextUnlockDate === 'number' ? { ...r, nextUnlockDate: isoText(r.nextUnlockDate) } : r;
+};
+
+/** VC pressure: `nextUnlockDate` ISO or epoch ms. */
+export const vcPressureVariant: Variant = (raw) =>
+  typeof raw.nextUnlockDate === 'number' ? { ...raw, nextUnlockDate: isoText(raw.nextUnlockDate) } : raw;
+
+/**
+ * Fear & Greed and the Altcoin Season Index: the snapshot `{currentValue,
+ * classification, ...}` [inv, doc], or a chart point `{time, value,
+ * classification}` as the project first guessed (the rest of the snapshot is
+ * then missing: empty cells).
+ */
+export const indexSnapshotVariant: Variant = (raw) => {
+  const r = renamed(raw, { value: 'currentValue' });
+  if (typeof r.yearlyHighDate !== 'number' && typeof r.yearlyLowDate !== 'number') return r;
+  return { ...r, yearlyHighDate: isoText(r.yearlyHighDate), yearlyLowDate: isoText(r.yearlyLowDate) };
+};
+
+/** A whole answer in another documented form, before its items are read (a list endpoint answering an object). */
+export type AnswerVariant = (raw: unknown) => unknown;
+
+/**
+ * The sparkline: a list of `{time, price, volume}` (spec, current docs), or an
+ * older documented `{interval, days, points: [[ms, price], ...]}` without
+ * volumes (their cells are empty).
+ */
+export const sparklineAnswerVariant: AnswerVariant = (raw) => {
+  const points = (raw as { points?: unknown } | null)?.points;
+  if (!Array.isArray(points)) return raw;
+  return points.map((p) => (Array.isArray(p) ? { time: p[0], price: typeof p[1] === 'number' ? decimalText(p[1]) : p[1] } : p));
+};
+
+/** A JSON number as the API's decimal text ("0.00000012", not "1.2e-7"). */
+function decimalText(n: number): string {
+  if (!Number.isFinite(n)) return String(n);
+  const s = String(n);
+  return /e/i.test(s) ? n.toFixed(20).replace(/\.?0+$/, '') : s;
+}

@@ -1,0 +1,144 @@
+/**
+ * The paging loops: how getPages follows an endpoint's pagination and
+ * concatenates `data`, each endpoint as the endpoint table declares it.
+ */
+import { ENDPOINTS, type EndpointData, type EndpointName, type EndpointSpec } from '../api/endpoints';
+import { canonicalRequest, type CanonicalRequest, type QueryInput } from './canonical-request';
+import type { Answer, Fetched, RequestFlags, RequestOptions } from './client';
+import type { RejectedItem } from '../api/read-data';
+
+export interface PagesOptions extends RequestOptions {
+  maxItems?: number;
+  /** Stop at the first item this rejects (and leave it out). */
+  takeWhile?: (item: unknown) => boolean;
+}
+
+/** What the paging loops need of the client. */
+export interface PagingClient {
+  request(cr: CanonicalRequest, f: RequestFlags): Promise<Answer>;
+  get<N extends EndpointName>(name: N, req: RequestOptions): Promise<Fetched<EndpointData<N>>>;
+  now(): number;
+}
+
+/** Start of the candle after the one opening at `time` (UTC; weeks are 7 days, months calendar months). */
+function nextPeriodStart(interval: string, time: number): number {
+  const HOUR = 3_600_000;
+  if (interval === 'hour') return time + HOUR;
+  if (interval === 'week') return time + 7 * 24 * HOUR;
+  if (interval === 'month') {
+    const d = new Date(time);
+    return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+  }
+  return time + 24 * HOUR;
+}
+
+/** getPages never reads more pages than this. */
+const MAX_PAGES = 200;
+
+/**
+ * Follows pagination as the endpoint table declares it (`paging`) and
+ * concatenates `data`: offset-paged lists by offset/limit=pageSize,
+ * page-numbered endpoints by `page` until meta.hasNextPage is false, time
+ * series by moving `from` past the last item while pages are full. Other
+ * endpoints: one request. `maxItems` caps the result; `takeWhile` stops at the
+ * first item it rejects (a list sorted by the thing it tests).
+ */
+export async function getPages<N extends EndpointName>(
+  client: PagingClient,
+  name: N,
+  req: PagesOptions,
+): Promise<Fetched<EndpointData<N>>> {
+  const spec: EndpointSpec = ENDPOINTS[name];
+  const params: Readonly<Record<string, unknown>> = spec.params;
+  const max = req.maxItems ?? Number.POSITIVE_INFINITY;
+  const base: QueryInput = { ...req.query };
+  const answers: Answer[] = [];
+  const items: unknown[] = [];
+  const rejected: RejectedItem[] = [];
+  /** Items the service answered so far, read or not: a page is full by what it carried. */
+  let answered = 0;
+  /** Keep a page's unreadable items, at their place in the whole list; the page's item count. */
+  const tally = (a: Answer): number => {
+    const data = Array.isArray(a.entry.data) ? a.entry.data.length : 0;
+    const bad = a.entry.rejected ?? [];
+    for (const r of bad) rejected.push({ ...r, index: answered + r.index });
+    answered += data + bad.length;
+    return data + bad.length;
+  };
+  const step = async (query: QueryInput): Promise<number | null> => {
+    const a = await client.request(canonicalRequest(name, req.id, query), { caller: req.caller, signal: req.signal });
+    answers.push(a);
+    if (!Array.isArray(a.entry.data)) return null;
+    const data = a.entry.data as unknown[];
+    const until = req.takeWhile ? data.findIndex((x) => !req.takeWhile!(x)) : -1;
+    if (until >= 0) {
+      items.push(...data.slice(0, until));
+      stopped = true;
+    } else items.push(...data);
+    return tally(a);
+  };
+  let stopped = false;
+  if (spec.paging === 'offset') {
+    const pageSize = spec.pageSize ?? 1;
+    const maxOffset = (params.offset as { max?: number } | undefined)?.max ?? Number.POSITIVE_INFINITY;
+    let offset = Number(base.offset ?? 0);
+    for (let i = 0; i < MAX_PAGES && items.length < max && offset <= maxOffset; i++) {
+      const count = await step({ ...base, offset, limit: pageSize });
+      if (count === null || count < pageSize || stopped) break;
+      offset += pageSize;
+    }
+  } else if (spec.paging === 'page') {
+    const pageSize = spec.pageSize ?? 1;
+    let page = Number(base.page ?? 1);
+    for (let i = 0; i < MAX_PAGES && items.length < max; i++) {
+      const got = await step({ ...base, page });
+      const meta = answers[answers.length - 1].entry.meta;
+      const hasNext = typeof meta?.hasNextPage === 'boolean' ? meta.hasNextPage : (got ?? 0) >= pageSize;
+      if (got === null || !hasNext || stopped) break;
+      page++;
+    }
+  } else if (spec.paging === 'time') {
+    // Time series: while pages are full, the next page starts at the period after
+    // the last item, and stops once that is past `to` (or now: the server refuses
+    // a `from` in the future). Items already held are skipped all the same.
+    const limitDefault = (params.limit as { default?: number }).default ?? 0;
+    const limit = Number(base.limit ?? limitDefault);
+    const to = canonicalRequest(name, req.id, base).query.to;
+    const end = Math.min(to === undefined ? Number.POSITIVE_INFINITY : Number(to), client.now());
+    const interval = String(base.interval ?? (params.interval as { default?: string } | undefined)?.default ?? 'day');
+    let from = base.from;
+    let lastTime = Number.NEGATIVE_INFINITY;
+    for (let i = 0; i < MAX_PAGES && items.length < max; i++) {
+      const a = await client.request(canonicalRequest(name, req.id, { ...base, from }), { caller: req.caller, signal: req.signal });
+      answers.push(a);
+      const page = a.entry.data as { time: number }[];
+      const fresh = page.filter((x) => x.time > lastTime);
+      const carried = a.entry.rejected?.length ?? 0;
+      items.push(...fresh);
+      tally({ ...a, entry: { ...a.entry, data: fresh } });
+      if (page.length + carried < limit || fresh.length + carried === 0) break;
+      lastTime = page[page.length - 1].time;
+      from = nextPeriodStart(interval, lastTime);
+      if (from > end) break;
+    }
+  } else {
+    return client.get(name, req);
+  }
+  if (answers.length === 0) return client.get(name, req);
+  const last = answers[answers.length - 1];
+  const out: Fetched<EndpointData<N>> = {
+    data: (Array.isArray(last.entry.data) ? items.slice(0, max) : last.entry.data) as EndpointData<N>,
+    meta: last.entry.meta,
+    stale: answers.some((a) => a.stale),
+    fetchedAt: Math.min(...answers.map((a) => a.entry.fetchedAt)),
+    fromCache: answers.every((a) => a.fromCache),
+  };
+  // Unreadable items count toward maxItems as the rows they will be shown as.
+  const kept = rejected.filter((r) => r.index < max);
+  if (kept.length > 0) {
+    out.rejected = kept;
+    out.data = (out.data as unknown[]).slice(0, Math.max(0, max - kept.length)) as EndpointData<N>;
+  }
+  return out;
+}
+

@@ -1,0 +1,24 @@
+/**
+ * What each CryptoRank plan gives in this add-in, in words for the pages and the
+ * pane. The plans themselves (which endpoint needs which) are the endpoint
+ * table's (src/api/endpoints.ts); test/pages.test.ts checks these lists against it.
+ */
+export const PLAN_FORMULAS = {
+  Sandbox: {
+    formulas: ['PRICE', 'QUOTE', 'MARKETS', 'PROFILE', 'TRENDING', 'GLOBAL', 'FEARGREED', 'ALTSEASON', 'BLOCKCHAINS', 'BLOCKCHAIN', 'PERSONS', 'CREDITS', 'LIVEPRICE'],
+    summary: 'prices, quotes, the markets list, coin profiles, trending coins, global figures, the current Fear & Greed and Altcoin Season indices and blockchains (10 requests a minute, 400 credits a day).',
+  },
+  paid: [
+    { plan: 'Basic', formulas: ['SEARCH', 'CONTRACTS', 'SPARKLINE', 'GAINERS', 'LOSERS', 'DOMINANCE', 'TVL', 'TVLCHANGE'], adds: 'adds search, contracts, sparklines, gainers and losers, dominance, TVL and index history' },
+    { plan: 'Advanced', formulas: ['OHLCV', 'HISTORICAL', 'RETURNS', 'PERFORMANCE', 'TOKENOMICS', 'DERIVATIVES', 'HOLDERS'], adds: 'adds OHLCV history, historical values, returns, performance, tokenomics, derivatives and holders' },
+    { plan: 'Pro', formulas: ['VESTING', 'VCPRESSURE', 'UNLOCKS'], adds: 'adds vesting, VC pressure and token unlocks' },
+  ],
+} as const;
+
+/** The first run's few lines (task pane): what each plan gives, shortest form. */
+export const PLAN_LINES = [
+  { plan: 'Sandbox', note: 'free', text: 'prices, quotes, the markets list, profiles and global figures' },
+  { plan: 'Basic', note: 'adds', text: 'search, gainers and losers, TVL and index history' },
+  { plan: 'Advanced', note: 'adds', text: 'OHLCV history, returns, tokenomics and holders' },
+  { plan: 'Pro', note: 'adds', text: 'vesting, token unlocks and VC pressure' },
+] as const;
