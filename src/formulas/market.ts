@@ -97,9 +97,11 @@ async function quote(ctx: FormulaContext, coins: Arg, fields: Arg, currency: Arg
         return [label(input), ...names.map((f) => QUOTE_FIELDS[f].cell(q))];
       } catch (e) {
         const err = toFormulaError(e, ctx.caller);
-        // A bad coin fails its own row. A service failure fails the formula: the host then
-        // keeps the last good table, which rows of errors would have replaced.
-        if (err.transient || (err.code === '#N/A' && err.apiCode !== 'UNKNOWN_COIN' && err.apiCode !== 'INVALID_ARGUMENT')) throw err;
+        // What is wrong with one coin (unknown, bad input, a field its answer lacks) fails its
+        // own row. A service failure fails the formula: the host then keeps the last good
+        // table, which rows of errors would have replaced.
+        const ownRow = err.apiCode === 'UNKNOWN_COIN' || err.apiCode === 'INVALID_ARGUMENT' || err.apiCode === 'MISSING_FIELD';
+        if (!ownRow && (err.transient || err.code === '#N/A')) throw err;
         return [label(input), ...names.map(() => err.toCell())];
       }
     }),
