@@ -33,26 +33,66 @@ export function deadlineError(ms: number, startedAt: number, client: WaitDiagnos
   return notAvailable(`No answer within ${Math.ceil(ms / 1000)} s (${why}); the next recalculation retries`, 'DEADLINE', true);
 }
 
+/** What a bucket's `expired` rejects with: the host turns it into deadlineError for each call. */
+export const EXPIRED = Symbol('deadline passed');
+
+/** Calls that started within the same short window share one timer. */
+export interface DeadlineBucket {
+  /** Rejects with EXPIRED once the deadline of every call in the bucket has passed. */
+  readonly expired: Promise<never>;
+  /** When the bucket opened (host clock): failures since then explain its calls. */
+  readonly openedAt: number;
+}
+
+interface OpenBucket extends DeadlineBucket {
+  pending: number;
+  closed: boolean;
+  openedReal: number;
+  timer: ReturnType<typeof setTimeout> | undefined;
+}
+
+const noop = () => undefined;
+
 /**
- * Settles as `work` does, or when `ms` have passed rejects with `expired()`
- * and calls `stop()` (work nobody waits for any more is cancelled). Not async:
- * thousands of calls wait here at once.
+ * Deadlines for thousands of calls without a timer and a wrapper promise each:
+ * calls starting within `widthMs` of each other share one bucket whose timer
+ * fires `ms + widthMs` after it opened (so every call gets at least `ms`), and
+ * is cleared as soon as its last call settles.
  */
-export function withinDeadline<T>(work: Promise<T>, ms: number, expired: () => FormulaError, stop: () => void): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      reject(expired());
-      stop();
-    }, ms);
-    work.then(
-      (x) => {
-        clearTimeout(timer);
-        resolve(x);
-      },
-      (e: unknown) => {
-        clearTimeout(timer);
-        reject(e);
-      },
-    );
-  });
+export class Deadlines {
+  #current: OpenBucket | null = null;
+
+  constructor(
+    readonly ms: number,
+    private readonly now: () => number,
+    private readonly widthMs = 100,
+  ) {}
+
+  /** The bucket for a call starting now; give it back with leave() when the call settles. */
+  join(): DeadlineBucket {
+    const real = Date.now();
+    let b = this.#current;
+    if (!b || b.closed || real - b.openedReal >= this.widthMs) {
+      let reject!: (e: unknown) => void;
+      const expired = new Promise<never>((_, r) => (reject = r));
+      expired.catch(noop); // a bucket whose calls all settled first rejects unobserved
+      b = { expired, openedAt: this.now(), openedReal: real, pending: 0, closed: false, timer: undefined };
+      const bucket = b;
+      bucket.timer = setTimeout(() => {
+        bucket.closed = true;
+        reject(EXPIRED);
+      }, this.ms + this.widthMs);
+      this.#current = b;
+    }
+    b.pending++;
+    return b;
+  }
+
+  leave(bucket: DeadlineBucket): void {
+    const b = bucket as OpenBucket;
+    if (--b.pending > 0 || b.closed) return;
+    b.closed = true;
+    clearTimeout(b.timer);
+    if (this.#current === b) this.#current = null;
+  }
 }

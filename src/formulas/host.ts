@@ -12,7 +12,7 @@ import type { MarketClient } from '../client';
 import { abortedError } from '../client/api-error';
 import { CellError, FormulaError, notAvailable, type FormulaResult, type Grid } from './cells';
 import type { Arg } from './args';
-import { CALL_DEADLINE_MS, deadlineError, withinDeadline } from './call-deadline';
+import { CALL_DEADLINE_MS, Deadlines, EXPIRED, deadlineError } from './call-deadline';
 import { toFormulaError } from './failure';
 import { Slices } from './slices';
 
@@ -73,8 +73,8 @@ interface SharedEvaluation {
   /** Formula and arguments: the in-flight map's key. */
   key: string;
   promise: Promise<FormulaResult>;
-  /** Cancels the evaluation: when every caller that can cancel has, or at the deadline. */
-  controller: AbortController;
+  /** Cancels the evaluation (null: its first caller could not cancel); also aborted at the deadline. */
+  controller: AbortController | null;
   /** Callers still waiting that can cancel. */
   cancelable: number;
   /** A caller that cannot cancel waits: the evaluation runs to the end. */
@@ -90,7 +90,7 @@ export class CalculationHost extends EventTarget {
   private readonly log: ErrorLogEntry[] = [];
   private readonly inFlight = new Map<string, SharedEvaluation>();
   private readonly slices: Slices;
-  private readonly deadlineMs: number;
+  private readonly deadlines: Deadlines;
   private static readonly LOG_SIZE = 50;
 
   constructor(opts: HostOptions) {
@@ -101,7 +101,7 @@ export class CalculationHost extends EventTarget {
     this.now = opts.now ?? Date.now;
     this.lastGood = new LRUCache({ max: opts.lastGoodEntries ?? 20_000 });
     this.slices = new Slices(opts.sliceSize ?? DEFAULT_SLICE_SIZE);
-    this.deadlineMs = opts.deadlineMs ?? CALL_DEADLINE_MS;
+    this.deadlines = new Deadlines(opts.deadlineMs ?? CALL_DEADLINE_MS, this.now);
   }
 
   has(id: string): boolean {
@@ -115,7 +115,7 @@ export class CalculationHost extends EventTarget {
   evaluate(id: string, args: Arg[], opts: EvaluateOptions = {}): Promise<FormulaResult> {
     const { signal } = opts;
     if (!signal) {
-      const e = this.entry(id, args, opts.preview === true);
+      const e = this.entry(id, args, opts.preview === true, false);
       if (e instanceof Promise) return e;
       e.pinned = true;
       return e.promise;
@@ -153,7 +153,7 @@ export class CalculationHost extends EventTarget {
    * caller that cannot waits.
    */
   call(id: string, args: Arg[], opts: { preview?: boolean; cancelable?: boolean } = {}): HostCall {
-    const e = this.entry(id, args, opts.preview === true);
+    const e = this.entry(id, args, opts.preview === true, opts.cancelable === true);
     if (e instanceof Promise) return { result: e, cancel: noop };
     if (!opts.cancelable) {
       e.pinned = true;
@@ -164,7 +164,7 @@ export class CalculationHost extends EventTarget {
   }
 
   /** The shared evaluation for this call (started if none is in flight), or its answer when there is nothing to share. */
-  private entry(id: string, args: Arg[], preview: boolean): SharedEvaluation | Promise<FormulaResult> {
+  private entry(id: string, args: Arg[], preview: boolean, cancelable: boolean): SharedEvaluation | Promise<FormulaResult> {
     const formula = id.toUpperCase();
     const fn = this.catalog[formula];
     if (!fn) return Promise.reject(notAvailable(`Unknown formula CRYPTO.${formula}`));
@@ -174,7 +174,7 @@ export class CalculationHost extends EventTarget {
       if (known) return Promise.resolve(known.result);
       return Promise.reject(notAvailable('Press Enter to fetch: the preview spends no credits'));
     }
-    return this.inFlight.get(key) ?? this.share(formula, fn, key, args);
+    return this.inFlight.get(key) ?? this.share(formula, fn, key, args, cancelable);
   }
 
   /** A cancel() that counts once: the last cancelable caller to go cancels the evaluation. */
@@ -185,12 +185,14 @@ export class CalculationHost extends EventTarget {
       done = true;
       if (--entry.cancelable > 0 || entry.pinned) return;
       if (this.inFlight.get(entry.key) === entry) this.inFlight.delete(entry.key);
-      entry.controller.abort();
+      entry.controller?.abort();
     };
   }
 
-  private share(formula: string, fn: FormulaFn, key: string, args: Arg[]): SharedEvaluation {
-    const controller = new AbortController();
+  private share(formula: string, fn: FormulaFn, key: string, args: Arg[], cancelable: boolean): SharedEvaluation {
+    // No controller (and no signal for the client to listen to) unless a caller can cancel: a
+    // call's requests end by the client's own request deadline all the same.
+    const controller = cancelable ? new AbortController() : null;
     const entry: SharedEvaluation = { key, promise: null as unknown as Promise<FormulaResult>, controller, cancelable: 0, pinned: false };
     entry.promise = this.start(formula, fn, entry, args);
     this.inFlight.set(key, entry);
@@ -208,19 +210,26 @@ export class CalculationHost extends EventTarget {
    * suspended frame each is memory the garbage collector keeps copying.
    */
   private run(formula: string, fn: FormulaFn, entry: SharedEvaluation, args: Arg[]): Promise<FormulaResult> {
-    const ctx: FormulaContext = { client: this.client, settings: this.settings, now: this.now, caller: formula, signal: entry.controller.signal };
-    const startedAt = this.now();
+    const ctx: FormulaContext = { client: this.client, settings: this.settings, now: this.now, caller: formula, signal: entry.controller?.signal };
     let pending: Promise<FormulaResult>;
     try {
       pending = fn(ctx, ...args);
     } catch (e) {
       pending = Promise.reject(e);
     }
-    // The deadline settles the call whatever the formula waits on; the abort stops its requests.
-    pending = withinDeadline(pending, this.deadlineMs, () => deadlineError(this.deadlineMs, startedAt, this.client, formula), () => entry.controller.abort());
-    return pending.then(
-      (result) => this.succeeded(formula, entry, result),
-      (e: unknown) => this.failed(formula, entry, e),
+    // The deadline settles the call whatever the formula waits on (call-deadline.ts).
+    const bucket = this.deadlines.join();
+    return Promise.race([pending, bucket.expired]).then(
+      (result) => {
+        this.deadlines.leave(bucket);
+        return this.succeeded(formula, entry, result);
+      },
+      (e: unknown) => {
+        this.deadlines.leave(bucket);
+        if (e !== EXPIRED) return this.failed(formula, entry, e);
+        entry.controller?.abort(); // stop the requests nobody waits for
+        return this.failed(formula, entry, deadlineError(this.deadlines.ms, bucket.openedAt, this.client, formula));
+      },
     );
   }
 
