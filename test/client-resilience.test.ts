@@ -65,6 +65,27 @@ describe('pacing', () => {
     assert.ok(realMs < 5_000, `30 requests on a 100/min key took ${realMs.toFixed(0)} ms`);
   });
 
+  test('a failed /v3/status is asked again ahead of the requests queued at the default rate (paged history under faults)', async () => {
+    // The cause of issue 17: /v3/status failed, so requests went at the lowest plan's 10/min;
+    // the re-ask a minute later queued behind all of them, and every next page of paged
+    // history waits for the plan: OHLCV cells stayed pending for many minutes.
+    const c = r.client();
+    r.em.faults.queue({ kind: '500', times: 4, path: ENDPOINTS.status.path });
+    const since = r.log.length;
+    const start = r.em.clock.now();
+    const from = new Date(start - 120 * 86_400_000).toISOString();
+    // 10 coins' daily candles in pages of 10: 12 pages each, every page after the first a new request
+    const got = await Promise.all(Array.from({ length: 10 }, (_, i) => c.getPages('candles', { id: i + 1, query: { from, limit: 10 } })));
+    const simulated = r.em.clock.now() - start;
+    const statuses = r.log.slice(since).filter((e) => e.url.startsWith(ENDPOINTS.status.path));
+    assert.deepEqual(statuses.map((e) => e.status), [500, 500, 500, 500, 200]);
+    const failedAt = statuses[3].at;
+    assert.ok(statuses[4].at - failedAt < 75_000, `status asked again ${statuses[4].at - failedAt} ms after it failed`);
+    assert.equal(c.rateLimitPerMinute, 100);
+    assert.ok(got.every((g) => g.data.length >= 119), 'every series complete');
+    assert.ok(simulated < 180_000, `120 requests took ${(simulated / 1000).toFixed(0)} s simulated`);
+  });
+
   test('a request waiting for the pacer can be aborted', async () => {
     const c = r.client({ key: SECRET_SANDBOX, sleep: (ms, signal) => new Promise((res, rej) => {
       const t = setTimeout(res, ms);

@@ -70,3 +70,26 @@ test('a shared symbol whose ranks cannot be read is not remembered either', asyn
   fail = false;
   assert.deepEqual(await resolver.resolve('TWIN'), TWIN_B);
 });
+
+test('a caller that leaves (cancelled, or out of time) does not fail the others sharing its resolution', async () => {
+  let release!: (m: CoinMap) => void;
+  const seen: (AbortSignal | undefined)[] = [];
+  const resolver = new CoinResolver({
+    loadMap: (o) => {
+      seen.push(o.signal);
+      return new Promise((r) => (release = r));
+    },
+    ranks: new RankBook(),
+    fetchListingPage: () => Promise.reject(new Error('not used')),
+    fetchProfileRank: () => Promise.reject(new Error('not used')),
+    now: () => 0,
+  });
+  const first = new AbortController();
+  const a = resolver.resolve('bitcoin', { signal: first.signal });
+  const b = resolver.resolve('bitcoin', { signal: new AbortController().signal });
+  first.abort();
+  await assert.rejects(a, (e) => e instanceof ApiError && e.code === 'ABORTED', 'the one that left: at once');
+  release(new CoinMap([BTC], 0));
+  assert.deepEqual(await b, BTC, 'the other still gets its coin');
+  assert.deepEqual(seen, [undefined], 'the shared map load carries no caller\'s signal');
+});

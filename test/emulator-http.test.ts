@@ -516,8 +516,21 @@ describe('faults', () => {
     em.faults.queue({ kind: 'drop' });
     await assert.rejects(fetch(em.url + '/v3/ping', { headers: { 'X-Api-Key': 'demo-pro' } }), TypeError);
     assert.equal((await get(em, '/v3/ping')).status, 200, 'serves again after a drop');
-    assert.deepEqual(em.stats().faults, { '429': 1, '500': 2, hang: 0, malformed: 1, drop: 1 });
+    assert.deepEqual(em.stats().faults, { '429': 1, '500': 2, hang: 0, malformed: 1, drop: 1, slow: 0 });
     assert.equal(em.usage('demo-pro').dailyUsed, 0, 'faults cost nothing');
+  });
+
+  test('slow: the normal answer, late by slowMs', async () => {
+    const em = await emulator({ slowMs: 300 });
+    const plain = await get(em, '/v3/currencies/markets?limit=2');
+    em.faults.queue({ kind: 'slow' });
+    const t0 = performance.now();
+    const late = await get(em, '/v3/currencies/markets?limit=2');
+    const ms = performance.now() - t0;
+    assert.equal(late.status, 200);
+    assert.equal(late.text.replace(/"timestamp":\d+/, ''), plain.text.replace(/"timestamp":\d+/, ''), 'the same answer');
+    assert.ok(ms >= 290, `answered after ${ms.toFixed(0)} ms`);
+    assert.equal(em.stats().faults.slow, 1);
   });
 
   test('a queued fault with a path waits for that path', async () => {

@@ -55,7 +55,23 @@ describe('date and period arguments', () => {
     assert.deepEqual(rangeArgs('2024', null, NOW), { start: Date.UTC(2024, 0, 1), end: Date.UTC(2025, 0, 1) });
     assert.deepEqual(rangeArgs('2024-01-01', null, NOW), { start: Date.UTC(2024, 0, 1), end: NOW });
     assert.deepEqual(rangeArgs('2024-01-01', '2024-01-31', NOW), { start: Date.UTC(2024, 0, 1), end: Date.UTC(2024, 1, 1) });
-    assert.throws(() => rangeArgs('2024-02-01', '2024-01-01', NOW), /end must be after start/);
+    assert.throws(() => rangeArgs('2024-02-01', '2024-01-01', NOW), /end must be after start; got start 2024-02-01, end 2024-01-01/);
+  });
+
+  test('a date the month lacks is #VALUE!, not rolled over into the next month', () => {
+    for (const bad of ['2024-02-30', '2023-02-29', '2024-04-31', '2024-00-10', '2024-13-01', '2024-01-00', '2024-02-30T12:00:00Z']) {
+      assert.throws(() => spanArg(bad, 'start', NOW), (e: unknown) =>
+        e instanceof FormulaError && e.code === '#VALUE!' && e.message === `start is not a date that exists; got ${JSON.stringify(bad)}`, bad);
+    }
+    assert.deepEqual(spanArg('2024-02-29', 'start', NOW), { start: Date.UTC(2024, 1, 29), end: Date.UTC(2024, 2, 1) });
+    assert.deepEqual(spanArg('2024-12-31', 'start', NOW), { start: Date.UTC(2024, 11, 31), end: Date.UTC(2025, 0, 1) });
+  });
+
+  test('a start in the future says so (not that end must be after start)', () => {
+    assert.throws(() => rangeArgs('2031-01-01', null, NOW), (e: unknown) => e instanceof FormulaError && e.code === '#VALUE!' && e.message === 'start must not be in the future; got 2031-01-01');
+    assert.throws(() => rangeArgs('2031-01-01', '2032-01-01', NOW), /start must not be in the future/);
+    // today is not the future: the range runs to now
+    assert.deepEqual(rangeArgs('2026-11-21', null, NOW), { start: Date.UTC(2026, 10, 21), end: NOW });
   });
 
   test('bad dates are #VALUE! naming the accepted forms', () => {
@@ -78,7 +94,10 @@ describe('argument readers', () => {
     assert.equal(coinArg(' bitcoin '), 'bitcoin');
     assert.equal(coinArg([[1]]), 1);
     assert.throws(() => coinArg(''), /coin is required/);
-    assert.throws(() => coinArg(1.5), /coin is required/);
+    assert.throws(() => coinArg(1.5), /coin as a number is a coin id, a positive whole number; got 1\.5/);
+    assert.throws(() => coinArg(-1), /positive whole number; got -1$/);
+    assert.throws(() => coinArg(true), /coin must be a coin id, slug, symbol or name.*; got TRUE/);
+    assert.throws(() => coinArg('x'.repeat(10_000)), /at most 100 characters; got 10000$/);
     assert.equal(headersArg(null), true);
     assert.equal(headersArg(0), false);
     assert.equal(headersArg(2), true);

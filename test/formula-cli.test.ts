@@ -1,28 +1,111 @@
 /**
- * The formula CLI as users run it: one JSON object on stdout, non-zero exit
- * only for a formula that cannot be parsed.
+ * The formula CLI as users run it: one JSON object on stdout (one line per
+ * formula with --file), non-zero exit only for a formula that cannot be parsed.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import { WORKLOAD } from '../bench/chaos-run';
+import { FAULT_KINDS, startEmulator } from '../src/emulator/server';
 
 const root = path.resolve(import.meta.dirname, '..');
 
-function cli(...args: string[]): Promise<{ code: number; out: unknown; stderr: string }> {
+function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/cli/formula.ts', ...args], { cwd: root }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
-      let out: unknown = null;
-      try {
-        out = JSON.parse(stdout);
-      } catch {
-        out = stdout;
-      }
-      resolve({ code, out, stderr });
+    execFile(process.execPath, ['--import', 'tsx', 'src/cli/formula.ts', ...args], { cwd: root, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
     });
   });
 }
+
+async function cli(...args: string[]): Promise<{ code: number; out: unknown; stderr: string }> {
+  const r = await run(args);
+  let out: unknown = null;
+  try {
+    out = JSON.parse(r.stdout);
+  } catch {
+    out = r.stdout;
+  }
+  return { code: r.code, out, stderr: r.stderr };
+}
+
+const tmp = mkdtempSync(path.join(tmpdir(), 'formula-cli-'));
+function file(name: string, lines: readonly string[]): string {
+  const f = path.join(tmp, name);
+  writeFileSync(f, lines.join('\n'));
+  return f;
+}
+
+type Line = { value: unknown[][] } | { error: string; message: string };
+const lines = (stdout: string): Line[] => stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Line);
+
+test('--file: one JSON line per non-empty line, in order, in the single-formula shape; exit 0 with error cells', async () => {
+  const f = file('small.txt', ['=CRYPTO.PRICE("bitcoin")', '', '   ', '  =CRYPTO.PRICE("nosuchcoin")', '=CRYPTO.OHLCV("bitcoin","2024-02-30")', '=CRYPTO.QUOTE({"bitcoin";"";"eth"},"price")', '=CRYPTO.PRICE("BTC")']);
+  const r = await run(['--file', f]);
+  assert.equal(r.code, 0, r.stderr);
+  const out = lines(r.stdout);
+  assert.equal(out.length, 5);
+  const single = await cli('=CRYPTO.PRICE("bitcoin")');
+  assert.deepEqual(out[0], single.out, 'the same shape and answer as the single-formula CLI');
+  assert.deepEqual(out[4], out[0], 'BTC and bitcoin agree');
+  assert.ok('error' in out[1] && out[1].error === '#N/A' && /nosuchcoin/.test(out[1].message));
+  assert.ok('error' in out[2] && out[2].error === '#VALUE!');
+  assert.ok('value' in out[3] && out[3].value.length === 4 && out[3].value[2].every((c) => c === ''));
+});
+
+test('--file: a line that is not a formula is #PARSE! in its place, the others are answered, exit 1', async () => {
+  const r = await run(['--file', file('parse.txt', ['=CRYPTO.PRICE("bitcoin")', '=CRYPTO.PRICE("bitcoin"', '=CRYPTO.NOPE(1)'])]);
+  assert.equal(r.code, 1);
+  const out = lines(r.stdout);
+  assert.equal(out.length, 3);
+  assert.ok('value' in out[0]);
+  assert.ok('error' in out[1] && out[1].error === '#PARSE!');
+  assert.ok('error' in out[2] && out[2].error === '#NAME?');
+});
+
+test('--file: 200 formulas at 80 % of each fault kind finish with one clear answer per formula', async () => {
+  // Every fault kind at once, each against its own local API server; a 3 s deadline instead of 45 s.
+  const { createMarket } = await import('../src/emulator/market/index');
+  const market = await createMarket({});
+  const formulas = [
+    ...WORKLOAD,
+    ...Array.from({ length: 60 }, (_, i) => `=CRYPTO.PRICE(${i + 1})`),
+    ...Array.from({ length: 28 }, (_, i) => `=CRYPTO.HISTORICAL("ethereum","2025-02-${String(i + 1).padStart(2, '0')}")`),
+    ...['"2024-02-30"', '"2031-01-01"', '-1', '1.5', '"yesterday"'].map((d) => `=CRYPTO.OHLCV("bitcoin",${d})`),
+    ...Array.from({ length: 20 }, (_, i) => `=CRYPTO.QUOTE("solana","price",,${i % 2})`),
+  ].slice(0, 200);
+  assert.equal(formulas.length, 200);
+  const f = file('200.txt', formulas);
+  const servers = await Promise.all(FAULT_KINDS.map((kind) => startEmulator({ market, faults: { [kind]: 0.8 }, seed: 17, slowMs: 700 })));
+  try {
+    const t0 = performance.now();
+    const runs = await Promise.all(servers.map((em) => run(['--api', em.url, '--deadline', '3', '--file', f])));
+    const ms = performance.now() - t0;
+    runs.forEach((r, k) => {
+      const kind = FAULT_KINDS[k];
+      assert.equal(r.code, 0, `${kind}: ${r.stderr}`);
+      const out = lines(r.stdout);
+      assert.equal(out.length, 200, kind);
+      for (const [i, o] of out.entries()) {
+        if ('value' in o) {
+          assert.deepEqual(Object.keys(o), ['value'], `${kind} line ${i + 1}`);
+          continue;
+        }
+        assert.deepEqual(Object.keys(o).sort(), ['error', 'message'], `${kind} line ${i + 1}`);
+        assert.ok(o.error === '#N/A' || o.error === '#VALUE!', `${kind} line ${i + 1}: ${o.error}`);
+        assert.ok(o.message.length > 10 && !/\n\s+at /.test(o.message), `${kind} line ${i + 1}: ${o.message}`);
+      }
+      const errors = out.filter((o) => 'error' in o).length;
+      console.log(`# --file, 200 formulas at 80 % ${kind}: ${200 - errors} values, ${errors} errors`);
+    });
+    console.log(`# six 200-formula files at 80 % faults answered in ${(ms / 1000).toFixed(1)} s (all at once)`);
+  } finally {
+    await Promise.all(servers.map((em) => em.close()));
+  }
+});
 
 test('a formula prints {"value": [[...]]}, always 2-D', async () => {
   const r = await cli('=CRYPTO.PRICE("bitcoin")');

@@ -190,6 +190,17 @@ describe('CRYPTO.OHLCV', () => {
     assert.equal(date.error, '#VALUE!');
   });
 
+  test('an impossible date is #VALUE!, not next month\'s candles; a start in the future says so', async () => {
+    const o = await calc('=CRYPTO.OHLCV("bitcoin","2024-02-30")');
+    assert.ok('error' in o);
+    assert.equal(o.error, '#VALUE!');
+    assert.equal(o.message, 'start is not a date that exists; got "2024-02-30"');
+    const f = await calc('=CRYPTO.OHLCV("bitcoin","2031-01-01")');
+    assert.ok('error' in f);
+    assert.equal(f.error, '#VALUE!');
+    assert.equal(f.message, 'start must not be in the future; got 2031-01-01');
+  });
+
   test('hourly candles older than 30 days are #N/A explaining the limit', async () => {
     const e = failure(await calc('=CRYPTO.OHLCV("bitcoin","2025-01-01","2025-01-05","hourly")'));
     assert.equal(e.error, '#N/A');

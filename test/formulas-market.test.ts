@@ -72,6 +72,27 @@ describe('QUOTE', () => {
     assert.equal(v[4][2], Number(top[2].marketCap));
   });
 
+  test('a blank in the range keeps its row, as empty cells, so the answer lines up with the range', async () => {
+    const v = grid(await calc('=CRYPTO.QUOTE({"bitcoin";"";"zz-nope-zz"},"price")'));
+    assert.equal(v.length, 4);
+    assert.equal(v[1][0], 'bitcoin');
+    assert.equal(typeof v[1][1], 'number');
+    assert.deepEqual(v[2], ['', '']);
+    assert.equal(v[3][0], 'zz-nope-zz');
+    assert.equal(cellError(v[3][1])?.error, '#N/A');
+    const none = await calc('=CRYPTO.QUOTE({"";""},"price")');
+    assert.ok('error' in none && none.error === '#VALUE!' && /coins is required/.test(none.message));
+  });
+
+  test('PRICE(-1) and PRICE(1.5) say a coin id is a positive whole number and show what they got', async () => {
+    for (const [arg, got] of [['-1', '-1'], ['1.5', '1.5'], ['0', '0']]) {
+      const o = await calc(`=CRYPTO.PRICE(${arg})`);
+      assert.ok('error' in o, arg);
+      assert.equal(o.error, '#VALUE!');
+      assert.equal(o.message, `coin as a number is a coin id, a positive whole number; got ${got}`);
+    }
+  });
+
   test('fields accept spec names (percentChange.h24) and aliases; an unknown field is #VALUE! listing them', async () => {
     const a = grid(await calc('=CRYPTO.QUOTE("ETH","percentChange.h24",,0)'));
     const b = grid(await calc('=CRYPTO.QUOTE("ETH","change24h",,0)'));

@@ -1,46 +1,79 @@
 /**
- * npm run -s formula -- [--key KEY] [--api URL] '<formula>'
+ * npm run -s formula -- [--key KEY] [--api URL] [--deadline S] '<formula>'
+ * npm run -s formula -- [--key KEY] [--api URL] [--deadline S] --file F
  *
  * Evaluates one CRYPTO.* formula as Excel would and prints one JSON object:
- * {"value": [[...]]} or {"error": "#VALUE!", "message": "..."}. Without --api
- * the local API server runs in-process; the default key is demo-pro and
- * --key "" means no key. Exits non-zero only when the formula cannot be parsed.
+ * {"value": [[...]]} or {"error": "#VALUE!", "message": "..."}. With --file,
+ * every non-empty line of F (- for stdin) is a formula: all are evaluated at
+ * once, as one recalculation, and one JSON line per formula is printed in the
+ * file's order. Without --api the local API server runs in-process; the default
+ * key is demo-pro and --key "" means no key. --deadline is each formula's
+ * deadline in seconds (default 45). Exits 0 even when cells are errors;
+ * non-zero only when a formula cannot be parsed (every line is printed first).
  */
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { calculate } from './calculate';
 import { FormulaSyntaxError, parseFormula } from './formula-parser';
-import { DEFAULT_KEY, openSession } from './session';
+import { formulaLines, recalculate } from './recalculation';
+import { DEFAULT_KEY, openSession, type Session } from './session';
+
+const USAGE = `usage: npm run -s formula -- [--key KEY] [--api URL] [--deadline S] '=CRYPTO.PRICE("bitcoin")'
+       npm run -s formula -- [--key KEY] [--api URL] [--deadline S] --file formulas.txt\n`;
 
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
-    options: { key: { type: 'string' }, api: { type: 'string' }, currency: { type: 'string' } },
+    options: { key: { type: 'string' }, api: { type: 'string' }, currency: { type: 'string' }, file: { type: 'string' }, deadline: { type: 'string' } },
     allowPositionals: true,
   });
   const text = positionals.join(' ');
-  if (!text.trim()) {
-    process.stderr.write("usage: npm run -s formula -- [--key KEY] [--api URL] '=CRYPTO.PRICE(\"bitcoin\")'\n");
+  const deadline = values.deadline === undefined ? undefined : Number(values.deadline);
+  if (values.file !== undefined ? text.trim() !== '' : !text.trim()) {
+    process.stderr.write(USAGE);
     return 2;
   }
-  try {
-    parseFormula(text); // a formula that cannot be parsed needs no API server
-  } catch (e) {
-    if (!(e instanceof FormulaSyntaxError)) throw e;
-    process.stdout.write(JSON.stringify({ error: '#PARSE!', message: e.message }) + '\n');
-    return 1;
+  if (deadline !== undefined && !(deadline > 0 && deadline <= 600)) {
+    process.stderr.write('formula: --deadline takes seconds, more than 0 and at most 600\n');
+    return 2;
+  }
+  let lines: string[] | null = null;
+  if (values.file !== undefined) {
+    lines = formulaLines(readFileSync(values.file === '-' ? 0 : values.file, 'utf8'));
+  } else {
+    try {
+      parseFormula(text); // a formula that cannot be parsed needs no API server
+    } catch (e) {
+      if (!(e instanceof FormulaSyntaxError)) throw e;
+      process.stdout.write(JSON.stringify({ error: '#PARSE!', message: e.message }) + '\n');
+      return 1;
+    }
   }
   const key = values.key === undefined ? DEFAULT_KEY : values.key === '' ? null : values.key;
   const session = await openSession({
     apiUrl: values.api,
     key,
     settings: values.currency === 'EUR' ? { defaultCurrency: 'EUR' } : undefined,
+    host: deadline === undefined ? undefined : { deadlineMs: deadline * 1000 },
   });
   try {
-    const outcome = await calculate(session.host, text);
-    process.stdout.write(JSON.stringify(outcome) + '\n');
+    if (lines) return await printAll(session, lines);
+    await print(JSON.stringify(await calculate(session.host, text)) + '\n');
     return 0;
   } finally {
     await session.close();
   }
+}
+
+/** One recalculation of the file's formulas; one JSON line each, in order. */
+async function printAll(session: Session, lines: string[]): Promise<number> {
+  const outcomes = await recalculate(session.host, lines);
+  await print(outcomes.map((o) => JSON.stringify(o) + '\n').join(''));
+  return outcomes.some((o) => 'error' in o && o.error === '#PARSE!') ? 1 : 0;
+}
+
+/** Resolves once the text is handed to the OS: process.exit() would cut a long write to a pipe short. */
+function print(text: string): Promise<void> {
+  return new Promise((resolve, reject) => process.stdout.write(text, (e) => (e ? reject(e) : resolve())));
 }
 
 main().then(

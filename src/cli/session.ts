@@ -6,7 +6,7 @@
 import { MarketClient, MemoryKeyStore, MemoryKvStore, type ClientOptions, type KvStore } from '../client';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../emulator/server';
 import { CATALOG } from '../formulas/catalog';
-import { CalculationHost, type Settings } from '../formulas/host';
+import { CalculationHost, type HostOptions, type Settings } from '../formulas/host';
 
 export interface SessionOptions {
   /** API origin; omitted → the local API server is started in-process. */
@@ -17,6 +17,7 @@ export interface SessionOptions {
   settings?: Partial<Settings>;
   storage?: KvStore;
   client?: Partial<Omit<ClientOptions, 'baseUrl' | 'keyStore'>>;
+  host?: Pick<HostOptions, 'deadlineMs'>;
 }
 
 export interface Session {
@@ -35,13 +36,15 @@ export async function openSession(opts: SessionOptions = {}): Promise<Session> {
   const keys = new MemoryKeyStore(opts.key === undefined ? DEFAULT_KEY : opts.key);
   const now = opts.client?.now ?? (emulator ? () => emulator.clock.now() : undefined);
   const client = new MarketClient({
+    // One deadline: the host's for each formula call, the client's for each request.
+    ...(opts.host?.deadlineMs !== undefined ? { requestDeadlineMs: opts.host.deadlineMs } : {}),
     ...opts.client,
     ...(now ? { now } : {}),
     baseUrl: opts.apiUrl ?? emulator!.url,
     keyStore: keys,
     storage: opts.storage ?? new MemoryKvStore(),
   });
-  const host = new CalculationHost({ client, catalog: CATALOG, settings: opts.settings, now });
+  const host = new CalculationHost({ ...opts.host, client, catalog: CATALOG, settings: opts.settings, now });
   return {
     client,
     host,

@@ -45,6 +45,12 @@ export interface ClientOptions {
   fetch?: typeof fetch;
   /** Per attempt; default 20 s (well under Excel's ~60 s). */
   timeoutMs?: number;
+  /**
+   * One request's whole life (pacing, attempts, backoff); default 45 s, the
+   * formula deadline. Shared work no single cell can cancel (the coin map,
+   * /v3/status, quote batches) ends by then too, waited for or not.
+   */
+  requestDeadlineMs?: number;
   /** Default 3. */
   maxRetries?: number;
   freshnessMs?: Partial<Record<Freshness, number>>;
@@ -80,6 +86,7 @@ export const DEFAULT_FRESHNESS_MS: Record<Freshness, number> = {
   account: 15_000,
 };
 export const DEFAULT_TIMEOUT_MS = 20_000;
+export const DEFAULT_REQUEST_DEADLINE_MS = 45_000;
 export const DEFAULT_MAX_RETRIES = 3;
 export const DEFAULT_MAX_CACHE_ENTRIES = 5_000;
 export const DEFAULT_BATCH_WINDOW_MS = 15;
@@ -87,6 +94,13 @@ export const DEFAULT_BATCH_WINDOW_MS = 15;
 export const PERSIST_DELAY_MS = 250;
 /** After a failed lazy /v3/status, how long requests go ahead on the default rate before asking again. */
 const STATUS_RETRY_MS = 60_000;
+export interface AttemptFailure {
+  code: string;
+  message: string;
+  /** Client clock. */
+  at: number;
+}
+
 export interface Answer {
   entry: CacheEntry;
   stale: boolean;
@@ -123,6 +137,8 @@ export class MarketClient {
   #persistScheduled = false;
   /** A fetched map not yet written to storage. */
   #unsavedMap: CoinMap | null = null;
+  /** The latest failed attempt per caller (formula), and overall (key ''). */
+  readonly #lastFailures = new Map<string, AttemptFailure>();
 
   constructor(opts: ClientOptions) {
     const now = opts.now ?? Date.now;
@@ -133,6 +149,7 @@ export class MarketClient {
       now,
       fetch: f,
       timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      requestDeadlineMs: opts.requestDeadlineMs ?? DEFAULT_REQUEST_DEADLINE_MS,
       maxRetries: opts.maxRetries ?? DEFAULT_MAX_RETRIES,
       freshnessMs: { ...DEFAULT_FRESHNESS_MS, ...opts.freshnessMs },
       maxCacheEntries: opts.maxCacheEntries ?? DEFAULT_MAX_CACHE_ENTRIES,
@@ -178,6 +195,19 @@ export class MarketClient {
 
   get ambiguities(): readonly Ambiguity[] {
     return this.#resolver.ambiguities;
+  }
+
+  /**
+   * The latest failed HTTP attempt (cancellations aside) for requests `caller`
+   * started, else for any: what a call that ran out of time tells the user.
+   */
+  lastFailure(caller?: string): AttemptFailure | null {
+    return (caller !== undefined ? this.#lastFailures.get(caller) : undefined) ?? this.#lastFailures.get('') ?? null;
+  }
+
+  /** Requests waiting for a slot under the rate limit. */
+  get queuedForRate(): number {
+    return this.#pacer.waiting;
   }
 
   /** The pacer's current requests/minute (learned from /v3/status). */
@@ -329,14 +359,42 @@ export class MarketClient {
     return entry;
   }
 
-  /** One request with retries, metered; an endpoint the plan lacks is remembered. */
+  /** One request with retries, metered, within its deadline; an endpoint the plan lacks is remembered. */
   async #send(cr: CanonicalRequest, caller: string | undefined, apiKey: string, signal: AbortSignal): Promise<AttemptResult> {
+    const bound = this.#bounded(signal);
     try {
-      return await this.#attempts(cr, caller, apiKey, signal);
+      return await this.#attempts(cr, caller, apiKey, bound.signal);
     } catch (e) {
+      if (bound.expired()) {
+        const last = this.lastFailure(caller);
+        const why = last ? `; last failure: ${last.message.replace(/\.$/, '')}` : '';
+        throw new ApiError({ code: 'TIMEOUT', message: `${cr.name}: no answer within ${Math.ceil(this.#o.requestDeadlineMs / 1000)} s, retries included${why}.`, endpoint: cr.name });
+      }
       if (e instanceof ApiError && e.code === 'ENDPOINT_NOT_AVAILABLE') this.#denied.add(cr.name);
       throw e;
+    } finally {
+      bound.done();
     }
+  }
+
+  /** `signal`, aborted also when the request's deadline passes. */
+  #bounded(signal: AbortSignal): { signal: AbortSignal; expired(): boolean; done(): void } {
+    const c = new AbortController();
+    let expired = false;
+    const onAbort = () => c.abort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    const t = setTimeout(() => {
+      expired = true;
+      c.abort();
+    }, this.#o.requestDeadlineMs);
+    return {
+      signal: c.signal,
+      expired: () => expired,
+      done: () => {
+        clearTimeout(t);
+        signal.removeEventListener('abort', onAbort);
+      },
+    };
   }
 
   #attempts(cr: CanonicalRequest, caller: string | undefined, apiKey: string, signal: AbortSignal): Promise<AttemptResult> {
@@ -347,11 +405,19 @@ export class MarketClient {
           this.meter.recordRequest(cr.name, caller, r.usedCredits);
           return r;
         } catch (e) {
-          if (!(e instanceof ApiError && e.code === 'ABORTED')) this.meter.recordRequest(cr.name, caller, 0);
+          if (!(e instanceof ApiError && e.code === 'ABORTED')) {
+            this.meter.recordRequest(cr.name, caller, 0);
+            const failure = { code: e instanceof ApiError ? e.code : 'UNEXPECTED', message: e instanceof Error ? e.message : String(e), at: this.#o.now() };
+            this.#lastFailures.set('', failure);
+            if (caller !== undefined) this.#lastFailures.set(caller, failure);
+          }
           throw e;
         }
       },
-      { maxRetries: this.#o.maxRetries, pacer: this.#pacer, sleep: this.#o.sleep, now: this.#o.now, random: this.#o.random, signal },
+      // /v3/status goes ahead of the queue: a re-ask after a failed one (STATUS_RETRY_MS) would
+      // otherwise wait behind every request queued at the lowest plan's rate, and so would the
+      // requests that need the plan first (each page of paged history).
+      { maxRetries: this.#o.maxRetries, pacer: this.#pacer, sleep: this.#o.sleep, now: this.#o.now, random: this.#o.random, signal, first: cr.name === 'status' },
     );
   }
 

@@ -16,6 +16,7 @@
  * matches (edit distance and prefix over slug, symbol and name).
  */
 import { ApiError, abortedError } from './api-error';
+import { abortable } from './clock';
 import { describeCoin, type Ambiguity, type CoinRef } from './coin-ref';
 import { MARKETS_PAGE_SIZE, type CoinMap, type RankBook } from './coin-map';
 
@@ -72,7 +73,10 @@ export class CoinResolver {
     }
     const memoKey = `${kind}:${text.toLowerCase()}`;
     const known = this.#memo.get(memoKey);
-    if (known) return known;
+    if (known) return abortable(known, o.signal);
+    // The memo serves every caller: its work carries no one caller's signal (a cell that is
+    // cancelled, or runs out of time, must not fail the others); each caller leaves on its own.
+    const shared: ResolveOptions = o.signal ? { ...o, signal: undefined } : o;
     // A then() rather than an async frame, and the failure handled in it rather than by a
     // catch() of its own: every distinct input waits here for the map at once.
     const original = String(input).trim();
@@ -80,16 +84,16 @@ export class CoinResolver {
       if (this.#memo.get(memoKey) === p) this.#memo.delete(memoKey);
       throw e;
     };
-    const p: Promise<CoinRef> = this.#deps.loadMap(o).then((map) => {
+    const p: Promise<CoinRef> = this.#deps.loadMap(shared).then((map) => {
       try {
-        const found = this.#lookup(map, kind, text, original, o);
+        const found = this.#lookup(map, kind, text, original, shared);
         return found instanceof Promise ? found.catch(forget) : found;
       } catch (e) {
         return forget(e);
       }
     }, forget);
     this.#memo.set(memoKey, p);
-    return p;
+    return abortable(p, o.signal);
   }
 
   /** The coin for the input in this map; a promise only when a shared symbol needs ranks. */

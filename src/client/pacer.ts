@@ -3,7 +3,7 @@
  * most `rpm` sends in any window of WINDOW_MS (60 s plus a small margin for
  * network jitter, so the server's own window, which sees a request slightly
  * later than we sent it, never counts more). Every HTTP request takes a slot,
- * /v3/status and retries included. A 429 holds the whole pacer until its
+ * /v3/status and retries included; /v3/status goes first. A 429 holds the whole pacer until its
  * Retry-After. Waiters are served in order; an aborted waiter leaves the queue
  * at once with ABORTED.
  */
@@ -61,14 +61,22 @@ export class Pacer {
     if (at > this.#holdUntil) this.#holdUntil = at;
   }
 
+  /** Requests waiting for a slot. */
+  get waiting(): number {
+    return this.#queue.length;
+  }
+
   /** Send times in the current window (for diagnostics and tests). */
   recentSends(): number[] {
     this.#prune(this.#now());
     return [...this.#sent];
   }
 
-  /** Wait for a slot and take it. */
-  acquire(signal?: AbortSignal): Promise<void> {
+  /**
+   * Wait for a slot and take it. `first`: go ahead of the queue (/v3/status,
+   * whose answer sets the rate everyone else waits under).
+   */
+  acquire(signal?: AbortSignal, first = false): Promise<void> {
     if (signal?.aborted) return Promise.reject(abortedError());
     return new Promise<void>((resolve, reject) => {
       const w: Waiter = { resolve, reject, signal };
@@ -81,7 +89,8 @@ export class Pacer {
         };
         signal.addEventListener('abort', w.onAbort, { once: true });
       }
-      this.#queue.push(w);
+      if (first) this.#queue.unshift(w);
+      else this.#queue.push(w);
       void this.#pump();
     });
   }

@@ -16,6 +16,8 @@ export interface RetryOptions {
   now: () => number;
   random: () => number;
   signal?: AbortSignal;
+  /** Take the pacer's next slot ahead of everyone queued (see Pacer.acquire). */
+  first?: boolean;
   /** Called before each attempt after the pacer granted a slot (attempt 0 is the first). */
   onAttempt?: (attemptNo: number) => void;
   baseDelayMs?: number;
@@ -32,7 +34,7 @@ export function backoffMs(retryNo: number, random: () => number, base = BACKOFF_
 
 export async function withRetries<T>(run: (signal?: AbortSignal) => Promise<T>, o: RetryOptions): Promise<T> {
   for (let attemptNo = 0; ; attemptNo++) {
-    await o.pacer.acquire(o.signal);
+    await o.pacer.acquire(o.signal, o.first);
     o.onAttempt?.(attemptNo);
     try {
       return await run(o.signal);

@@ -16,7 +16,7 @@ Options:
   --port <n>          TCP port on 127.0.0.1 (default 4010, package.json config.emulator_port; 0 = a free port)
   --latency <ms[:j]>  add ms (± j jitter) to every response, e.g. 50 or 50:20
   --rpm <n>           override every plan's requests-per-minute limit
-  --faults <spec>     random faults, e.g. 429:0.05,500:0.05,hang:0.01,malformed:0.02,drop:0.01
+  --faults <spec>     random faults, e.g. 429:0.05,500:0.05,hang:0.01,malformed:0.02,drop:0.01,slow:0.05
   --seed <n>          seed of fault draws and latency jitter (default 1)
   --market-seed <n>   seed of the synthetic market (default: the market's own)
   --now <ISO date>    fixed clock (default: the real clock)

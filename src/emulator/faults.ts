@@ -8,12 +8,15 @@
  * - `500`: 500 INTERNAL_ERROR;
  * - `hang`: the response never comes (until the client gives up, or the server closes);
  * - `malformed`: 200 with a body that is not valid JSON;
- * - `drop`: the connection is destroyed without a response.
+ * - `drop`: the connection is destroyed without a response;
+ * - `slow`: the normal answer, late (SLOW_ANSWER_MS unless the server is told otherwise).
  *
  * Spec syntax (CLI `--faults`): comma-separated `kind:share`, share in [0, 1],
  * shares summing to at most 1, e.g. `429:0.05,500:0.05,hang:0.01,malformed:0.02,drop:0.01`.
  */
-export const FAULT_KINDS = ['429', '500', 'hang', 'malformed', 'drop'] as const;
+export const FAULT_KINDS = ['429', '500', 'hang', 'malformed', 'drop', 'slow'] as const;
+/** How late a `slow` answer comes by default: slow, but inside the client's 20 s per attempt. */
+export const SLOW_ANSWER_MS = 5_000;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 export type FaultRates = Partial<Record<FaultKind, number>>;
 
@@ -89,7 +92,7 @@ export class FaultInjector {
   private random: () => number;
   private currentRates: FaultRates = {};
   /** How many faults of each kind were injected so far. */
-  readonly injected: Record<FaultKind, number> = { '429': 0, '500': 0, hang: 0, malformed: 0, drop: 0 };
+  readonly injected: Record<FaultKind, number> = { '429': 0, '500': 0, hang: 0, malformed: 0, drop: 0, slow: 0 };
 
   constructor(rates: FaultRates | string = {}, seed = 1) {
     this.random = mulberry32(seed);

@@ -28,7 +28,7 @@ import {
 import type { StatusBody } from '../api/records';
 import { Accounts, DEMO_KEYS, creditPeriod, type UsageSnapshot } from './accounts';
 import { InvalidRequestError, NotFoundError, PlanLimitError, type DataEndpointName, type HandlerResult, type MarketDataSource } from './contract';
-import { FaultInjector, mulberry32, type Fault, type FaultRates } from './faults';
+import { FaultInjector, SLOW_ANSWER_MS, mulberry32, type Fault, type FaultRates } from './faults';
 import { RateLimiter } from './rate-limit';
 import { DIALECTS, inDialect, isDialect, type Dialect } from './dialects';
 
@@ -100,6 +100,8 @@ export interface EmulatorOptions {
   faults?: string | FaultRates;
   /** Seed of the fault draws and the latency jitter (default 1). */
   seed?: number;
+  /** How late a `slow` fault's answer comes, ms (default SLOW_ANSWER_MS). */
+  slowMs?: number;
   /** Fixed clock: the emulator's "now" never moves (except by clock.advance/set). */
   now?: number | string | Date;
   /** Clock function, epoch ms (a test's controlled clock). Takes precedence over `now`. */
@@ -278,6 +280,9 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   let stats: EmulatorStats = freshStats();
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
+  /** Responses a `slow` fault delays (answered normally, late). */
+  const slowed = new WeakSet<http.ServerResponse>();
+  const slowMs = opts.slowMs ?? SLOW_ANSWER_MS;
   let closing: Promise<void> | null = null;
 
   const nextDelay = (): number => {
@@ -307,7 +312,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     log: Omit<ResponseLogEntry, 'status' | 'delay'>,
   ): void {
     count(String(status));
-    const delay = nextDelay();
+    const delay = nextDelay() + (slowed.has(res) ? slowMs : 0);
     opts.onResponse?.({ ...log, status, delay });
     later(() => {
       if (res.destroyed || res.writableEnded) return;
@@ -340,6 +345,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
         count('hang');
         opts.onResponse?.({ ...entry, status: 0, delay: 0 });
         return;
+      case 'slow':
+        return; // answered as usual, late (see send)
       case 'drop': {
         count('drop');
         const delay = nextDelay();
@@ -384,7 +391,11 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     }
 
     const fault = faults.next(pathname);
-    if (fault) return applyFault(req, res, fault, log);
+    if (fault?.kind === 'slow') {
+      slowed.add(res);
+      log.fault = 'slow';
+    }
+    else if (fault) return applyFault(req, res, fault, log);
 
     if (method !== 'GET') return sendError(res, new HttpError('NOT_FOUND', `Cannot ${method} ${pathname}`), log);
     const route = matchRoute(pathname);

@@ -18,35 +18,61 @@ export function scalar(v: Arg): Arg {
   return v;
 }
 
+/** No slug, symbol or name is longer; longer text is not a coin (and is not worth a fuzzy match). */
+export const MAX_COIN_TEXT = 100;
+
 /** A coin: id (number), or id/slug/symbol/name text. */
 export function coinArg(v: Arg, name = 'coin'): string | number {
   v = scalar(v);
-  if (typeof v === 'number' && Number.isInteger(v) && v > 0) return v;
-  if (typeof v === 'string' && v.trim() !== '') return v.trim();
-  throw invalidValue(`${name} is required: a coin id, slug, symbol or name, e.g. "bitcoin" or "BTC"`);
+  if (typeof v === 'number') {
+    if (Number.isInteger(v) && v > 0) return v;
+    throw invalidValue(`${name} as a number is a coin id, a positive whole number; got ${shown(v)}`);
+  }
+  if (typeof v === 'string' && v.trim() !== '') {
+    const text = v.trim();
+    if (text.length > MAX_COIN_TEXT) throw invalidValue(`${name} must be a coin id, slug, symbol or name of at most ${MAX_COIN_TEXT} characters; got ${text.length}`);
+    return text;
+  }
+  if (isBlank(v)) throw invalidValue(`${name} is required: a coin id, slug, symbol or name, e.g. "bitcoin" or "BTC"`);
+  throw invalidValue(`${name} must be a coin id, slug, symbol or name, e.g. "bitcoin" or "BTC"; got ${shown(v)}`);
 }
 
-/** Text argument; null when omitted. */
-export function textArg(v: Arg): string | null {
+/** A value as an error message shows it: short, and never an object's insides. */
+export function shown(v: Arg): string {
+  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : JSON.stringify(String(v));
+  if (typeof v === 'boolean') return v ? 'TRUE' : 'FALSE';
+  if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
+  if (Array.isArray(v)) return 'a range';
+  return 'an error or unsupported value';
+}
+
+/** Longer text is a paste gone wrong, not a name or a query. */
+export const MAX_TEXT = 200;
+
+/** Text argument; null when omitted. A range or an error value is #VALUE! naming the argument. */
+export function textArg(v: Arg, name: string): string | null {
   v = scalar(v);
   if (isBlank(v)) return null;
-  return String(v).trim();
+  if (typeof v === 'object' && !(v instanceof Date)) throw invalidValue(`${name} takes one value; got ${shown(v)}`);
+  const text = String(v).trim();
+  if (text.length > MAX_TEXT) throw invalidValue(`${name} must be at most ${MAX_TEXT} characters; got ${text.length}`);
+  return text;
 }
 
 /**
  * One of a fixed set of values, matched case-insensitively. `choices` maps
- * every accepted spelling to its canonical value; `shown` is what the error
+ * every accepted spelling to its canonical value; `allowed` is what the error
  * lists.
  */
-export function choiceArg<T>(v: Arg, name: string, choices: Readonly<Record<string, T>>, fallback: NoInfer<T> | undefined, shown?: string): T {
+export function choiceArg<T>(v: Arg, name: string, choices: Readonly<Record<string, T>>, fallback: NoInfer<T> | undefined, allowed?: string): T {
   v = scalar(v);
   if (isBlank(v)) {
     if (fallback !== undefined) return fallback;
-    throw invalidValue(`${name} is required: ${shown ?? listChoices(choices)}`);
+    throw invalidValue(`${name} is required: ${allowed ?? listChoices(choices)}`);
   }
   const key = String(v).trim().toLowerCase();
   if (key in choices) return choices[key];
-  throw invalidValue(`${name} must be ${shown ?? listChoices(choices)}; got ${JSON.stringify(v)}`);
+  throw invalidValue(`${name} must be ${allowed ?? listChoices(choices)}; got ${shown(v)}`);
 }
 function listChoices(choices: Readonly<Record<string, unknown>>): string {
   return Object.keys(choices).map((k) => `"${k}"`).join(', ');
@@ -65,7 +91,7 @@ export function boolArg(v: Arg, name: string, fallback: boolean): boolean {
   const s = String(v).trim().toLowerCase();
   if (['true', '1', 'yes'].includes(s)) return true;
   if (['false', '0', 'no'].includes(s)) return false;
-  throw invalidValue(`${name} must be TRUE/FALSE or 1/0; got ${JSON.stringify(v)}`);
+  throw invalidValue(`${name} must be TRUE/FALSE or 1/0; got ${shown(v)}`);
 }
 
 /** Headers argument: 0 none, 1 show (default); STOCKHISTORY's 2 (show with identifier) is read as 1. */
@@ -83,7 +109,7 @@ export function intArg(v: Arg, name: string, min: number, max: number, fallback:
   }
   const n = typeof v === 'number' ? v : Number(String(v).trim());
   if (!Number.isInteger(n) || n < min || n > max) {
-    throw invalidValue(`${name} must be a whole number from ${min} to ${max}; got ${JSON.stringify(v)}`);
+    throw invalidValue(`${name} must be a whole number from ${min} to ${max}; got ${shown(v)}`);
   }
   return n;
 }
@@ -92,7 +118,7 @@ export function numberArg(v: Arg, name: string, fallback: number | undefined): n
   v = scalar(v);
   if (isBlank(v)) return fallback;
   const n = typeof v === 'number' ? v : Number(String(v).trim());
-  if (!Number.isFinite(n)) throw invalidValue(`${name} must be a number; got ${JSON.stringify(v)}`);
+  if (!Number.isFinite(n)) throw invalidValue(`${name} must be a number; got ${shown(v)}`);
   return n;
 }
 
@@ -104,6 +130,7 @@ export function currencyArg(v: Arg, fallback: 'USD' | 'EUR'): 'USD' | 'EUR' {
 // ---------------------------------------------------------------- dates
 
 const DAY = 86_400_000;
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 export const startOfUtcDay = (ms: number) => Math.floor(ms / DAY) * DAY;
 
 /** A span of time [start, end) that a date argument denotes. */
@@ -126,6 +153,7 @@ export function spanArg(v: Arg, name: string, now: number): Span | null {
   if (typeof v === 'number') {
     if (!Number.isFinite(v) || v < 1 || v > 2_958_465) throw invalidValue(`${name} must be ${DATE_HELP}`);
     const start = startOfUtcDay(fromSerial(v));
+    if (start < 0) throw invalidValue(`${name} must be a date from 1970 on; got ${isoDay(start)}`);
     return { start, end: start + DAY };
   }
   if (v instanceof Date) {
@@ -144,7 +172,7 @@ export function spanArg(v: Arg, name: string, now: number): Span | null {
   }
   if ((m = s.match(/^(\d{4})-(\d{1,2})$/))) {
     const y = Number(m[1]), mo = Number(m[2]) - 1;
-    if (mo < 0 || mo > 11) throw invalidValue(`${name} must be ${DATE_HELP}; got ${JSON.stringify(v)}`);
+    if (mo < 0 || mo > 11) throw invalidValue(`${name} must be ${DATE_HELP}; got ${shown(v)}`);
     return { start: Date.UTC(y, mo, 1), end: Date.UTC(y, mo + 1, 1) };
   }
   if ((m = s.match(/^(\d{1,4})\s*([DWMY])$/))) {
@@ -156,14 +184,19 @@ export function spanArg(v: Arg, name: string, now: number): Span | null {
     else d.setUTCFullYear(d.getUTCFullYear() - n);
     return { start: startOfUtcDay(d.getTime()), end: now };
   }
-  if (/^\d{4}-\d{2}-\d{2}/.test(s)) {
+  if ((m = s.match(/^(\d{4})-(\d{2})-(\d{2})/))) {
+    // Date.parse rolls 2024-02-30 over into March: a day the month lacks is a mistake, not a date.
+    const y = Number(m[1]), mo = Number(m[2]), d = Number(m[3]);
+    if (mo < 1 || mo > 12 || d < 1 || d > new Date(Date.UTC(y, mo, 0)).getUTCDate()) {
+      throw invalidValue(`${name} is not a date that exists; got ${shown(v)}`);
+    }
     const ms = Date.parse(s.length === 10 ? `${s}T00:00:00Z` : s);
     if (Number.isFinite(ms)) {
       const start = startOfUtcDay(ms);
       return { start, end: start + DAY };
     }
   }
-  throw invalidValue(`${name} must be ${DATE_HELP}; got ${JSON.stringify(v)}`);
+  throw invalidValue(`${name} must be ${DATE_HELP}; got ${shown(v)}`);
 }
 
 /** A start/end pair: start from the start's span, end from the end's span (default: now). */
@@ -172,9 +205,10 @@ export function rangeArgs(start: Arg, end: Arg, now: number, defaultStart?: (now
   const b = spanArg(end, 'end', now);
   const from = a ? a.start : defaultStart ? defaultStart(now) : null;
   if (from === null) throw invalidValue(`start is required: ${DATE_HELP}`);
+  if (from > now) throw invalidValue(`start must not be in the future; got ${isoDay(from)}`);
   // A single period given as start alone ("2024") means that whole period.
   const to = b ? Math.min(b.end, now) : a && isBlank(scalar(end)) && a.end < now && isPeriodText(start) ? a.end : now;
-  if (to <= from) throw invalidValue('end must be after start');
+  if (to <= from) throw invalidValue(`end must be after start; got start ${isoDay(from)}, end ${isoDay(to - 1)}`);
   return { start: from, end: to };
 }
 function isPeriodText(v: Arg): boolean {
@@ -196,7 +230,13 @@ export function fieldArg<T extends string>(v: Arg, fields: readonly T[], name = 
   const key = String(v).trim().toLowerCase();
   const hit = fields.find((f) => f.toLowerCase() === key);
   if (hit) return hit;
-  throw invalidValue(`${name} must be one of: ${fields.join(', ')}; got ${JSON.stringify(v)}`);
+  throw invalidValue(`${name} must be one of: ${fields.join(', ')}; got ${shown(v)}`);
+}
+
+/** Every cell of a range or repeating argument, flattened, blanks kept as null (a spilled answer lines up with them). */
+export function flatCells(v: Arg): Arg[] {
+  if (!Array.isArray(v)) return [isBlank(v) ? null : v];
+  return v.flat(2).map((x) => (isBlank(x) ? null : x));
 }
 
 /** Every value of a range or repeating argument, flattened, blanks dropped. */

@@ -54,7 +54,7 @@ export async function resolveChain(ctx: FormulaContext, v: Arg): Promise<Blockch
     if (!Number.isInteger(v) || v < 1) throw invalidValue(`chain must be ${CHAIN_HELP}; got ${v}`);
     id = v;
   } else {
-    text = textArg(v);
+    text = textArg(v, 'chain');
     if (text === null) throw invalidValue(`chain is required: ${CHAIN_HELP}`);
     if (/^\d+$/.test(text)) id = Number(text);
   }
@@ -149,7 +149,7 @@ async function tvlChange(ctx: FormulaContext, chain: Arg, period: Arg): Promise<
 // ---------------------------------------------------------------- PERSONS
 
 async function persons(ctx: FormulaContext, query: Arg, headers: Arg): Promise<Grid> {
-  const q = textArg(query);
+  const q = textArg(query, 'query');
   const show = headersArg(headers);
   const res = await ctx.client.get('personsMap', { caller: ctx.caller, signal: ctx.signal });
   const needle = q === null ? null : norm(q);

@@ -48,8 +48,12 @@ export function toFormulaError(e: unknown, formula: string): FormulaError {
       // "The API answered without price (bitcoin, /v3/currencies/markets)": the field and where, as the client wrote it.
       return notAvailable(e.message, e.code, lastGood);
     case 'RATE_LIMIT_EXCEEDED':
-      return notAvailable('Rate limit reached: the value will update on the next recalculation', e.code, lastGood);
+      return notAvailable(`Rate limit reached (${e.message.replace(/\.$/, '')}); the next recalculation retries`, e.code, lastGood);
     default:
-      return notAvailable(rule.transient ? `Market data unavailable (${e.code}): ${e.message}` : e.message, e.code, lastGood);
+      return notAvailable(
+        rule.transient ? `Market data unavailable (${e.code}): ${e.message.replace(/\.$/, '')}; the next recalculation retries` : e.message,
+        e.code,
+        lastGood,
+      );
   }
 }

@@ -12,6 +12,7 @@ import type { MarketClient } from '../client';
 import { abortedError } from '../client/api-error';
 import { CellError, FormulaError, notAvailable, type FormulaResult, type Grid } from './cells';
 import type { Arg } from './args';
+import { CALL_DEADLINE_MS, Deadlines, EXPIRED, deadlineError } from './call-deadline';
 import { toFormulaError } from './failure';
 import { Slices } from './slices';
 
@@ -53,6 +54,8 @@ export interface HostOptions {
   lastGoodEntries?: number;
   /** Formulas started per task before yielding to the event loop (see slices.ts). */
   sliceSize?: number;
+  /** Every call settles within this (call-deadline.ts); default CALL_DEADLINE_MS. */
+  deadlineMs?: number;
 }
 
 export const DEFAULT_SLICE_SIZE = 250;
@@ -70,7 +73,7 @@ interface SharedEvaluation {
   /** Formula and arguments: the in-flight map's key. */
   key: string;
   promise: Promise<FormulaResult>;
-  /** Cancels the evaluation (null: its first caller could not cancel). */
+  /** Cancels the evaluation (null: its first caller could not cancel); also aborted at the deadline. */
   controller: AbortController | null;
   /** Callers still waiting that can cancel. */
   cancelable: number;
@@ -87,6 +90,7 @@ export class CalculationHost extends EventTarget {
   private readonly log: ErrorLogEntry[] = [];
   private readonly inFlight = new Map<string, SharedEvaluation>();
   private readonly slices: Slices;
+  private readonly deadlines: Deadlines;
   private static readonly LOG_SIZE = 50;
 
   constructor(opts: HostOptions) {
@@ -97,6 +101,7 @@ export class CalculationHost extends EventTarget {
     this.now = opts.now ?? Date.now;
     this.lastGood = new LRUCache({ max: opts.lastGoodEntries ?? 20_000 });
     this.slices = new Slices(opts.sliceSize ?? DEFAULT_SLICE_SIZE);
+    this.deadlines = new Deadlines(opts.deadlineMs ?? CALL_DEADLINE_MS, this.now);
   }
 
   has(id: string): boolean {
@@ -185,6 +190,8 @@ export class CalculationHost extends EventTarget {
   }
 
   private share(formula: string, fn: FormulaFn, key: string, args: Arg[], cancelable: boolean): SharedEvaluation {
+    // No controller (and no signal for the client to listen to) unless a caller can cancel: a
+    // call's requests end by the client's own request deadline all the same.
     const controller = cancelable ? new AbortController() : null;
     const entry: SharedEvaluation = { key, promise: null as unknown as Promise<FormulaResult>, controller, cancelable: 0, pinned: false };
     entry.promise = this.start(formula, fn, entry, args);
@@ -210,9 +217,19 @@ export class CalculationHost extends EventTarget {
     } catch (e) {
       pending = Promise.reject(e);
     }
-    return pending.then(
-      (result) => this.succeeded(formula, entry, result),
-      (e: unknown) => this.failed(formula, entry, e),
+    // The deadline settles the call whatever the formula waits on (call-deadline.ts).
+    const bucket = this.deadlines.join();
+    return Promise.race([pending, bucket.expired]).then(
+      (result) => {
+        this.deadlines.leave(bucket);
+        return this.succeeded(formula, entry, result);
+      },
+      (e: unknown) => {
+        this.deadlines.leave(bucket);
+        if (e !== EXPIRED) return this.failed(formula, entry, e);
+        entry.controller?.abort(); // stop the requests nobody waits for
+        return this.failed(formula, entry, deadlineError(this.deadlines.ms, bucket.openedAt, this.client, formula));
+      },
     );
   }
 

@@ -5,7 +5,7 @@ import { quoteFromMarketItem, type Quote } from '../client';
 import { ENDPOINTS } from '../api/endpoints';
 import type { Profile } from '../api/records';
 import {
-  coinArg, choiceArg, choicesOf, currencyArg, fieldArg, flatValues, headersArg, intArg, scalar, textArg, type Arg,
+  coinArg, choiceArg, choicesOf, currencyArg, fieldArg, flatCells, flatValues, headersArg, intArg, scalar, textArg, type Arg,
 } from './args';
 import {
   EMPTY, dateCell, decimalCell, recordCells, invalidValue, notAvailable, numberCell, table, textCell,
@@ -56,7 +56,7 @@ const QUOTE_CHOICES: Record<string, string> = {
 const DEFAULT_QUOTE_FIELDS = ['name', 'symbol', 'price', 'percentChange.h24', 'marketCap', 'volume24h'];
 
 function quoteFields(v: Arg): string[] {
-  const raw = flatValues(v).flatMap((x) => String(x).split(',')).map((s) => s.trim()).filter(Boolean);
+  const raw = flatValues(v).flatMap((x) => (typeof x === 'string' ? x.split(',').map((s) => s.trim()).filter(Boolean) : [x]));
   if (raw.length === 0) return DEFAULT_QUOTE_FIELDS;
   const shown = Object.keys(QUOTE_FIELDS).join(', ');
   return raw.map((f) => choiceArg(f, 'fields', QUOTE_CHOICES, undefined, `field names from: ${shown}`));
@@ -78,23 +78,31 @@ function priceOf(q: Quote): number {
   return q.price;
 }
 
+/** A row's Coin column: the input as typed (an error cell or other odd value shows empty). */
+const label = (input: Arg): Cell => (typeof input === 'string' || typeof input === 'number' || typeof input === 'boolean' ? String(input) : EMPTY);
+
 async function quote(ctx: FormulaContext, coins: Arg, fields: Arg, currency: Arg, headers: Arg): Promise<Grid> {
-  const inputs = flatValues(coins);
-  if (inputs.length === 0) throw invalidValue('coins is required: a coin or a range of coins');
+  // A blank in the range keeps its row (empty), so the answer lines up with the range beside it.
+  const inputs = flatCells(coins);
+  if (inputs.every((x) => x === null)) throw invalidValue('coins is required: a coin or a range of coins');
   const names = quoteFields(fields);
   const cur = currencyArg(currency, ctx.settings.defaultCurrency);
   const showHeaders = headersArg(headers);
-  // Every coin is asked at once, so the client batches them into few requests;
-  // a bad coin fails its own row, not the table.
+  // Every coin is asked at once, so the client batches them into few requests.
   const rows = await Promise.all(
     inputs.map(async (input): Promise<Cell[]> => {
+      if (input === null) return [EMPTY, ...names.map(() => EMPTY)];
       try {
         const q = await quoteOf(ctx, coinArg(input), cur);
-        return [String(input), ...names.map((f) => QUOTE_FIELDS[f].cell(q))];
+        return [label(input), ...names.map((f) => QUOTE_FIELDS[f].cell(q))];
       } catch (e) {
         const err = toFormulaError(e, ctx.caller);
-        if (!err.transient && err.code === '#N/A' && err.apiCode !== 'UNKNOWN_COIN' && err.apiCode !== 'INVALID_ARGUMENT') throw err;
-        return [String(input), ...names.map(() => err.toCell())];
+        // What is wrong with one coin (unknown, bad input, a field its answer lacks) fails its
+        // own row. A service failure fails the formula: the host then keeps the last good
+        // table, which rows of errors would have replaced.
+        const ownRow = err.apiCode === 'UNKNOWN_COIN' || err.apiCode === 'INVALID_ARGUMENT' || err.apiCode === 'MISSING_FIELD';
+        if (!ownRow && (err.transient || err.code === '#N/A')) throw err;
+        return [label(input), ...names.map(() => err.toCell())];
       }
     }),
   );
@@ -128,10 +136,10 @@ async function markets(
 ): Promise<Grid> {
   const n = intArg(count, 'count', 1, 5000, 100);
   const sort = choiceArg(sortBy, 'sortBy', SORT_BY, 'rank', ENDPOINTS.markets.params.sortBy.values.map((x) => `"${x}"`).join(', '));
-  const order = textArg(sortOrder) === null ? null : choiceArg(sortOrder, 'sortOrder', choicesOf(['asc', 'desc']), undefined, '"asc" or "desc"');
+  const order = textArg(sortOrder, 'sortOrder') === null ? null : choiceArg(sortOrder, 'sortOrder', choicesOf(['asc', 'desc']), undefined, '"asc" or "desc"');
   const life = choiceArg(lifecycle, 'lifecycle', choicesOf(['traded', 'upcoming']), 'traded', '"traded" or "upcoming"');
   const cur = currencyArg(currency, ctx.settings.defaultCurrency);
-  const eco = textArg(ecosystem) === null ? undefined : intArg(ecosystem, 'ecosystem', 1, 1_000_000, undefined);
+  const eco = textArg(ecosystem, 'ecosystem') === null ? undefined : intArg(ecosystem, 'ecosystem', 1, 1_000_000, undefined);
   const [cat, tg] = await Promise.all([lookupId(ctx, category, 'category'), lookupId(ctx, tag, 'tag')]);
   const page = await ctx.client.getPages('markets', {
     query: {
@@ -153,7 +161,7 @@ async function markets(
 // ---------------------------------------------------------------- SEARCH
 
 async function search(ctx: FormulaContext, query: Arg, headers: Arg): Promise<Grid> {
-  const q = textArg(query);
+  const q = textArg(query, 'query');
   if (!q) throw invalidValue('query is required: part of a coin name, slug or symbol');
   if (q.length > 100) throw invalidValue('query must be at most 100 characters');
   const res = await ctx.client.get('search', { query: { query: q }, caller: ctx.caller, signal: ctx.signal });

@@ -103,10 +103,10 @@ async function unlocks(
 ): Promise<Grid> {
   const days = intArg(daysAhead, 'daysAhead', UNLOCK_PARAMS.daysAhead.min, UNLOCK_PARAMS.daysAhead.max, UNLOCK_PARAMS.daysAhead.default);
   const sort = choiceArg(sortBy, 'sortBy', UNLOCK_SORT, 'date', UNLOCK_PARAMS.sortBy.values.map((x) => `"${x}"`).join(', '));
-  const order = textArg(sortOrder) === null
+  const order = textArg(sortOrder, 'sortOrder') === null
     ? null
     : choiceArg(sortOrder, 'sortOrder', choicesOf(UNLOCK_PARAMS.sortOrder.values), undefined, '"asc" or "desc"');
-  const minUsd = textArg(minUsdAmount) === null
+  const minUsd = textArg(minUsdAmount, 'minUsdAmount') === null
     ? undefined
     : intArg(minUsdAmount, 'minUsdAmount', UNLOCK_PARAMS.minUsdAmount.min, UNLOCK_PARAMS.minUsdAmount.max, undefined);
   const minPct = numberArg(minPercentOfMcap, 'minPercentOfMcap', undefined);
