@@ -11,7 +11,9 @@
  * 3. A record still failing is described by its first problem, naming the
  *    field ("The API answered without closingPrice"). In a list it costs that
  *    item only: it is set aside as rejected, with its id where it has one, and
- *    the other items are read as usual.
+ *    the other items are read as usual. A single record (with `partial`) whose
+ *    only problems are missing fields is read as it is, with those fields'
+ *    paths listed as `missing`: they cost only the cells that read them.
  * Extra fields are ignored throughout (the schemas are not strict objects).
  */
 import * as v from 'valibot';
@@ -37,7 +39,7 @@ export interface RejectedItem {
 }
 
 export type DataReading =
-  | { ok: true; data: unknown; rejected: RejectedItem[] | null }
+  | { ok: true; data: unknown; rejected: RejectedItem[] | null; missing?: string[] }
   | { ok: false; field: string; message: string; missing: boolean };
 
 /** The parts of a valibot schema this reads (public properties of valibot 1.x). */
@@ -48,13 +50,14 @@ interface Node {
   wrapped?: Node;
 }
 
-export function readData(schema: v.GenericSchema, answer: unknown, variant?: Variant, answerVariant?: AnswerVariant): DataReading {
+/** `partial`: a single record missing only some fields is still read (see 3. above). */
+export function readData(schema: v.GenericSchema, answer: unknown, variant?: Variant, answerVariant?: AnswerVariant, partial = false): DataReading {
   const whole = strictly(schema, answer);
   if (whole) return whole;
   const raw = answerVariant ? answerVariant(answer) : answer;
   const node = schema as unknown as Node;
   if (node.type === 'array' && node.item && Array.isArray(raw)) return readItems(node.item as unknown as v.GenericSchema, raw, variant);
-  return readRecord(schema, raw, variant);
+  return readRecord(schema, raw, variant, partial);
 }
 
 function readItems(item: v.GenericSchema, raw: readonly unknown[], variant?: Variant): DataReading {
@@ -69,13 +72,27 @@ function readItems(item: v.GenericSchema, raw: readonly unknown[], variant?: Var
   return { ok: true, data, rejected };
 }
 
-function readRecord(schema: v.GenericSchema, raw: unknown, variant?: Variant): DataReading {
+function readRecord(schema: v.GenericSchema, raw: unknown, variant?: Variant, partial = false): DataReading {
   const plain = strictly(schema, raw);
   if (plain) return plain;
   const adapted = variant && isRecord(raw) ? variant(raw) : raw;
-  const r = validate(schema, withNulls(schema as unknown as Node, adapted));
+  const candidate = withNulls(schema as unknown as Node, adapted);
+  const r = validate(schema, candidate);
   if (r.success) return { ok: true, data: r.output, rejected: null };
+  const missing = partial && isRecord(candidate) ? missingPaths(r.issues) : null;
+  if (missing) return { ok: true, data: candidate, rejected: null, missing };
   return { ok: false, ...describe(r.issues) };
+}
+
+/** The dot paths of the missing fields, when every problem is a missing field; else null. */
+function missingPaths(issues: readonly v.BaseIssue<unknown>[]): string[] | null {
+  const paths = new Set<string>();
+  for (const i of issues) {
+    const path = v.getDotPath(i);
+    if (i.input !== undefined || !path) return null;
+    paths.add(path);
+  }
+  return paths.size > 0 ? [...paths] : null;
 }
 
 /**

@@ -12,6 +12,7 @@ import { API_ERROR_CODES, ENDPOINTS, PLANS, type EndpointSpec, type Plan } from 
 import { EnvelopeStatus, ErrorBody, PageMeta } from '../api/records';
 import { readData, type DataReading, type RejectedItem } from '../api/read-data';
 import { ApiError, abortedError, scrub } from './api-error';
+import { guardMissing } from './missing-fields';
 import type { CanonicalRequest } from './canonical-request';
 
 export interface Attempt {
@@ -112,10 +113,15 @@ export function unwrap(name: CanonicalRequest['name'], body: unknown, status: nu
           endpoint: name,
           status,
         });
+  // A record missing some fields still serves its other fields, except the status the client itself reads (plan, rate).
+  const partial = name !== 'status';
+  /** The data, with a getter that throws MISSING_FIELD in each missing field's place. */
+  const dataOf = (r: Extract<DataReading, { ok: true }>): unknown =>
+    r.missing ? guardMissing(r.data as Record<string, unknown>, r.missing, name, spec.path) : r.data;
   if (spec.wrapped === false) {
-    const r = readData(spec.data, body, spec.variant, spec.answerVariant);
+    const r = readData(spec.data, body, spec.variant, spec.answerVariant, partial);
     if (!r.ok) throw unreadable('body', r);
-    return withRejected({ data: r.data, usedCredits: 0, timestamp: null }, r.rejected, spec.path);
+    return withRejected({ data: dataOf(r), usedCredits: 0, timestamp: null }, r.rejected, spec.path);
   }
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new ApiError({ code: 'UNEXPECTED_RESPONSE', message: `${name}: unexpected answer: no envelope.`, endpoint: name, status });
@@ -135,9 +141,9 @@ export function unwrap(name: CanonicalRequest['name'], body: unknown, status: nu
   } else if (env.meta && typeof env.meta === 'object') {
     meta = env.meta as Record<string, unknown>;
   }
-  const d = readData(spec.data, env.data, spec.variant, spec.answerVariant);
+  const d = readData(spec.data, env.data, spec.variant, spec.answerVariant, partial);
   if (!d.ok) throw unreadable('data', d);
-  return withRejected({ data: d.data, meta, usedCredits: st.output.usedCredits, timestamp: st.output.timestamp }, d.rejected, spec.path);
+  return withRejected({ data: dataOf(d), meta, usedCredits: st.output.usedCredits, timestamp: st.output.timestamp }, d.rejected, spec.path);
 }
 
 function withRejected(r: AttemptResult, rejected: RejectedItem[] | null, source: string): AttemptResult {

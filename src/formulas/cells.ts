@@ -124,11 +124,25 @@ export function table<T>(
 /**
  * A record's fields for a [field] argument: one field as a 1x1 grid, or every
  * field as a Field/Value table with a header row (PROFILE, TOKENOMICS, GLOBAL...).
+ * A field the answer lacked throws MISSING_FIELD when read (client/missing-fields.ts):
+ * asked alone, that is the formula's error; in the table, that value cell's #N/A.
  */
 export function recordCells<T>(fields: Readonly<Record<string, (r: T) => Cell>>, record: T, field: string | null): Grid {
   if (field) return [[fields[field](record)]];
-  return fieldTable(Object.keys(fields).map((k) => [k, fields[k](record)]), true);
+  return fieldTable(Object.keys(fields).map((k) => [k, missingAsCell(() => fields[k](record))]), true);
 }
+
+function missingAsCell(read: () => Cell): Cell {
+  try {
+    return read();
+  } catch (e) {
+    if (isMissingField(e)) return new CellError('#N/A', e.message);
+    throw e;
+  }
+}
+
+const isMissingField = (e: unknown): e is { code: 'MISSING_FIELD'; message: string } =>
+  typeof e === 'object' && e !== null && (e as { code?: unknown }).code === 'MISSING_FIELD' && typeof (e as { message?: unknown }).message === 'string';
 
 /** A record as a two-column field/value table (for "all fields" forms like PROFILE(coin)). */
 export function fieldTable(pairs: readonly [string, Cell][], headers: boolean): Grid {

@@ -1,0 +1,156 @@
+/**
+ * A single record (profile, tokenomics, global, ...) answered without a field
+ * the formulas need costs only the cells that read that field: the field
+ * alone is #N/A "The API answered without <field> (<endpoint>)", the
+ * Field/Value table shows that value cell as #N/A and every other row intact,
+ * and the pane's error log names the field and the endpoint. A field of the
+ * wrong type still fails the whole record (strict core). Over real HTTP: the
+ * local API server's answers are rewritten in flight.
+ *
+ *   node --import tsx --test test/partial-records.test.ts
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ENDPOINTS } from '../src/api/endpoints';
+import { readData } from '../src/api/read-data';
+import { calculate, type JsonCell } from '../src/cli/calculate';
+import type { Session } from '../src/cli/session';
+import { frozenSession } from './support/frozen-session';
+
+/** A fetch that lets `rewrite` change the `data` record of answers whose path matches. */
+function rewritingFetch(path: RegExp, rewrite: (data: Record<string, unknown>) => void): typeof fetch {
+  return async (input, init) => {
+    const res = await fetch(input, init);
+    if (!path.test(new URL(String(input)).pathname) || res.status !== 200) return res;
+    const body = (await res.json()) as { data: Record<string, unknown> };
+    rewrite(body.data);
+    return new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } });
+  };
+}
+
+const PROFILE = /^\/v3\/currencies\/\d+$/;
+const GLOBAL = /^\/v3\/global\/market$/;
+let good: Session;
+let bad: Session;
+let wrong: Session;
+before(async () => {
+  [good, bad, wrong] = await Promise.all([
+    frozenSession(),
+    frozenSession({
+      client: {
+        fetch: async (input, init) => {
+          const p = new URL(String(input)).pathname;
+          const f = PROFILE.test(p)
+            ? rewritingFetch(PROFILE, (d) => {
+                delete d.pricePercentChange; // a required object: its five fields
+                delete d.slug; // a required scalar
+              })
+            : rewritingFetch(GLOBAL, (d) => {
+                delete d.totalMarketCap;
+              });
+          return f(input, init);
+        },
+      },
+    }),
+    frozenSession({ client: { fetch: rewritingFetch(PROFILE, (d) => void (d.slug = 42)) } }),
+  ]);
+});
+after(async () => {
+  await Promise.all([good?.close(), bad?.close(), wrong?.close()]);
+});
+
+async function value(s: Session, f: string): Promise<JsonCell[][]> {
+  const out = await calculate(s.host, f);
+  assert.ok('value' in out, `${f}: ${JSON.stringify(out)}`);
+  return out.value;
+}
+
+const isError = (c: JsonCell): c is { error: string; message: string } => typeof c === 'object' && c !== null && 'error' in c;
+
+describe('a single record answered without a field the formulas need', () => {
+  test('a field the answer has still reads: PROFILE(coin,"id") and (coin,"price")', async () => {
+    for (const field of ['id', 'price', 'name', 'marketCap']) {
+      const want = await value(good, `=CRYPTO.PROFILE("bitcoin","${field}")`);
+      assert.ok(!isError(want[0][0]), `${field} is a value on the good answer`);
+      assert.deepEqual(await value(bad, `=CRYPTO.PROFILE("bitcoin","${field}")`), want, field);
+    }
+  });
+
+  test('the missing field alone is #N/A naming it and the endpoint', async () => {
+    for (const [field, missing] of [['slug', 'slug'], ['pricePercentChange.h24', 'pricePercentChange'], ['pricePercentChange.d7', 'pricePercentChange']]) {
+      const out = await calculate(bad.host, `=CRYPTO.PROFILE("bitcoin","${field}")`);
+      assert.ok('error' in out, `${field}: ${JSON.stringify(out)}`);
+      assert.equal(out.error, '#N/A');
+      assert.equal(out.message, `The API answered without ${missing} (${ENDPOINTS.profile.path})`);
+    }
+  });
+
+  test('the Field/Value table: those value cells are #N/A, every other row intact', async () => {
+    const want = await value(good, '=CRYPTO.PROFILE("bitcoin")');
+    const got = await value(bad, '=CRYPTO.PROFILE("bitcoin")');
+    assert.equal(got.length, want.length);
+    let errors = 0;
+    for (let r = 0; r < want.length; r++) {
+      const name = want[r][0] as string;
+      assert.equal(got[r][0], name, 'field names unchanged');
+      if (name === 'slug' || name.startsWith('pricePercentChange.')) {
+        const cell = got[r][1];
+        assert.ok(isError(cell), `${name}: ${JSON.stringify(cell)}`);
+        assert.equal(cell.error, '#N/A');
+        assert.match(cell.message, new RegExp(`^The API answered without ${name === 'slug' ? 'slug' : 'pricePercentChange'} \\(/v3/currencies/\\{id\\}\\)$`));
+        errors++;
+      } else {
+        assert.deepEqual(got[r], want[r], name);
+      }
+    }
+    assert.equal(errors, 6);
+  });
+
+  test('GLOBAL: the whole table keeps every row but totalMarketCap', async () => {
+    const want = await value(good, '=CRYPTO.GLOBAL()');
+    const got = await value(bad, '=CRYPTO.GLOBAL()');
+    assert.equal(got.length, want.length);
+    for (let r = 0; r < want.length; r++) {
+      if (want[r][0] === 'totalMarketCap') {
+        const cell = got[r][1];
+        assert.ok(isError(cell) && cell.message === `The API answered without totalMarketCap (${ENDPOINTS.globalMarket.path})`, JSON.stringify(cell));
+      } else {
+        assert.deepEqual(got[r], want[r], String(want[r][0]));
+      }
+    }
+    const one = await calculate(bad.host, '=CRYPTO.GLOBAL("totalMarketCap")');
+    assert.ok('error' in one && one.error === '#N/A', JSON.stringify(one));
+  });
+
+  test("the pane's error log names the field and the endpoint", () => {
+    const logged = bad.host.errors().filter((e) => /without (slug|pricePercentChange|totalMarketCap)/.test(e.message));
+    assert.ok(logged.some((e) => e.code === 'MISSING_FIELD' && e.message.includes(ENDPOINTS.profile.path)), JSON.stringify(logged));
+    assert.ok(logged.some((e) => e.formula === 'PROFILE' && e.code === '#N/A'), JSON.stringify(logged));
+  });
+
+  test('a field of the wrong type still fails the whole record', async () => {
+    const out = await calculate(wrong.host, '=CRYPTO.PROFILE("bitcoin","id")');
+    assert.ok('error' in out, JSON.stringify(out));
+    assert.match(out.message, /slug/);
+  });
+});
+
+describe('reading a single record', () => {
+  const profile = { id: 1, name: 'X', type: 'coin', lifecycle: 'traded', tags: [], links: [] };
+  const nulls = ['symbol', 'rank', 'category', 'imageUrl', 'description', 'listingDate', 'price', 'volume24h', 'marketCap', 'volMcapRatio', 'volatility', 'high24hUsd', 'low24hUsd', 'fullyDilutedValuation', 'circulatingPercent', 'circulatingSupply', 'totalSupply', 'maxSupply'];
+  test('the valid answer passes the strict check as it is, with no missing list', () => {
+    const full = { ...profile, ...Object.fromEntries(nulls.map((k) => [k, null])), slug: 'x', pricePercentChange: { h24: 1, d7: null, d30: null, m3: null, ytd: null } };
+    const r = readData(ENDPOINTS.profile.data, full, undefined, undefined, true);
+    if (!(r.ok && r.data === full)) assert.fail(JSON.stringify(r));
+    assert.equal(r.missing, undefined);
+  });
+
+  test('missing fields only: read, with their paths; with a wrong type, or without `partial`: not read', () => {
+    const r = readData(ENDPOINTS.profile.data, profile, undefined, undefined, true);
+    assert.ok(r.ok, JSON.stringify(r));
+    assert.deepEqual(r.missing?.sort(), ['pricePercentChange', 'slug']);
+    assert.equal((r.data as { symbol: unknown }).symbol, null, 'a missing nullable field is null');
+    assert.equal(readData(ENDPOINTS.profile.data, { ...profile, id: 'one' }, undefined, undefined, true).ok, false);
+    assert.equal(readData(ENDPOINTS.profile.data, profile).ok, false);
+  });
+});
