@@ -4,7 +4,7 @@
  * prices requests from it; the client builds, validates and caches requests from
  * it. A correction to a path or a parameter is a one-line change here.
  *
- * Tags as in ../shared/spec/api-notes.md: entries without a tag come from the
+ * Tags as in the team's API notes (what is known beyond the spec): entries without a tag come from the
  * spec or the notes' [doc]/[inv]/[live] material; `guess` marks a parameter
  * name or shape that no public material confirms.
  */

@@ -1,5 +1,5 @@
 /**
- * Record shapes of the market data API (../shared/spec/market-data-api.md), as
+ * Record shapes of the market data API (the provider's interface specification), as
  * valibot schemas: the one place a field's type and nullability are written.
  * The client validates responses with them at the boundary; the emulator's
  * contract tests check its output against them; the types are inferred.

@@ -1,5 +1,5 @@
 /**
- * The documented variants of a record (../shared/spec/api-notes.md, "The
+ * The documented variants of a record (the team's API notes, "The
  * service answers in more than one shape"), one adapter per record kind: each
  * turns a variant into the field names and types of the record the formulas
  * read (src/api/records.ts). An adapter sees one record (one item of a list),

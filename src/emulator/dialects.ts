@@ -1,6 +1,6 @@
 /**
  * Dialects of the local API server: the same synthetic market answered in each
- * documented shape of the service (../shared/spec/api-notes.md, "The service
+ * documented shape of the service (the team's API notes, "The service
  * answers in more than one shape"), so the add-in's tolerant reading is tested
  * over HTTP. `spec` is the spec's shape (the default); `docs` the provider's
  * documentation pages' names; `legacy` the older documented shapes. Every
