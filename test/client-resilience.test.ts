@@ -179,6 +179,20 @@ describe('retries', () => {
     await c2.get('fearGreed');
   });
 
+  test('the currency map, which every coin typed as text waits on, outlasts failures other requests give up on', async () => {
+    const c = r.client({ maxRetries: 2 });
+    await c.status();
+    r.em.faults.queue({ kind: 'drop', times: 6, path: ENDPOINTS.currencyMap.path });
+    const since = r.log.length;
+    const ref = await c.resolveCoin('bitcoin');
+    assert.equal(ref.slug, 'bitcoin');
+    const mapCalls = r.log.slice(since).filter((e) => e.url.split('?')[0] === ENDPOINTS.currencyMap.path);
+    assert.equal(mapCalls.length, 7, 'six dropped, the seventh answered');
+    // Other requests keep the client's own budget: 2 retries.
+    r.em.faults.queue({ kind: 'drop', times: 3, path: FG });
+    await rejects(c.get('fearGreed'), 'NETWORK_ERROR');
+  });
+
   test('malformed JSON is retried, then MALFORMED_RESPONSE', async () => {
     const c = r.client({ maxRetries: 2 });
     await c.status();
