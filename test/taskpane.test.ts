@@ -42,6 +42,7 @@ const ALL_KEYS = [...PLAN_KEYS, 'demo-inactive', UNKNOWN_KEY];
 
 let em: Emulator;
 let server: PaneServer;
+let buildDir: string;
 let browser: Browser;
 const consoleLines: string[] = [];
 const pageErrors: string[] = [];
@@ -163,6 +164,8 @@ interface PaneOptions {
   colorScheme?: 'light' | 'dark';
   /** What Office.context.officeTheme reports (inside the mocked Excel only). */
   officeTheme?: { bodyBackgroundColor: string; bodyForegroundColor: string; controlBackgroundColor: string; controlForegroundColor: string };
+  /** Another pane server (one in front of an API server of another dialect). */
+  site?: string;
 }
 
 async function openPane(opts: PaneOptions = {}): Promise<{ page: Page; excel: ExcelMock | null }> {
@@ -179,7 +182,7 @@ async function openPane(opts: PaneOptions = {}): Promise<{ page: Page; excel: Ex
   page.on('request', (r) => requestUrls.push(r.url()));
   if (opts.officeTheme) await page.addInitScript((t) => (window.__officeTheme = t), opts.officeTheme);
   const excel = opts.excel || opts.officeTheme ? await excelBridge(page) : null;
-  await page.goto(`${server.url}/taskpane.html`);
+  await page.goto(`${opts.site ?? server.url}/taskpane.html`);
   await page.waitForSelector('body[data-ready="true"]', { timeout: 20_000 });
   return { page, excel };
 }
@@ -329,8 +332,9 @@ const OFFICE_BLACK = { bodyBackgroundColor: '#262626', bodyForegroundColor: '#FF
 // ------------------------------------------------------------------ suite
 
 before(async () => {
-  const [emulator, buildDir] = await Promise.all([startEmulator({ port: 0 }), developmentBuild('crypto-addin-taskpane-test', ['taskpane.js', 'taskpane.html', 'functions.js'])]);
+  const [emulator, built] = await Promise.all([startEmulator({ port: 0 }), developmentBuild('crypto-addin-taskpane-test', ['taskpane.js', 'taskpane.html', 'functions.js'])]);
   em = emulator;
+  buildDir = built;
   server = await startPaneServer({ apiTarget: em.url, distDir: buildDir });
   browser = await launchBrowser();
 });
@@ -366,6 +370,29 @@ describe('task pane', { timeout: 240_000 }, () => {
     }
     await shot(page, 'first-run.png');
   });
+
+  for (const dialect of ['docs', 'legacy'] as const) {
+    test(`under the ${dialect} dialect of /v3/status, saving a key shows the plan and credits; daily figures only where the answer has them`, async () => {
+      const other = await startEmulator({ port: 0, dialect });
+      const site = await startPaneServer({ apiTarget: other.url, distDir: buildDir });
+      try {
+        const { page } = await openPane({ site: site.url });
+        const limits = PLAN_LIMITS.Advanced;
+        const m = await saveKey(page, 'demo-advanced');
+        assert.equal(m.tone, 'success', m.text);
+        await until('the plan', async () => (await text(page, 'plan-name')) === 'Advanced');
+        assert.equal(await num(page, 'plan-rpm'), limits.rateLimitPerMinute);
+        assert.equal(await num(page, 'monthly-limit'), limits.monthlyCredits);
+        assert.equal(await num(page, 'monthly-used'), other.usage('demo-advanced').monthlyUsed);
+        // The legacy shape reports no daily figures: no gauge, and nothing derived from the monthly ones.
+        assert.equal(await byId(page, 'daily').isVisible(), dialect !== 'legacy');
+        if (dialect !== 'legacy') assert.equal(await num(page, 'daily-limit'), limits.dailyCredits);
+      } finally {
+        await site.close();
+        await other.close();
+      }
+    });
+  }
 
   test('each demo key shows its plan, requests per minute and credits, as the emulator counts them', async () => {
     const { page } = await openPane();
