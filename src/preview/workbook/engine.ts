@@ -53,14 +53,18 @@ function addressOf(ref: Ref | undefined): string {
 const OMITTED_FN = 'PREVIEW.OMITTED';
 const OMITTED = '\u0000omitted';
 
+/** The add-in's function name just before a "(": CRYPTO.PRICE. */
+const CUSTOM_NAME_BEFORE = new RegExp(`${NAMESPACE}\\.[A-Z0-9_.]+$`, 'i');
+
 export function markLeadingOmitted(formula: string): string {
+  if (!/\(\s*,/.test(formula)) return formula; // most formulas: no gap to fill
   let out = '';
   let inString = false;
   for (let i = 0; i < formula.length; i++) {
     const c = formula[i];
     out += c;
     if (c === '"') inString = !inString; // "" inside a string toggles twice: still inside
-    else if (c === '(' && !inString && new RegExp(`${NAMESPACE}\\.[A-Z0-9_.]+$`, 'i').test(out.slice(0, -1)) && /^\s*,/.test(formula.slice(i + 1))) {
+    else if (c === '(' && !inString && CUSTOM_NAME_BEFORE.test(out.slice(0, -1)) && /^\s*,/.test(formula.slice(i + 1))) {
       out += `${OMITTED_FN}()`;
     }
   }
