@@ -20,3 +20,21 @@ export type ArgumentValue = { omitted: true } | { value: CellValue | CellValue[]
 
 export const isErrorValue = (v: unknown): v is ErrorValue =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && typeof (v as ErrorValue).error === 'string';
+
+/**
+ * A number with its number format, as a custom function may return it on
+ * CustomFunctionsRuntime 1.4 (`Excel.FormattedNumberCellValue` in @types/office-js:
+ * `{ type: "FormattedNumber", basicValue, numberFormat }`). The runtime hands it to
+ * the workbook as it came; the grid shows `basicValue` in `numberFormat` (an Excel
+ * format code such as "yyyy-mm-dd" or "#,##0.00"), and formulas reading the cell
+ * see `basicValue`. (Seeded here as the seam between the runtime and the grid.)
+ */
+export interface FormattedNumberValue {
+  type: 'FormattedNumber';
+  basicValue: number;
+  numberFormat: string;
+}
+
+export const isFormattedNumber = (v: unknown): v is FormattedNumberValue =>
+  typeof v === 'object' && v !== null && (v as FormattedNumberValue).type === 'FormattedNumber' &&
+  typeof (v as FormattedNumberValue).basicValue === 'number' && typeof (v as FormattedNumberValue).numberFormat === 'string';
