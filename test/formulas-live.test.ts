@@ -306,9 +306,10 @@ describe('LIVEPRICE outside Excel', () => {
     assert.ok('error' in i);
     assert.equal(i.error, '#VALUE!');
     assert.match(i.message, /intervalSeconds must be a whole number from 1 to 86400/);
-    const c = await calculate(s.host, '=CRYPTO.LIVEPRICE("bitcoin",60,"GBP")');
+    const c = await calculate(s.host, '=CRYPTO.LIVEPRICE("bitcoin",60,"XYZ")');
     assert.ok('error' in c);
-    assert.match(c.message, /"USD" or "EUR"/);
+    assert.equal(c.error, '#VALUE!');
+    assert.match(c.message, /USD, EUR, .*GBP.*; got "XYZ"/);
     const nokey = await frozenSession({ key: null });
     try {
       const k = await calculate(nokey.host, '=CRYPTO.LIVEPRICE("bitcoin")');
