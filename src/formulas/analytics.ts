@@ -57,7 +57,8 @@ function ownRowError(e: unknown, caller: string): CellError {
 /** Loads every coin at once (the client shares repeated ones); a blank keeps its place as null. */
 function loadAll(ctx: FormulaContext, inputs: readonly Arg[], span: Span): Promise<(Series | CellError | null)[]> {
   return Promise.all(
-    inputs.map((input) => (input === null ? Promise.resolve(null) : seriesOf(ctx, coinArg(input), span).catch((e: unknown) => ownRowError(e, ctx.caller)))),
+    // A coin that is not one (TRUE, 10,000 characters) fails its own row too, naming the argument.
+    inputs.map((input) => (input === null ? Promise.resolve(null) : Promise.resolve().then(() => seriesOf(ctx, coinArg(input, 'coins'), span)).catch((e: unknown) => ownRowError(e, ctx.caller)))),
   );
 }
 
