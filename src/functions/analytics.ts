@@ -30,7 +30,7 @@ export function data(coin: any, field: any, currency?: string, invocation?: Cust
  * @param start First date: an Excel date, "2024-03-15", a period such as "2024" (alone it means that whole year) or a look-back such as "1Y".
  * @param [end] Last date, included (default: today).
  * @param [benchmark] The coin beta and correlation are measured against (default "bitcoin").
- * @param [fields] Any of return (last close / first close - 1), cagr (compounded yearly), volatility (stdev of daily log returns × √365), maxDrawdown (largest fall from a peak, ≤ 0), sharpe ((365 × mean daily return - riskFree) / volatility), beta, correlation (daily log returns on the days both coins have), vwap (Σ average price × volume / Σ volume of the daily candles: an approximation). Comma-separated or a range; default all.
+ * @param [fields] Any of return (last close / first close - 1), cagr (compounded yearly), volatility (stdev of daily log returns × √365), maxDrawdown (largest fall from a peak, ≤ 0), sharpe (365 × mean daily return above the daily risk-free rate, / volatility), beta, correlation (daily log returns on the days both coins have), vwap (Σ average price × volume / Σ volume of the daily candles: an approximation). Comma-separated or a range; default all.
  * @param [riskFree] Annual risk-free rate for sharpe, as a fraction: 0.05 (or 5%) for 5 % (default 0).
  * @param [headers] 1 shows a header row (the default for a table), 0 hides it.
  * @param [currency] Currency of vwap: "USD" (default, the candles' own) or any fiat code, converted at today's rate. The fractions do not depend on it.
