@@ -93,6 +93,7 @@ export const TARGETS = {
   naive: 'portfolio: ≥ 10× fewer credits than naive',
   warm: 'warm: 0 requests, < 100 ms per 1,000 cells filled (a spilled range counts each of its cells)',
   cold: 'cold ≤ 2 × latency bound (rate limit not binding)',
+  exact: "analytics, data: credits = minimum exactly (the coins' daily OHLCV; PRICE's windows)",
   errors: 'no error cells',
   memory: 'scale: linear, < 100 MB at 10,000 cells',
 } as const;

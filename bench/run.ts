@@ -299,6 +299,9 @@ export async function runWorkload(
     } else {
       t.cold = { pass: coldMs <= 2 * bound.ms, detail: `cold ${result.coldMs} ms vs latency bound ${bound.ms} ms: ${result.coldVsLatencyBound}× (target ≤ 2×)` };
     }
+    if (w.exactCredits) {
+      t.exact = { pass: creditsPerRun.every((c) => c === min.credits), detail: `${creditsPerRun.join(', ')} credits vs ${min.credits}: ${w.exactCredits}` };
+    }
     t.errors = {
       pass: errored.length === 0,
       detail: `${errored.length} of ${texts.length} cells are errors${w.rateBound ? `, ${rateLimitErrorCells} of them rate-limit errors` : ''}`,

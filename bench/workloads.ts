@@ -50,6 +50,11 @@ export interface Workload {
   missingFormulas?: string[];
   /** Growth-line group (scale workloads). */
   scaleGroup?: string;
+  /**
+   * The credits must equal the minimum exactly, and why that is the claim (the analytics
+   * workload: the same coins' daily OHLCV over the year, not a credit more).
+   */
+  exactCredits?: string;
 }
 
 // ---------------------------------------------------------------- market lookup
@@ -242,6 +247,60 @@ export function researchCells(lookup: MarketLookup, o: ResearchOptions = {}): Be
   return cells;
 }
 
+/** The top-ranked coins with a full closed year of daily candles (slugs that are not digits): what research and analytics read. */
+function yearCoins(lookup: MarketLookup, count: number, year: number, also: (id: number) => boolean = () => true) {
+  const from = new Date(Date.UTC(year, 0, 1)).toISOString();
+  const to = new Date(Date.UTC(year + 1, 0, 1) - 1).toISOString();
+  const query = { interval: 'day', from, to };
+  const wantDays = Math.round((Date.UTC(year + 1, 0, 1) - Date.UTC(year, 0, 1)) / 86_400_000);
+  const coins: { item: MarketItem; need: Need }[] = [];
+  for (const item of lookup.listing) {
+    if (coins.length >= count) break;
+    if (/^\d+$/.test(item.slug) || !also(item.id) || !lookup.answers('candles', item.id, query)) continue;
+    const buckets = lookup.buckets('candles', item.id, query);
+    if (buckets < wantDays) continue; // a full year of history
+    coins.push({ item, need: { kind: 'request', endpoint: 'candles', id: item.id, query, buckets } });
+  }
+  return coins;
+}
+
+export interface AnalyticsOptions {
+  coins?: number;
+  /** A closed year (history, cacheable). */
+  year?: number;
+}
+
+/**
+ * Per coin, STATS over a closed year (every field, beta and correlation against bitcoin, which is
+ * among the coins), and one CORREL of them all. The data is each coin's daily candles over the
+ * year, OHLCV's very request: no more.
+ */
+export function analyticsCells(lookup: MarketLookup, o: AnalyticsOptions = {}): BenchCell[] {
+  const year = o.year ?? new Date(lookup.now).getUTCFullYear() - 1;
+  const coins = yearCoins(lookup, o.coins ?? 20, year);
+  const btc = coins.find((c) => c.item.slug === 'bitcoin');
+  if (!btc) throw new Error('bitcoin (the default benchmark) is not among the top coins with a full year');
+  const range = `"${year}-01-01","${year}-12-31"`;
+  return [
+    ...coins.map(({ item, need }): BenchCell => ({
+      text: `=CRYPTO.STATS(${coinText(item.slug)},${range})`, formula: 'STATS', coin: item.slug, needs: [need, btc.need],
+    })),
+    {
+      text: `=CRYPTO.CORREL({${coins.map((c) => coinText(c.item.slug)).join(',')}},${range})`,
+      formula: 'CORREL', coin: btc.item.slug, needs: coins.map((c) => c.need),
+    },
+  ];
+}
+
+/** DATA cells exactly where the portfolio has PRICE cells (same coins, typed the same), fields in turn. */
+export function dataCells(lookup: MarketLookup, o: PortfolioOptions = {}): BenchCell[] {
+  const fields = ['price', 'percentChange.h24', 'marketCap', 'volume24h', 'rank', 'circulatingSupply', 'percentChange.d7'];
+  return portfolioCells(lookup, { ...o, quoteCells: 0 }).map((c, i) => {
+    const f = fields[i % fields.length];
+    return { ...c, text: c.text.replace(/^=CRYPTO\.PRICE\((.*)\)$/, `=CRYPTO.DATA($1,${q(f)})`), formula: 'DATA', needs: c.needs.map((n) => (n.kind === 'quote' ? { ...n, fields: [f] } : n)) };
+  });
+}
+
 /**
  * The market-wide formulas, one cell each (DOMINANCE for two assets, GAINERS and LOSERS).
  * Each need is the endpoint that holds the data (see the formula table in docs/benchmark.md).
@@ -271,7 +330,7 @@ export function scaleCells(lookup: MarketLookup, cells: number, coins: number): 
 
 // ---------------------------------------------------------------- the set
 
-export const WORKLOAD_NAMES = ['portfolio', 'research', 'dashboard', 'sandbox', 'scale-1k', 'scale-5k', 'scale'] as const;
+export const WORKLOAD_NAMES = ['portfolio', 'research', 'analytics', 'data', 'dashboard', 'sandbox', 'scale-1k', 'scale-5k', 'scale'] as const;
 export type WorkloadName = (typeof WORKLOAD_NAMES)[number];
 
 export interface BuildOptions {
@@ -299,6 +358,24 @@ export function buildWorkload(name: WorkloadName, lookup: MarketLookup, o: Build
         description: t ? 'tiny research: 2 coins' : '20 coins × (a year of daily OHLCV, yearly RETURNS, TOKENOMICS, PROFILE)',
         cells: researchCells(lookup, { coins: t ? 2 : 20 }),
         naive: true,
+      };
+      break;
+    case 'analytics':
+      w = {
+        name, key: 'demo-pro',
+        description: t ? 'tiny analytics: STATS of 3 coins and their CORREL' : '20 coins × STATS over a year (every field, against bitcoin) + one CORREL of the 20',
+        cells: analyticsCells(lookup, { coins: t ? 3 : 20 }),
+        naive: { skipped: 'the naive client has no STATS or CORREL (a reference would be one candles request per coin per cell)' },
+        exactCredits: "credits = the same coins' daily OHLCV over that year (each coin's candles once, shared by STATS, the benchmark and CORREL)",
+      };
+      break;
+    case 'data':
+      w = {
+        name, key: 'demo-pro',
+        description: t ? 'tiny data: 10 DATA cells over the top 8 coins' : "500 DATA cells over the top 300 coins (fields in turn): the portfolio's 500 PRICE cells as DATA",
+        cells: t ? dataCells(lookup, { priceCells: 10, coins: 8 }) : dataCells(lookup),
+        naive: { skipped: 'the naive client has no DATA (it would be PRICE\'s one request per cell)' },
+        exactCredits: 'credits = the same cells as PRICE: the markets windows holding the coins, and the map',
       };
       break;
     case 'dashboard':

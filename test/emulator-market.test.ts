@@ -107,6 +107,7 @@ const SAMPLES: Record<DataEndpointName, [Q, number?][]> = {
   tags: [[{}]],
   search: [[{ query: 'pepe' }], [{ query: 'zzzzzz' }]],
   currencyList: [[{}], [{ page: '3' }], [{ currencyIds: `${BTC},${UNTRADED},${PEPE}` }]],
+  fiatList: [[{}]],
   markets: [[{}], [{ limit: '250', include: 'sparkline7d', convert: 'EUR' }], [{ lifecycle: 'upcoming' }], [{ sortBy: 'change24h', sortOrder: 'desc', category: '17' }]],
   profile: [[{}, BTC], [{ convert: 'EUR' }, PEPE], [{}, UNTRADED], [{}, VESTED]],
   contracts: [[{}, USDT], [{}, BTC]],
@@ -447,6 +448,24 @@ test('markets list: paging, sorting, filters, meta, EUR', () => {
   assert.deepEqual(list.meta, { page: 2, pageSize: 100, hasNextPage: true });
   assert.equal((list.data as Any[])[0].rank, 101);
   assert.throws(() => call('currencyList', { currencyIds: '1,999999' }), NotFoundError);
+});
+
+test('fiat list: USD per unit, EUR at the rate convert=EUR uses that day; ISO codes, positive prices', () => {
+  const list = data('fiatList');
+  const codes = list.map((f: Any) => f.symbol);
+  assert.equal(new Set(codes).size, codes.length, 'one item per code');
+  for (const f of list) {
+    assert.match(f.symbol, /^[A-Z]{3}$/);
+    assert.ok(num(f.price) > 0, `${f.symbol} price`);
+  }
+  assert.equal(list.find((f: Any) => f.symbol === 'USD').price, '1');
+  const usdPerEur = num(list.find((f: Any) => f.symbol === 'EUR').price);
+  const eur = data('markets', { convert: 'EUR', limit: '5' });
+  // A USD price divided by the list's USD-per-euro is the API's own EUR price (both rounded to 10+ digits).
+  eur.forEach((x: Any, i: number) => assertClose(num(traded[i].price) / usdPerEur, num(x.price), `${x.slug} in EUR`, 1e-8));
+  // The rate is the day's: the same all day, another the next day.
+  assert.deepEqual(data('fiatList', {}, undefined, TODAY + 1), list);
+  assert.notDeepEqual(data('fiatList', {}, undefined, TODAY + DAY + 1), list);
 });
 
 test('gainers/losers and trending agree with the markets list', () => {

@@ -118,7 +118,7 @@ test('a formula prints {"value": [[...]]}, always 2-D', async () => {
 });
 
 test('a formula-level error is {"error","message"} with exit 0', async () => {
-  const r = await cli('=CRYPTO.PRICE("bitcoin","GBP")');
+  const r = await cli('=CRYPTO.PRICE("bitcoin","XYZ")');
   assert.equal(r.code, 0);
   assert.deepEqual(Object.keys(r.out as object).sort(), ['error', 'message']);
   assert.equal((r.out as { error: string }).error, '#VALUE!');

@@ -291,6 +291,27 @@ describe('a LIVEPRICE cell goes through the calculation host', () => {
   });
 });
 
+describe('LIVEPRICE in any fiat currency', () => {
+  test('a GBP subscription streams PRICE\'s GBP value: the USD quote at the fiat list\'s rate, the list counted once per tick', async () => {
+    const { stream } = streamOn(s);
+    const cell = new Cell();
+    const usd = new Cell();
+    const offs = [
+      stream.subscribe({ coin: 'bitcoin', intervalSeconds: 3600, currency: 'GBP' }, cell.onValue, cell.onError),
+      stream.subscribe({ coin: 'ethereum', intervalSeconds: 3600, currency: 'JPY' }, usd.onValue, usd.onError),
+    ];
+    await stream.idle();
+    assert.equal(cell.last, await price('bitcoin', s, 'GBP'));
+    assert.equal(usd.last, await price('ethereum', s, 'JPY'));
+    // One markets page (USD) for both coins, and the fiat list once.
+    assert.deepEqual(stream.perTick(), { requests: 2, credits: 2 });
+    offs.forEach((off) => off());
+    const once = await calculate(s.host, '=CRYPTO.LIVEPRICE("bitcoin",60,"gbp")');
+    assert.ok('value' in once, JSON.stringify(once));
+    assert.equal(once.value[0][0], await price('bitcoin', s, 'GBP'));
+  });
+});
+
 describe('LIVEPRICE outside Excel', () => {
   test('answers the current price once', async () => {
     const out = await calculate(s.host, '=CRYPTO.LIVEPRICE("bitcoin")');
@@ -306,9 +327,10 @@ describe('LIVEPRICE outside Excel', () => {
     assert.ok('error' in i);
     assert.equal(i.error, '#VALUE!');
     assert.match(i.message, /intervalSeconds must be a whole number from 1 to 86400/);
-    const c = await calculate(s.host, '=CRYPTO.LIVEPRICE("bitcoin",60,"GBP")');
+    const c = await calculate(s.host, '=CRYPTO.LIVEPRICE("bitcoin",60,"XYZ")');
     assert.ok('error' in c);
-    assert.match(c.message, /"USD" or "EUR"/);
+    assert.equal(c.error, '#VALUE!');
+    assert.match(c.message, /USD, EUR, .*GBP.*; got "XYZ"/);
     const nokey = await frozenSession({ key: null });
     try {
       const k = await calculate(nokey.host, '=CRYPTO.LIVEPRICE("bitcoin")');

@@ -51,11 +51,15 @@ describe('PRICE', () => {
     assert.match(o.message, /bitcoin/i);
   });
 
-  test('a bad currency is #VALUE! naming the allowed values', async () => {
-    const o = await calc('=CRYPTO.PRICE("bitcoin","GBP")');
+  test('an unknown currency is #VALUE! naming the codes the fiat list has; a non-code names the form', async () => {
+    const o = await calc('=CRYPTO.PRICE("bitcoin","XYZ")');
     assert.ok('error' in o);
     assert.equal(o.error, '#VALUE!');
-    assert.match(o.message, /"USD" or "EUR"/);
+    assert.match(o.message, /USD, EUR, .*GBP.*; got "XYZ"/);
+    const n = await calc('=CRYPTO.PRICE("bitcoin","pounds")');
+    assert.ok('error' in n);
+    assert.equal(n.error, '#VALUE!');
+    assert.match(n.message, /three-letter currency code/);
   });
 });
 

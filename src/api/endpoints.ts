@@ -140,6 +140,16 @@ export const ENDPOINTS = {
     data: list(R.CurrencyListItem),
   },
 
+  /**
+   * Fiat currencies with their rates [inv: in the live Sandbox endpoint list; items `id, name, slug,
+   * symbol, price`]. No public page says what `price` is measured in (searched the provider's docs);
+   * guess: USD per one unit of the fiat, as every other `price` of the API is the USD price of one
+   * unit (the spec calls the `fiat` currency type a "price reference"). guess: `symbol` is the ISO
+   * 4217 code ("GBP"); no parameters; one page; 1 credit. Conversions read it in one place:
+   * src/formulas/currency.ts (usdPerUnit).
+   */
+  fiatList: { path: '/v3/fiat/list', plan: 'Sandbox', cost: 'flat', freshness: 'live', params: {}, data: list(R.FiatItem) },
+
   // currencies: market data
   markets: {
     path: '/v3/currencies/markets', plan: 'Sandbox', cost: 'markets', freshness: 'live', pageSize: 250, paging: 'offset',

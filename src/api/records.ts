@@ -196,6 +196,8 @@ export const CurrencyContract = v.object({
   decimals: N(Int),
   explorerUrl: N(v.string()),
 });
+/** `/v3/fiat/list` item [inv: field names only]: `price` as a decimal string like every price (guess), see endpoints.ts. */
+export const FiatItem = v.object({ id: Int, name: v.string(), slug: v.string(), symbol: v.string(), price: N(Decimal) });
 export const CurrencyMapItem = v.object({ id: Int, slug: v.string(), symbol: N(v.string()), name: v.string() });
 export const CurrencySearchItem = v.object({
   id: Int,
@@ -492,6 +494,7 @@ export type CurrencyCategory = v.InferOutput<typeof CurrencyCategory>;
 export type CurrencyTag = v.InferOutput<typeof CurrencyTag>;
 export type CurrencyContract = v.InferOutput<typeof CurrencyContract>;
 export type CurrencyMapItem = v.InferOutput<typeof CurrencyMapItem>;
+export type FiatItem = v.InferOutput<typeof FiatItem>;
 export type CurrencySearchItem = v.InferOutput<typeof CurrencySearchItem>;
 export type CurrencyListItem = v.InferOutput<typeof CurrencyListItem>;
 export type GainerLoser = v.InferOutput<typeof GainerLoser>;

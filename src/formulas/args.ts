@@ -122,9 +122,16 @@ export function numberArg(v: Arg, name: string, fallback: number | undefined): n
   return n;
 }
 
-export const CURRENCY_CHOICES = { usd: 'USD', eur: 'EUR' } as const;
-export function currencyArg(v: Arg, fallback: 'USD' | 'EUR'): 'USD' | 'EUR' {
-  return choiceArg(v, 'currency', CURRENCY_CHOICES, fallback, '"USD" or "EUR"');
+/**
+ * A currency: an ISO 4217 code, any case ("usd", "GBP"), upper-cased. Whether the fiat list
+ * has it is checked where it is used (currency.ts), since that takes a request.
+ */
+export function currencyArg(v: Arg, fallback: string): string {
+  v = scalar(v);
+  if (isBlank(v)) return fallback;
+  const code = typeof v === 'string' ? v.trim().toUpperCase() : '';
+  if (!/^[A-Z]{3}$/.test(code)) throw invalidValue(`currency must be a three-letter currency code such as "USD", "EUR", "GBP" or "JPY"; got ${shown(v)}`);
+  return code;
 }
 
 // ---------------------------------------------------------------- dates

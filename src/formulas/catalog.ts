@@ -5,6 +5,7 @@
 import type { Catalog } from './host';
 import { marketFormulas } from './market';
 import { historyFormulas } from './history';
+import { analyticsFormulas } from './analytics';
 import { supplyFormulas } from './supply';
 import { globalFormulas } from './global';
 import { chainFormulas } from './chains';
@@ -14,6 +15,7 @@ import { liveFormulas } from './live';
 export const CATALOG: Catalog = {
   ...marketFormulas,
   ...historyFormulas,
+  ...analyticsFormulas,
   ...supplyFormulas,
   ...globalFormulas,
   ...chainFormulas,

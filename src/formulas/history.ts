@@ -5,6 +5,7 @@
  */
 import { ENDPOINTS, PLANS, SPARKLINE_DEPTH_DAYS, type Plan } from '../api/endpoints';
 import type { Candle, HistoricalItem, Performance } from '../api/records';
+import type { Fetched } from '../client';
 import {
   choiceArg, choicesOf, coinArg, currencyArg, dateArg, fieldArg, flatValues, headersArg, rangeArgs, type Arg,
 } from './args';
@@ -12,6 +13,7 @@ import {
   dateCell, decimalCell, recordCells, invalidValue, notAvailable, numberCell, table,
   type Cell, type Column, type FormulaResult, type Grid,
 } from './cells';
+import { isIsoCurrency } from './currency';
 import { chartRange } from './global';
 import { loadHistorical } from './historical-batch';
 import type { Catalog, FormulaContext } from './host';
@@ -63,10 +65,50 @@ export const DEFAULT_OHLCV_FIELDS: readonly OhlcvField[] = ['date', 'open', 'hig
 
 function ohlcvFields(v: Arg): OhlcvField[] {
   const raw = flatValues(v).flatMap((x) => (typeof x === 'string' ? x.split(',') : [x])).map((x) => (typeof x === 'string' ? x.trim() : x));
-  const given = raw.filter((x) => x !== '');
+  // A currency code among the fields (the last, repeating argument is where one gets typed): USD is
+  // what the candles are in; any other is refused, never converted at today's rate.
+  const given = raw.filter((x) => x !== '' && !(typeof x === 'string' && isCurrencyCode(x) && historyCurrency(x, 'OHLCV', false) === 'USD'));
   if (given.length === 0) return [...DEFAULT_OHLCV_FIELDS];
   const shown = `STOCKHISTORY's numbers 0 Date, 1 Close, 2 Volume, 3 Open, 4 High, 5 Low, or names ${OHLCV_FIELD_NAMES.join(', ')}`;
   return given.map((f) => choiceArg(f, 'fields', OHLCV_CHOICES, undefined, shown));
+}
+
+/** A currency code, not a field name ("low" and "avg" are three letters too). */
+const isCurrencyCode = (x: string) => isIsoCurrency(x) && !(x.toLowerCase() in OHLCV_CHOICES);
+
+/**
+ * The currency a history formula answers in: USD, or EUR where the API converts history itself
+ * (the historical item's `convert`). Any other is #VALUE! saying why: the API's candles and
+ * returns are USD [doc: "open/high/low/avg/close USD prices"], and a past value converted at
+ * today's rate would be off by however far the rate moved since.
+ */
+export function historyCurrency(code: string, formula: string, eur: boolean): 'USD' | 'EUR' {
+  const c = code.trim().toUpperCase();
+  if (c === 'USD' || (eur && c === 'EUR')) return c;
+  throw invalidValue(
+    `CRYPTO.${formula} gives history in USD${eur ? ' or EUR' : ''} only; got "${code}": the API's past prices are in ${eur ? 'those currencies' : 'USD'}, ` +
+      `and converting them at today's ${c} rate would misstate every past day by however far the rate has moved since`,
+  );
+}
+
+/**
+ * The request OHLCV makes for candles of `interval` over `span` from `from`, and the last instant
+ * kept: one canonical request, so STATS and CORREL over the same range share OHLCV's cached answers.
+ * `to` is the last instant of the range. A range reaching now asks up to the start of the current
+ * hour: the candle containing it is the current one, and the request and its cache key stay the
+ * same for the hour. (The client's paging skips candles it already holds and never asks for a page
+ * starting after now.)
+ */
+export function candleRequest(interval: ApiInterval, span: { start: number; end: number }, from: number, now: number) {
+  const to = span.end >= now ? Math.floor(now / HOUR) * HOUR : span.end - 1;
+  return { to, query: { interval, from: new Date(from).toISOString(), to: new Date(to).toISOString() } };
+}
+
+/** Daily candles of a coin over a span, oldest first: exactly OHLCV's daily request (shared through the cache). */
+export async function dailyCandles(ctx: FormulaContext, id: number, span: { start: number; end: number }): Promise<Fetched<Candle[]>> {
+  const { to, query } = candleRequest('day', span, span.start, ctx.now());
+  const res = await ctx.client.getPages('candles', { id, query, caller: ctx.caller, signal: ctx.signal });
+  return { ...res, data: res.data.filter((c) => c.time <= to).sort((a, b) => a.time - b.time) };
 }
 
 /** Hourly candles cover this far back (the `ohlcv` endpoint). */
@@ -85,12 +127,7 @@ async function ohlcv(ctx: FormulaContext, coin: Arg, start: Arg, end: Arg, inter
     if (span.end <= from) throw notAvailable('Hourly candles cover the last 30 days only: pick a later start, or a daily interval');
   }
   const ref = await ctx.client.resolveCoin(input, { caller: ctx.caller, signal: ctx.signal });
-  // `to` is the last instant of the range. A range reaching now asks up to the start of
-  // the current hour: the candle containing it is the current one, and the request and
-  // its cache key stay the same for the hour. (The client's paging skips candles it
-  // already holds and never asks for a page starting after now.)
-  const to = span.end >= now ? Math.floor(now / HOUR) * HOUR : span.end - 1;
-  const query = { interval: iv, from: new Date(from).toISOString(), to: new Date(to).toISOString() };
+  const { to, query } = candleRequest(iv, span, from, now);
   const res = iv === 'hour'
     ? await ctx.client.getPages('ohlcv', { id: ref.id, query, caller: ctx.caller, signal: ctx.signal })
     : await ctx.client.getPages('candles', { id: ref.id, query, caller: ctx.caller, signal: ctx.signal });
@@ -117,7 +154,9 @@ async function historical(ctx: FormulaContext, coin: Arg, date: Arg, field: Arg,
   const at = dateArg(date, 'date', now);
   if (at > now) throw invalidValue(`date must not be in the future; got ${isoDay(at)}`);
   const f = fieldArg(field, HISTORICAL_FIELD_NAMES) ?? 'price';
-  const cur = currencyArg(currency, ctx.settings.defaultCurrency);
+  const code = currencyArg(currency, ctx.settings.defaultCurrency);
+  // Money fields in another fiat are refused; supply and time are the same in any currency.
+  const cur = f === 'price' || f === 'marketCap' || f === 'volume24h' ? historyCurrency(code, 'HISTORICAL', true) : code === 'EUR' ? 'EUR' : 'USD';
   const ref = await ctx.client.resolveCoin(input, { caller: ctx.caller, signal: ctx.signal });
   const item = await loadHistorical(ctx.client, { date: at, currency: cur, id: ref.id, name: ref.name, caller: ctx.caller }, ctx.signal);
   return HISTORICAL_FIELDS[f](item);
@@ -127,18 +166,30 @@ async function historical(ctx: FormulaContext, coin: Arg, date: Arg, field: Arg,
 
 const PERIODS = choicesOf(['monthly', 'quarterly', 'yearly'] as const);
 
-async function returns(ctx: FormulaContext, coin: Arg, period: Arg, headers: Arg): Promise<Grid> {
+/**
+ * RETURNS, optionally between two dates: the periods that overlap [start, end] (the one containing
+ * start included, as OHLCV includes the candle containing its start). The range filters the one
+ * answer the API gives for every period: no request beyond it. Closing prices are USD only.
+ */
+async function returns(ctx: FormulaContext, coin: Arg, period: Arg, headers: Arg, start: Arg, end: Arg, currency: Arg): Promise<Grid> {
   const input = coinArg(coin);
   const p = choiceArg(period, 'period', PERIODS, undefined, '"monthly", "quarterly" or "yearly"');
   const showHeaders = headersArg(headers);
+  const now = ctx.now();
+  const blank = (x: Arg) => flatValues(x).length === 0;
+  const span = blank(start) && blank(end) ? null : rangeArgs(start, end, now, () => 0);
+  historyCurrency(currencyArg(currency, 'USD'), 'RETURNS', false);
   const ref = await ctx.client.resolveCoin(input, { caller: ctx.caller, signal: ctx.signal });
   const res = await ctx.client.get('returns', { id: ref.id, query: { period: p }, caller: ctx.caller, signal: ctx.signal });
-  const rows = [...res.data].sort((a, b) => Date.parse(a.date) - Date.parse(b.date));
+  const sorted = [...res.data].sort((a, b) => Date.parse(a.date) - Date.parse(b.date));
+  // A period runs from its date to the next one's (the last, the current one, to now).
+  const rows = span === null ? sorted : sorted.filter((r, i) => Date.parse(r.date) < span.end && (i + 1 < sorted.length ? Date.parse(sorted[i + 1].date) : Infinity) > span.start);
+  const within = span === null ? '' : ` from ${isoDay(span.start)} to ${isoDay(span.end - 1)}`;
   return table(rows, [
     { header: 'Date', cell: (r) => dateCell(r.date) },
     { header: 'Closing price', cell: (r) => decimalCell(r.closingPrice) },
     { header: 'Return %', cell: (r) => numberCell(r.pricePercentChange) },
-  ], showHeaders, `No ${p} returns for ${ref.name}`);
+  ], showHeaders, `No ${p} returns for ${ref.name}${within}`);
 }
 
 // ---------------------------------------------------------------- SPARKLINE

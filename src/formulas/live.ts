@@ -20,8 +20,9 @@
  * The loop stops when the last subscriber leaves: no timer is left behind.
  */
 import { DEFAULT_RATE_LIMIT_PER_MINUTE, PLAN_LIMITS, type ConvertCurrency } from '../api/endpoints';
+import { isApiCurrency, quoteIn, type FiatClient, type MoneyQuote } from './currency';
 import type { AccountStatus } from '../api/records';
-import { DEFAULT_FRESHNESS_MS, type Quote } from '../client';
+import { DEFAULT_FRESHNESS_MS } from '../client';
 import { coinArg, currencyArg, intArg, type Arg } from './args';
 import { notAvailable, type FormulaError } from './cells';
 import { toFormulaError } from './failure';
@@ -39,7 +40,8 @@ const MAX_TIMER_MS = 2_000_000_000;
 
 export interface LiveArgs {
   coin: string | number;
-  currency: ConvertCurrency;
+  /** USD, EUR (the API converts) or any code of the fiat list (converted at its rate: currency.ts). */
+  currency: string;
   intervalSeconds: number;
 }
 
@@ -52,9 +54,8 @@ export function liveArgs(coin: Arg, intervalSeconds: Arg, currency: Arg, default
   };
 }
 
-/** What the poller needs of the client (MarketClient has it). */
-export interface LiveClient {
-  quote(coin: string | number, opts: { currency?: ConvertCurrency; caller?: string; signal?: AbortSignal }): Promise<Quote>;
+/** What the poller needs of the client (MarketClient has it): quotes, and the fiat list for other currencies. */
+export interface LiveClient extends FiatClient {
   readonly meter: { snapshot(): { plan: AccountStatus | null } };
   /** The pacer's requests/minute before /v3/status was read. */
   readonly rateLimitPerMinute?: number;
@@ -77,7 +78,7 @@ export interface PriceStreamOptions {
   caller?: string;
 }
 
-export type PriceListener = (price: number, quote: Quote) => void;
+export type PriceListener = (price: number, quote: MoneyQuote) => void;
 export type ErrorListener = (error: FormulaError) => void;
 
 interface Listener {
@@ -85,7 +86,7 @@ interface Listener {
   onError: ErrorListener;
 }
 
-type Outcome = { price: number; quote: Quote } | { error: FormulaError };
+type Outcome = { price: number; quote: MoneyQuote } | { error: FormulaError };
 
 interface Subscription {
   key: string;
@@ -169,14 +170,22 @@ export class PriceStream {
     const pages = new Set<string>();
     let requests = 0;
     let credits = 0;
+    let fiatList = false;
     for (const s of this.#subs.values()) {
-      const cost = s.args.currency === 'USD' ? 1 : 2;
+      // EUR pages cost 2 credits; other fiat currencies read the USD pages and the fiat list (1 request a tick).
+      const pageCurrency = s.args.currency === 'EUR' ? 'EUR' : 'USD';
+      const cost = pageCurrency === 'EUR' ? 2 : 1;
+      if (!isApiCurrency(s.args.currency) && !fiatList) {
+        fiatList = true;
+        requests++;
+        credits++;
+      }
       if (s.rank === null) {
         requests++;
         credits += 1; // a profile request
         continue;
       }
-      const page = s.rank === undefined ? `?${s.key}` : `${s.args.currency}:${Math.floor((s.rank - 1) / MARKETS_PAGE)}`;
+      const page = s.rank === undefined ? `?${s.key}` : `${pageCurrency}:${Math.floor((s.rank - 1) / MARKETS_PAGE)}`;
       if (pages.has(page)) continue;
       pages.add(page);
       requests++;
@@ -298,7 +307,7 @@ export class PriceStream {
     const outcomes = await Promise.all(
       subs.map(async (s): Promise<Outcome> => {
         try {
-          const q = await this.#client.quote(s.args.coin, { currency: s.args.currency, caller: this.#caller, signal });
+          const q = await quoteIn(this.#client, s.args.coin, s.args.currency, { caller: this.#caller, signal });
           s.rank = q.rank;
           if (q.price === null) return { error: notAvailable(`${q.name} has no market price (not traded)`, 'NOT_TRADED') };
           return { price: q.price, quote: q };
@@ -371,7 +380,7 @@ export function liveCell(
 /** Outside a streaming host (CLI, tests, benchmark) LIVEPRICE answers the current price once. */
 async function livePriceOnce(ctx: FormulaContext, coin: Arg, intervalSeconds: Arg, currency: Arg): Promise<number> {
   const a = liveArgs(coin, intervalSeconds, currency, ctx.settings.defaultCurrency);
-  const q = await ctx.client.quote(a.coin, { currency: a.currency, caller: ctx.caller, signal: ctx.signal });
+  const q = await quoteIn(ctx.client, a.coin, a.currency, { caller: ctx.caller, signal: ctx.signal });
   if (q.price === null) throw notAvailable(`${q.name} has no market price (not traded)`, 'NOT_TRADED');
   return q.price;
 }

@@ -1,23 +1,26 @@
 /**
- * Currencies and markets: PRICE, QUOTE, MARKETS, SEARCH, PROFILE, CONTRACTS.
+ * Currencies and markets: PRICE, DATA, QUOTE, MARKETS, SEARCH, PROFILE, CONTRACTS.
+ * Amounts in any fiat currency: currency.ts.
  */
-import { quoteFromMarketItem, type Quote } from '../client';
+import { quoteFromMarketItem } from '../client';
 import { ENDPOINTS } from '../api/endpoints';
-import type { Profile } from '../api/records';
+import type { CurrencyCategory, MarketItem, Profile } from '../api/records';
+import type { RejectedItem } from '../api/read-data';
 import {
-  coinArg, choiceArg, choicesOf, currencyArg, fieldArg, flatCells, flatValues, headersArg, intArg, scalar, textArg, type Arg,
+  boolArg, coinArg, choiceArg, choicesOf, currencyArg, fieldArg, flatCells, flatValues, headersArg, intArg, scalar, textArg, type Arg,
 } from './args';
 import {
   EMPTY, dateCell, decimalCell, recordCells, invalidValue, notAvailable, numberCell, table, textCell,
   type Cell, type Column, type Grid,
 } from './cells';
+import { convertProfile, convertQuote, fiatRate, isApiCurrency, quoteIn, type MoneyQuote } from './currency';
 import { toFormulaError } from './failure';
 import type { Catalog, FormulaContext } from './host';
 
 // ---------------------------------------------------------------- quote fields
 
 /** QUOTE's fields: the markets record's names as the spec gives them, plus short aliases. */
-const QUOTE_FIELDS: Record<string, { header: string; cell: (q: Quote) => Cell }> = {
+const QUOTE_FIELDS: Record<string, { header: string; cell: (q: MoneyQuote) => Cell }> = {
   id: { header: 'Id', cell: (q) => q.id },
   slug: { header: 'Slug', cell: (q) => q.slug },
   symbol: { header: 'Symbol', cell: (q) => textCell(q.symbol) },
@@ -55,17 +58,19 @@ const QUOTE_CHOICES: Record<string, string> = {
 };
 const DEFAULT_QUOTE_FIELDS = ['name', 'symbol', 'price', 'percentChange.h24', 'marketCap', 'volume24h'];
 
-function quoteFields(v: Arg): string[] {
+const QUOTE_FIELDS_SHOWN = Object.keys(QUOTE_FIELDS).join(', ');
+
+/** Field names, comma-separated or a range; `fallback` when none is given. */
+function quoteFields(v: Arg, fallback: readonly string[] = DEFAULT_QUOTE_FIELDS): string[] {
   const raw = flatValues(v).flatMap((x) => (typeof x === 'string' ? x.split(',').map((s) => s.trim()).filter(Boolean) : [x]));
-  if (raw.length === 0) return DEFAULT_QUOTE_FIELDS;
-  const shown = Object.keys(QUOTE_FIELDS).join(', ');
-  return raw.map((f) => choiceArg(f, 'fields', QUOTE_CHOICES, undefined, `field names from: ${shown}`));
+  if (raw.length === 0) return [...fallback];
+  return raw.map((f) => choiceArg(f, 'fields', QUOTE_CHOICES, undefined, `field names from: ${QUOTE_FIELDS_SHOWN}`));
 }
 
-// ---------------------------------------------------------------- PRICE, QUOTE
+// ---------------------------------------------------------------- PRICE, DATA, QUOTE
 
-function quoteOf(ctx: FormulaContext, coin: string | number, currency: 'USD' | 'EUR'): Promise<Quote> {
-  return ctx.client.quote(coin, { currency, caller: ctx.caller, signal: ctx.signal });
+function quoteOf(ctx: FormulaContext, coin: string | number, currency: string): Promise<MoneyQuote> {
+  return quoteIn(ctx.client, coin, currency, { caller: ctx.caller, signal: ctx.signal });
 }
 
 // Not async: a column of PRICE cells waits at once, and a suspended frame each is memory.
@@ -73,9 +78,25 @@ function price(ctx: FormulaContext, coin: Arg, currency: Arg): Promise<number> {
   return quoteOf(ctx, coinArg(coin), currencyArg(currency, ctx.settings.defaultCurrency)).then(priceOf);
 }
 
-function priceOf(q: Quote): number {
+function priceOf(q: MoneyQuote): number {
   if (q.price === null) throw notAvailable(`${q.name} has no market price (not traded)`);
   return q.price;
+}
+
+/**
+ * One field of one coin in one cell (Bloomberg's BDP): any field QUOTE offers, from the same
+ * batched quote as PRICE, so a column of DATA cells costs what a column of PRICE cells does.
+ * A field the coin lacks (no max supply, not traded) is #N/A saying so, not an empty cell.
+ */
+function data(ctx: FormulaContext, coin: Arg, field: Arg, currency: Arg): Promise<Cell> {
+  const input = coinArg(coin);
+  const f = choiceArg(field, 'field', QUOTE_CHOICES, undefined, `a field name from: ${QUOTE_FIELDS_SHOWN}`);
+  const cur = currencyArg(currency, ctx.settings.defaultCurrency);
+  return quoteOf(ctx, input, cur).then((q) => {
+    const cell = QUOTE_FIELDS[f].cell(q);
+    if (cell === EMPTY) throw notAvailable(`${q.name} has no ${f}${q.isTraded ? '' : ' (not traded)'}`, 'NO_VALUE');
+    return cell;
+  });
 }
 
 /** A row's Coin column: the input as typed (an error cell or other odd value shows empty). */
@@ -88,6 +109,8 @@ async function quote(ctx: FormulaContext, coins: Arg, fields: Arg, currency: Arg
   const names = quoteFields(fields);
   const cur = currencyArg(currency, ctx.settings.defaultCurrency);
   const showHeaders = headersArg(headers);
+  // An unknown currency fails the formula, not each row (the rate is then cached for the rows).
+  if (!isApiCurrency(cur)) await fiatRate(ctx.client, cur, { caller: ctx.caller, signal: ctx.signal });
   // Every coin is asked at once, so the client batches them into few requests.
   const rows = await Promise.all(
     inputs.map(async (input): Promise<Cell[]> => {
@@ -111,10 +134,10 @@ async function quote(ctx: FormulaContext, coins: Arg, fields: Arg, currency: Arg
 
 // ---------------------------------------------------------------- MARKETS
 
-const MARKET_COLUMNS: Column<Quote>[] = (
-  ['rank', 'name', 'symbol', 'slug', 'id', 'price', 'percentChange.h24', 'percentChange.d7', 'percentChange.d30', 'marketCap',
-    'volume24h', 'circulatingSupply', 'totalSupply', 'maxSupply', 'fullyDilutedValuation', 'lastUpdated'] as const
-).map((f) => QUOTE_FIELDS[f]);
+const MARKET_DEFAULT_FIELDS = [
+  'rank', 'name', 'symbol', 'slug', 'id', 'price', 'percentChange.h24', 'percentChange.d7', 'percentChange.d30', 'marketCap',
+  'volume24h', 'circulatingSupply', 'totalSupply', 'maxSupply', 'fullyDilutedValuation', 'lastUpdated',
+];
 
 const SORT_BY = { ...choicesOf(ENDPOINTS.markets.params.sortBy.values), change24h: 'change24h', marketcap: 'marketCap', volume24h: 'volume24h' } as Record<string, string>;
 
@@ -130,9 +153,23 @@ async function lookupId(ctx: FormulaContext, v: Arg, name: 'category' | 'tag'): 
   return hit.id;
 }
 
+/**
+ * The stablecoin category's id, from the API's category list (a reference list, cached for a
+ * day). By category, not tag: a coin has exactly one category, what it is (the spec: "always a
+ * single category"); tags are many and say what a coin is about, so a stablecoin protocol's
+ * governance token can carry a stablecoins tag without being pegged.
+ */
+async function stablecoinCategory(ctx: FormulaContext): Promise<number> {
+  const list = await ctx.client.get('categories', { caller: ctx.caller, signal: ctx.signal });
+  const isStable = (c: CurrencyCategory) => /^stable-?coins?$/i.test(c.slug) || /^stable\s?coins?$/i.test(c.name.trim());
+  const hit = list.data.find(isStable);
+  if (!hit) throw notAvailable('The API\'s category list has no Stablecoin category: stablecoins cannot be left out', 'NOT_FOUND');
+  return hit.id;
+}
+
 async function markets(
   ctx: FormulaContext, count: Arg, sortBy: Arg, sortOrder: Arg, category: Arg, tag: Arg, ecosystem: Arg, lifecycle: Arg,
-  currency: Arg, headers: Arg,
+  currency: Arg, headers: Arg, fields: Arg, includeStablecoins: Arg,
 ): Promise<Grid> {
   const n = intArg(count, 'count', 1, 5000, 100);
   const sort = choiceArg(sortBy, 'sortBy', SORT_BY, 'rank', ENDPOINTS.markets.params.sortBy.values.map((x) => `"${x}"`).join(', '));
@@ -140,22 +177,62 @@ async function markets(
   const life = choiceArg(lifecycle, 'lifecycle', choicesOf(['traded', 'upcoming']), 'traded', '"traded" or "upcoming"');
   const cur = currencyArg(currency, ctx.settings.defaultCurrency);
   const eco = textArg(ecosystem, 'ecosystem') === null ? undefined : intArg(ecosystem, 'ecosystem', 1, 1_000_000, undefined);
-  const [cat, tg] = await Promise.all([lookupId(ctx, category, 'category'), lookupId(ctx, tag, 'tag')]);
-  const page = await ctx.client.getPages('markets', {
-    query: {
-      sortBy: sort === 'rank' ? undefined : sort,
-      // Rank reads best ascending; the other sorts read best descending.
-      sortOrder: order ?? (sort === 'rank' ? undefined : 'desc'),
-      category: cat, tag: tg, ecosystem: eco,
-      lifecycle: life === 'traded' ? undefined : life,
-      convert: cur === 'USD' ? undefined : cur,
-    },
-    maxItems: n,
-    caller: ctx.caller,
-    signal: ctx.signal,
-  });
-  const rows = page.data.slice(0, n).map((m) => ({ ...quoteFromMarketItem(m, cur), stale: page.stale }));
-  return table(rows, MARKET_COLUMNS, headersArg(headers), 'No coins match these filters', page.rejected);
+  const columns: Column<MoneyQuote>[] = quoteFields(fields, MARKET_DEFAULT_FIELDS).map((f) => QUOTE_FIELDS[f]);
+  const stables = boolArg(includeStablecoins, 'includeStablecoins', true);
+  const showHeaders = headersArg(headers);
+  const api = isApiCurrency(cur);
+  const [cat, tg, rate, stable] = await Promise.all([
+    lookupId(ctx, category, 'category'),
+    lookupId(ctx, tag, 'tag'),
+    api ? null : fiatRate(ctx.client, cur, { caller: ctx.caller, signal: ctx.signal }),
+    stables ? null : stablecoinCategory(ctx),
+  ]);
+  const query = {
+    sortBy: sort === 'rank' ? undefined : sort,
+    // Rank reads best ascending; the other sorts read best descending.
+    sortOrder: order ?? (sort === 'rank' ? undefined : 'desc'),
+    category: cat, tag: tg, ecosystem: eco,
+    lifecycle: life === 'traded' ? undefined : life,
+    // USD and EUR from the API; any other currency from USD at the fiat list's rate.
+    convert: api && cur !== 'USD' ? cur : undefined,
+  };
+  const keep = (m: MarketItem) => stable === null || m.categoryId !== stable;
+  // Without stablecoins, read on until n others are in: the pages read already come from the cache.
+  let want = n;
+  for (;;) {
+    const page = await ctx.client.getPages('markets', { query, maxItems: want, caller: ctx.caller, signal: ctx.signal });
+    const { items, rejected } = kept(page.data, page.rejected, keep, n);
+    const done = items.length + rejected.length >= n || page.data.length + (page.rejected?.length ?? 0) < want || want >= 50_000;
+    if (!done) {
+      want += n - items.length - rejected.length;
+      continue;
+    }
+    const rows = items.map((m) => {
+      const q = { ...quoteFromMarketItem(m, api ? cur : 'USD'), stale: page.stale };
+      return rate ? convertQuote(q, rate) : q;
+    });
+    return table(rows, columns, showHeaders, 'No coins match these filters', rejected.length ? rejected : undefined);
+  }
+}
+
+/**
+ * The first `n` rows of a list answer whose items pass `keep`, with the unreadable items at their
+ * places among them (an unreadable item is kept: whether it is a stablecoin cannot be read).
+ */
+function kept(data: readonly MarketItem[], rejected: readonly RejectedItem[] | undefined, keep: (m: MarketItem) => boolean, n: number) {
+  const bad = [...(rejected ?? [])].sort((a, b) => a.index - b.index);
+  const items: MarketItem[] = [];
+  const places: RejectedItem[] = [];
+  let next = 0;
+  let b = 0;
+  for (let place = 0; items.length + places.length < n && (next < data.length || b < bad.length); place++) {
+    if (b < bad.length && bad[b].index === place) places.push({ ...bad[b++], index: items.length + places.length });
+    else if (next < data.length) {
+      const m = data[next++];
+      if (keep(m)) items.push(m);
+    } else places.push({ ...bad[b++], index: items.length + places.length });
+  }
+  return { items, rejected: places };
 }
 
 // ---------------------------------------------------------------- SEARCH
@@ -214,11 +291,14 @@ async function profile(ctx: FormulaContext, coin: Arg, field: Arg, currency: Arg
   const input = coinArg(coin);
   const f = fieldArg(field, PROFILE_FIELD_NAMES);
   const cur = currencyArg(currency, ctx.settings.defaultCurrency);
+  const api = isApiCurrency(cur);
+  const rate = api ? null : fiatRate(ctx.client, cur, { caller: ctx.caller, signal: ctx.signal });
+  rate?.catch(() => undefined); // awaited below
   const ref = await ctx.client.resolveCoin(input, { caller: ctx.caller, signal: ctx.signal });
   const res = await ctx.client.get('profile', {
-    id: ref.id, query: { convert: cur === 'USD' ? undefined : cur }, caller: ctx.caller, signal: ctx.signal,
+    id: ref.id, query: { convert: api && cur !== 'USD' ? cur : undefined }, caller: ctx.caller, signal: ctx.signal,
   });
-  return recordCells(PROFILE_FIELDS, res.data, f);
+  return recordCells(PROFILE_FIELDS, rate ? convertProfile(res.data, await rate) : res.data, f);
 }
 
 async function contracts(ctx: FormulaContext, coin: Arg, headers: Arg): Promise<Grid> {
@@ -235,6 +315,7 @@ async function contracts(ctx: FormulaContext, coin: Arg, headers: Arg): Promise<
 
 export const marketFormulas: Catalog = {
   PRICE: price,
+  DATA: data,
   QUOTE: quote,
   MARKETS: markets,
   SEARCH: search,

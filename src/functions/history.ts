@@ -15,7 +15,7 @@ import { run } from '../office/custom-functions';
  * @param [end] Last date, included. Omitted: up to today (STOCKHISTORY would return the start day only).
  * @param [interval] "daily" (default), "weekly", "monthly" or "hourly" (last 30 days only); STOCKHISTORY's 0, 1, 2 also work.
  * @param [headers] 1 (default) shows a header row, 0 hides it (2 is read as 1).
- * @param [fields] Columns in any order: STOCKHISTORY's numbers 0 Date, 1 Close, 2 Volume, 3 Open, 4 High, 5 Low, or names date, open, high, low, close, avg, volume, circulatingSupply, priceChangePercent, volumeChangePercent, circulatingSupplyChangePercent. Default Date, Open, High, Low, Close, Volume.
+ * @param [fields] Columns in any order: STOCKHISTORY's numbers 0 Date, 1 Close, 2 Volume, 3 Open, 4 High, 5 Low, or names date, open, high, low, close, avg, volume, circulatingSupply, priceChangePercent, volumeChangePercent, circulatingSupplyChangePercent. Default Date, Open, High, Low, Close, Volume. Prices are USD: "USD" here is allowed, another currency code is #VALUE! (past prices are never converted at today's rate).
  * @param invocation Invocation
  * @returns A table, one row per candle, oldest first.
  * @cancelable
@@ -31,7 +31,7 @@ export function ohlcv(coin: any, start: any, end?: any, interval?: any, headers?
  * @param coin Coin id, slug, symbol or name.
  * @param date The date: an Excel date or "2024-03-15" (UTC day).
  * @param [field] "price" (default), "marketCap", "volume24h", "volume24hBase", "circulatingSupply" or "storedTime" (the exact time of the values, as an Excel date).
- * @param [currency] "USD" (default) or "EUR".
+ * @param [currency] "USD" (default) or "EUR". Past prices in another currency are #VALUE!: today's rate would misstate them.
  * @param invocation Invocation
  * @returns The value at that date.
  * @cancelable
@@ -47,12 +47,15 @@ export function historical(coin: any, date: any, field?: string, currency?: stri
  * @param coin Coin id, slug, symbol or name.
  * @param period "monthly", "quarterly" or "yearly".
  * @param [headers] 1 (default) shows a header row, 0 hides it.
+ * @param [start] First date: the periods from the one containing it (an Excel date, "2024-03-15", "2024" alone for that whole year, or a look-back such as "2Y"). Default: from the coin's first period.
+ * @param [end] Last date, included (default: today).
+ * @param [currency] "USD" (default): closing prices are USD; another currency is #VALUE! (past prices are never converted at today's rate).
  * @param invocation Invocation
  * @returns Date (period start), Closing price, Return %.
  * @cancelable
  */
-export function returns(coin: any, period: string, headers?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
-  return run('RETURNS', invocation, [coin, period, headers]);
+export function returns(coin: any, period: string, headers?: any, start?: any, end?: any, currency?: string, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run('RETURNS', invocation, [coin, period, headers, start, end, currency]);
 }
 
 /**

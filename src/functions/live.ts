@@ -26,7 +26,7 @@ function streamFor(client: MarketClient, liveFreshnessSeconds: number): PriceStr
  * @helpurl https://localhost:3000/help/liveprice.html
  * @param coin Coin id, slug, symbol or name, e.g. "bitcoin", "BTC" or 1.
  * @param [intervalSeconds] Seconds between updates, 1 to 86400 (default 60). Never faster than your plan affords or than the live-data freshness setting.
- * @param [currency] "USD" (default) or "EUR".
+ * @param [currency] "USD" (default), "EUR", or any currency code of the provider's fiat list ("GBP", "JPY"...), converted at today's rate.
  * @param invocation Streaming invocation
  * @returns The price, updated in place.
  * @streaming

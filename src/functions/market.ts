@@ -11,7 +11,7 @@ import { run } from '../office/custom-functions';
  * @customfunction PRICE
  * @helpurl https://localhost:3000/help/price.html
  * @param coin Coin id, slug, symbol or name, e.g. "bitcoin", "BTC" or 1.
- * @param [currency] "USD" (default) or "EUR".
+ * @param [currency] "USD" (default), "EUR", or any currency code of the provider's fiat list ("GBP", "JPY"...), converted at today's rate.
  * @param invocation Invocation
  * @returns The price.
  * @cancelable
@@ -26,7 +26,7 @@ export function price(coin: any, currency?: string, invocation?: CustomFunctions
  * @helpurl https://localhost:3000/help/quote.html
  * @param coins A coin or a range of coins (id, slug, symbol or name).
  * @param [fields] Field names, a range or comma-separated: price, marketCap, volume24h, percentChange.h24, rank, circulatingSupply...
- * @param [currency] "USD" (default) or "EUR".
+ * @param [currency] "USD" (default), "EUR", or any currency code of the provider's fiat list ("GBP", "JPY"...), converted at today's rate.
  * @param [headers] 1 (default) shows a header row, 0 hides it.
  * @param invocation Invocation
  * @returns A row per coin.
@@ -47,14 +47,16 @@ export function quote(coins: any[][], fields?: any[][], currency?: string, heade
  * @param [tag] Tag id, slug or name.
  * @param [ecosystem] Ecosystem id.
  * @param [lifecycle] "traded" (default) or "upcoming".
- * @param [currency] "USD" (default) or "EUR".
+ * @param [currency] "USD" (default), "EUR", or any currency code of the provider's fiat list ("GBP", "JPY"...), converted at today's rate.
  * @param [headers] 1 (default) shows a header row, 0 hides it.
+ * @param [fields] Columns: CRYPTO.QUOTE's field names, comma-separated or a range, e.g. "name,price,percentChange.d7". Default rank, name, symbol, slug, id, price, changes, market cap, volume, supplies, FDV, last updated.
+ * @param [includeStablecoins] TRUE (default) lists every coin; FALSE leaves out coins in the API's Stablecoin category and fills the count with the next ones.
  * @param invocation Invocation
  * @returns A table, one row per coin.
  * @cancelable
  */
-export function markets(count?: number, sortBy?: string, sortOrder?: string, category?: any, tag?: any, ecosystem?: number, lifecycle?: string, currency?: string, headers?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
-  return run('MARKETS', invocation, [count, sortBy, sortOrder, category, tag, ecosystem, lifecycle, currency, headers]);
+export function markets(count?: number, sortBy?: string, sortOrder?: string, category?: any, tag?: any, ecosystem?: number, lifecycle?: string, currency?: string, headers?: any, fields?: any[][], includeStablecoins?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run('MARKETS', invocation, [count, sortBy, sortOrder, category, tag, ecosystem, lifecycle, currency, headers, fields, includeStablecoins]);
 }
 
 /**
@@ -77,7 +79,7 @@ export function search(query: string, headers?: any, invocation?: CustomFunction
  * @helpurl https://localhost:3000/help/profile.html
  * @param coin Coin id, slug, symbol or name.
  * @param [field] A profile field, e.g. "id", "rank", "lifecycle", "maxSupply", "listingDate". Omit for all fields.
- * @param [currency] "USD" (default) or "EUR" for price, volume and market cap.
+ * @param [currency] For price, volume, market cap and FDV: "USD" (default), "EUR", or any currency code of the provider's fiat list ("GBP", "JPY"...), converted at today's rate.
  * @param invocation Invocation
  * @returns The field's value, or a field/value table.
  * @cancelable

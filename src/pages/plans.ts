@@ -5,12 +5,12 @@
  */
 export const PLAN_FORMULAS = {
   Sandbox: {
-    formulas: ['PRICE', 'QUOTE', 'MARKETS', 'PROFILE', 'TRENDING', 'GLOBAL', 'FEARGREED', 'ALTSEASON', 'BLOCKCHAINS', 'BLOCKCHAIN', 'PERSONS', 'CREDITS', 'LIVEPRICE'],
+    formulas: ['PRICE', 'DATA', 'QUOTE', 'MARKETS', 'PROFILE', 'TRENDING', 'GLOBAL', 'FEARGREED', 'ALTSEASON', 'BLOCKCHAINS', 'BLOCKCHAIN', 'PERSONS', 'CREDITS', 'LIVEPRICE'],
     summary: 'prices, quotes, the markets list, coin profiles, trending coins, global figures, the current Fear & Greed and Altcoin Season indices and blockchains (10 requests a minute, 400 credits a day).',
   },
   paid: [
     { plan: 'Basic', formulas: ['SEARCH', 'CONTRACTS', 'SPARKLINE', 'GAINERS', 'LOSERS', 'DOMINANCE', 'TVL', 'TVLCHANGE'], adds: 'adds search, contracts, sparklines, gainers and losers, dominance, TVL and index history' },
-    { plan: 'Advanced', formulas: ['OHLCV', 'HISTORICAL', 'RETURNS', 'PERFORMANCE', 'TOKENOMICS', 'DERIVATIVES', 'HOLDERS'], adds: 'adds OHLCV history, historical values, returns, performance, tokenomics, derivatives and holders' },
+    { plan: 'Advanced', formulas: ['OHLCV', 'HISTORICAL', 'RETURNS', 'STATS', 'CORREL', 'PERFORMANCE', 'TOKENOMICS', 'DERIVATIVES', 'HOLDERS'], adds: 'adds OHLCV history, historical values, returns, risk statistics and correlations, performance, tokenomics, derivatives and holders' },
     { plan: 'Pro', formulas: ['VESTING', 'VCPRESSURE', 'UNLOCKS'], adds: 'adds vesting, VC pressure and token unlocks' },
   ],
 } as const;

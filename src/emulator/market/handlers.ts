@@ -16,6 +16,7 @@ import { candleList, hourlyCandles, periodBars, sparkline, type SparkInterval } 
 import { blockchain, blockchainList, blockchainMap, chainOf, tvlChange, tvlChart } from './chains';
 import type { Market } from './context';
 import { price as fmtPrice, round4 } from './decimal';
+import { fiatList } from './fx';
 import { historicalItems } from './history';
 import { holders, holdersSummary } from './holders';
 import {
@@ -50,6 +51,7 @@ export function createHandlers(m: Market): Record<DataEndpointName, Handler> {
     tags: () => ({ data: m.u.tags.map((t) => ({ ...t })) }),
     search: (req) => ({ data: search(m, snap(req), param('search', req.query, 'query') ?? '') }),
     currencyList: (req) => currencyList(m, snap(req), intParam('currencyList', req.query, 'page')!, idsParam('currencyList', req.query, 'currencyIds')),
+    fiatList: (req) => ({ data: fiatList(m.seed, snap(req).today) }),
     markets: (req) => {
       const n = 'markets';
       const q = req.query;

@@ -1,0 +1,73 @@
+/**
+ * A coin's daily series as the statistics read it: one close per UTC day,
+ * oldest first, and the daily returns between closes of consecutive days.
+ * Pure: no Office, no client; numbers in, numbers out.
+ */
+
+export const DAY_MS = 86_400_000;
+/** Crypto trades every day: a year is 365 daily returns (annualizing uses this, not 252). */
+export const DAYS_PER_YEAR = 365;
+
+/** One daily candle, as the statistics need it. */
+export interface DailyBar {
+  /** Start of the candle's UTC day, epoch ms. */
+  time: number;
+  close: number;
+  /** The day's average price and volume (VWAP); null when the candle lacks them. */
+  avg?: number | null;
+  volume?: number | null;
+}
+
+/** Daily returns keyed by the UTC day index they end on. */
+export interface DailyReturns {
+  /** UTC day index (epoch ms / DAY_MS) of the later close of each pair, ascending. */
+  days: number[];
+  values: number[];
+}
+
+const dayOf = (time: number) => Math.floor(time / DAY_MS);
+
+/**
+ * The bars a series is made of: finite, positive closes, one per UTC day (the
+ * last one given wins), oldest first. Anything else cannot enter a log return.
+ */
+export function cleanBars(bars: readonly DailyBar[]): DailyBar[] {
+  const byDay = new Map<number, DailyBar>();
+  for (const b of bars) if (Number.isFinite(b.time) && Number.isFinite(b.close) && b.close > 0) byDay.set(dayOf(b.time), b);
+  return [...byDay.entries()].sort((a, b) => a[0] - b[0]).map(([, b]) => b);
+}
+
+/**
+ * Returns between the closes of consecutive UTC days: log (ln(c_t / c_{t-1}))
+ * or simple (c_t / c_{t-1} - 1). A pair more than a day apart (a missing day)
+ * gives no return: a two-day move counted as one day would inflate volatility.
+ */
+export function dailyReturns(bars: readonly DailyBar[], kind: 'log' | 'simple' = 'log'): DailyReturns {
+  const clean = cleanBars(bars);
+  const days: number[] = [];
+  const values: number[] = [];
+  for (let i = 1; i < clean.length; i++) {
+    const d = dayOf(clean[i].time);
+    if (d - dayOf(clean[i - 1].time) !== 1) continue;
+    const ratio = clean[i].close / clean[i - 1].close;
+    days.push(d);
+    values.push(kind === 'log' ? Math.log(ratio) : ratio - 1);
+  }
+  return { days, values };
+}
+
+/** The values of two return series on the days both have, in day order. */
+export function aligned(a: DailyReturns, b: DailyReturns): [number[], number[]] {
+  const x: number[] = [];
+  const y: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.days.length && j < b.days.length) {
+    if (a.days[i] === b.days[j]) {
+      x.push(a.values[i++]);
+      y.push(b.values[j++]);
+    } else if (a.days[i] < b.days[j]) i++;
+    else j++;
+  }
+  return [x, y];
+}

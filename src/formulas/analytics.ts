@@ -1,0 +1,194 @@
+/**
+ * STATS and CORREL: risk and return from daily closes (src/analytics), over the
+ * very candles OHLCV reads. Each coin's candles come from OHLCV's own daily
+ * request (history.ts: dailyCandles), so a sheet holding OHLCV, STATS and
+ * CORREL over the same range pays for each coin's candles once, and a
+ * recalculation pays nothing while they are cached.
+ */
+import * as A from '../analytics';
+import type { Candle } from '../api/records';
+import {
+  choiceArg, choicesOf, coinArg, currencyArg, flatCells, flatValues, headersArg, numberArg, rangeArgs, scalar, type Arg, type Span,
+} from './args';
+import { CellError, EMPTY, invalidValue, notAvailable, type Cell, type FormulaError, type Grid } from './cells';
+import { fiatRate, type FiatRate } from './currency';
+import { toFormulaError } from './failure';
+import { dailyCandles } from './history';
+import type { Catalog, FormulaContext } from './host';
+
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const blank = (v: Arg) => flatValues(v).length === 0;
+/** A row's Coin label: the input as typed. */
+const label = (input: Arg): Cell => (typeof input === 'string' || typeof input === 'number' || typeof input === 'boolean' ? String(input) : EMPTY);
+
+/** A coin's daily series over the range, or why it has none. */
+interface Series {
+  name: string;
+  bars: A.DailyBar[];
+  returns: A.DailyReturns;
+}
+
+const toBar = (c: Candle): A.DailyBar => ({ time: c.time, close: Number(c.close), avg: Number(c.avg), volume: Number(c.volume) });
+
+/** One coin's candles as a series. Unreadable candles fail the coin: statistics over silently skipped days would be wrong. */
+async function seriesOf(ctx: FormulaContext, input: string | number, span: Span): Promise<Series> {
+  const ref = await ctx.client.resolveCoin(input, { caller: ctx.caller, signal: ctx.signal });
+  const res = await dailyCandles(ctx, ref.id, span);
+  if (res.rejected?.length) {
+    throw notAvailable(`${res.rejected.length} daily candle(s) of ${ref.name} could not be read (${res.rejected[0].message}): statistics would skip those days`, 'MISSING_FIELD');
+  }
+  if (res.data.length === 0) throw notAvailable(`No daily candles for ${ref.name} from ${isoDay(span.start)} to ${isoDay(span.end - 1)}`, 'NOT_FOUND');
+  const bars = res.data.map(toBar);
+  return { name: ref.name, bars, returns: A.dailyReturns(bars, 'log') };
+}
+
+/**
+ * One coin's failure: what is wrong with the coin itself (unknown, bad input, unreadable or no
+ * candles) costs its own row; anything else (the plan, an outage) fails the formula, so the host
+ * keeps the last good table instead of rows of errors.
+ */
+function ownRowError(e: unknown, caller: string): CellError {
+  const err = toFormulaError(e, caller);
+  const own = ['UNKNOWN_COIN', 'INVALID_ARGUMENT', 'MISSING_FIELD', 'NOT_FOUND'].includes(err.apiCode ?? '');
+  if (!own && (err.transient || err.code === '#N/A')) throw err;
+  return err.toCell();
+}
+
+/** Loads every coin at once (the client shares repeated ones); a blank keeps its place as null. */
+function loadAll(ctx: FormulaContext, inputs: readonly Arg[], span: Span): Promise<(Series | CellError | null)[]> {
+  return Promise.all(
+    // A coin that is not one (TRUE, 10,000 characters) fails its own row too, naming the argument.
+    inputs.map((input) => (input === null ? Promise.resolve(null) : Promise.resolve().then(() => seriesOf(ctx, coinArg(input, 'coins'), span)).catch((e: unknown) => ownRowError(e, ctx.caller)))),
+  );
+}
+
+// ---------------------------------------------------------------- STATS
+
+type Stat = 'return' | 'cagr' | 'volatility' | 'maxDrawdown' | 'sharpe' | 'beta' | 'correlation' | 'vwap';
+export const STATS_FIELDS: readonly Stat[] = ['return', 'cagr', 'volatility', 'maxDrawdown', 'sharpe', 'beta', 'correlation', 'vwap'];
+const STAT_CHOICES: Record<string, Stat> = { ...choicesOf(STATS_FIELDS), maxdd: 'maxDrawdown', drawdown: 'maxDrawdown', vol: 'volatility', corr: 'correlation' };
+
+interface Context {
+  bench: Series | null;
+  riskFree: number;
+  rate: FiatRate | null;
+}
+
+/** Each statistic: its header, its value, and why it can be undefined (the #N/A message). */
+const STATS: Record<Stat, { header: (c: Context, cur: string) => string; value: (s: Series, c: Context) => number | null; undefinedWhy: string }> = {
+  return: { header: () => 'Return (fraction)', value: (s) => A.totalReturn(s.bars), undefinedWhy: 'needs two daily closes in the range' },
+  cagr: { header: () => 'CAGR (fraction)', value: (s) => A.cagr(s.bars), undefinedWhy: 'needs two daily closes at least a day apart' },
+  volatility: {
+    header: () => 'Volatility, annualized (fraction)', value: (s) => A.volatilityOf(s.returns.values), undefinedWhy: 'needs two daily returns (three consecutive days)',
+  },
+  maxDrawdown: { header: () => 'Max drawdown (fraction)', value: (s) => A.maxDrawdown(s.bars), undefinedWhy: 'needs a daily close' },
+  sharpe: {
+    header: () => 'Sharpe ratio', value: (s, c) => A.sharpe(s.bars, c.riskFree), undefinedWhy: 'needs two daily returns and a price that moved',
+  },
+  beta: {
+    header: (c) => `Beta vs ${c.bench?.name ?? 'benchmark'}`, value: (s, c) => (c.bench ? A.beta(s.returns, c.bench.returns) : null),
+    undefinedWhy: 'needs two days of returns shared with the benchmark, whose price moved',
+  },
+  correlation: {
+    header: (c) => `Correlation vs ${c.bench?.name ?? 'benchmark'}`, value: (s, c) => (c.bench ? A.correlation(s.returns, c.bench.returns) : null),
+    undefinedWhy: 'needs two days of returns shared with the benchmark, and prices that moved',
+  },
+  vwap: {
+    header: (c, cur) => (cur === 'USD' ? 'VWAP (USD)' : `VWAP (${cur} at today's rate)`),
+    value: (s, c) => {
+      const usd = A.vwap(s.bars);
+      return usd === null ? null : c.rate ? usd / c.rate.usdPerUnit : usd;
+    },
+    undefinedWhy: 'needs daily volume in the range',
+  },
+};
+
+function statsFields(v: Arg): Stat[] {
+  const raw = flatValues(v).flatMap((x) => (typeof x === 'string' ? x.split(',').map((s) => s.trim()).filter(Boolean) : [x]));
+  if (raw.length === 0) return [...STATS_FIELDS];
+  return raw.map((f) => choiceArg(f, 'fields', STAT_CHOICES, undefined, STATS_FIELDS.join(', ')));
+}
+
+/** An annual rate as a fraction (Excel's 5 % is 0.05); 5 meaning 5 % is caught, not read as 500 %. */
+function riskFreeArg(v: Arg): number {
+  const rf = numberArg(v, 'riskFree', 0)!;
+  if (rf <= -1 || rf > 1) throw invalidValue(`riskFree is an annual rate as a fraction, from above -1 to 1: 0.05 (or 5%) for 5 %; got ${rf}`);
+  return rf;
+}
+
+async function stats(
+  ctx: FormulaContext, coins: Arg, start: Arg, end: Arg, benchmark: Arg, fields: Arg, riskFree: Arg, headers: Arg, currency: Arg,
+): Promise<Grid> {
+  const inputs = flatCells(coins);
+  if (inputs.every((x) => x === null)) throw invalidValue('coins is required: a coin or a range of coins');
+  const span = rangeArgs(start, end, ctx.now());
+  const names = statsFields(fields);
+  const rf = riskFreeArg(riskFree);
+  const one = inputs.length === 1 && names.length === 1 && blank(headers);
+  const showHeaders = headersArg(headers);
+  const cur = currencyArg(currency, 'USD');
+  const benchInput = names.includes('beta') || names.includes('correlation') ? coinArg(blank(benchmark) ? 'bitcoin' : scalar(benchmark), 'benchmark') : null;
+  // Everything at once: the benchmark's candles, the fiat rate and every coin's candles.
+  const [bench, rate, rows] = await Promise.all([
+    benchInput === null ? null : seriesOf(ctx, benchInput, span).catch((e: unknown) => {
+      const err = toFormulaError(e, ctx.caller);
+      throw err.apiCode === 'UNKNOWN_COIN' || err.apiCode === 'NOT_FOUND' ? notAvailable(`benchmark: ${err.message}`, err.apiCode) : err;
+    }),
+    names.includes('vwap') && cur !== 'USD' ? fiatRate(ctx.client, cur, { caller: ctx.caller, signal: ctx.signal }) : null,
+    loadAll(ctx, inputs, span),
+  ]);
+  const c: Context = { bench, riskFree: rf, rate };
+  const cell = (s: Series, f: Stat): Cell => {
+    const x = STATS[f].value(s, c);
+    return x === null || !Number.isFinite(x) ? new CellError('#N/A', `${f} of ${s.name} is undefined here: it ${STATS[f].undefinedWhy}`) : x;
+  };
+  if (one) {
+    const s = rows[0]!;
+    if (s instanceof CellError) throw toError(s);
+    const x = cell(s, names[0]);
+    if (x instanceof CellError) throw notAvailable(x.message, 'UNDEFINED');
+    return [[x]];
+  }
+  const body: Grid = rows.map((s, i) => {
+    if (s === null) return [EMPTY, ...names.map(() => EMPTY)];
+    if (s instanceof CellError) return [label(inputs[i]), ...names.map(() => s)];
+    return [label(inputs[i]), ...names.map((f) => cell(s, f))];
+  });
+  return showHeaders ? [['Coin', ...names.map((f) => STATS[f].header(c, cur))], ...body] : body;
+}
+
+const toError = (e: CellError): FormulaError => (e.error === '#VALUE!' ? invalidValue(e.message) : notAvailable(e.message));
+
+// ---------------------------------------------------------------- CORREL
+
+/** n coins make n² cells and n candle requests. */
+export const MAX_CORREL_COINS = 200;
+
+async function correl(ctx: FormulaContext, coins: Arg, start: Arg, end: Arg, headers: Arg): Promise<Grid> {
+  const inputs = flatValues(coins);
+  if (inputs.length === 0) throw invalidValue('coins is required: a range of coins');
+  if (inputs.length > MAX_CORREL_COINS) throw invalidValue(`coins: at most ${MAX_CORREL_COINS} coins; got ${inputs.length}`);
+  const span = rangeArgs(start, end, ctx.now());
+  const showHeaders = headersArg(headers);
+  const loaded = await loadAll(ctx, inputs, span);
+  const good = loaded.filter((s): s is Series => s !== null && !(s instanceof CellError));
+  const m = A.correlationMatrix(good.map((s) => s.returns));
+  const at = new Map(good.map((s, k) => [s, k]));
+  const body: Grid = loaded.map((a, i) =>
+    loaded.map((b, j): Cell => {
+      if (a instanceof CellError) return a;
+      if (b instanceof CellError) return b;
+      const x = m[at.get(a as Series)!][at.get(b as Series)!];
+      const names = i === j ? (a as Series).name : `${(a as Series).name} and ${(b as Series).name}`;
+      return x === null ? new CellError('#N/A', `Correlation of ${names} is undefined here: it needs two days of returns in common, and prices that moved`) : x;
+    }),
+  );
+  if (!showHeaders) return body;
+  const labels = inputs.map(label);
+  return [[EMPTY, ...labels], ...body.map((row, i) => [labels[i], ...row])];
+}
+
+export const analyticsFormulas: Catalog = {
+  STATS: stats,
+  CORREL: correl,
+};
