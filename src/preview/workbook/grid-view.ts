@@ -19,9 +19,9 @@ import type { Sheet } from './sheet';
 const MIN_ROWS = 30;
 /** A to Z are always drawn; the grid grows to the right with the data, its spills and the active cell. */
 const MIN_COLS = 26;
-/** Excel's sheet: 1,048,576 rows and 16,384 columns (XFD). */
+/** Excel's 1,048,576 rows; 702 columns (A to ZZ) where Excel has 16,384: every column is drawn, so the far ones cost layout. */
 export const MAX_ROW = 1_048_576;
-export const MAX_COL = 16_384;
+export const MAX_COL = 702;
 /** Every row is this tall (CSS in index.html fixes it), so scroll position maps to rows. */
 export const ROW_PX = 22;
 const MARGIN_ROWS = 20;
