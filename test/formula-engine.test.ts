@@ -28,7 +28,8 @@ function sheet(cells: Record<string, Value>, custom: Record<string, Value[][]> =
       }
       return out;
     },
-    customFunction: (id) => custom[id] ?? null,
+    // A formatted number comes back from the runtime on CustomFunctionsRuntime 1.4 (issue #27 adds it to CellValue).
+    customFunction: (id) => (custom[id] ?? null) as ReturnType<Scope['customFunction']>,
     now: () => Date.UTC(2026, 0, 15, 18),
   };
   return (formula: string) => engine.evaluate(formula, { row: 60, col: 1 }, scope);
