@@ -127,8 +127,12 @@ class HelpPagesPlugin {
         );
         const esc = (s) => String(s ?? '').replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
         const page = (title, body) => pages.page(title, body, 1);
-        const items = [];
-        for (const f of functions) {
+        const areasFile = path.join(here, 'src/help/areas.json');
+        compilation.fileDependencies.add(areasFile);
+        const { areas, oneValueOrTable } = JSON.parse(readFileSync(areasFile, 'utf8'));
+        const byId = new Map(functions.map((f) => [f.id, f]));
+        for (const f of functions) helpPage(f);
+        function helpPage(f) {
           const file = `${f.id.toLowerCase()}.html`;
           const params = (f.parameters || [])
             .map((p) => `<tr><td><code>${esc(p.name)}</code>${p.optional ? ' <em>(optional)</em>' : ''}${p.repeating ? ' <em>(repeating)</em>' : ''}</td><td>${esc(p.description)}</td></tr>`)
@@ -137,18 +141,33 @@ class HelpPagesPlugin {
             .map((e) => `<li><code>${esc(e.formula)}</code><br>${esc(e.result)}</li>`)
             .join('');
           const signature = `CRYPTO.${f.name}(${(f.parameters || []).map((p) => (p.optional ? `[${p.name}]` : p.name)).join(', ')})`;
+          const names = (f.parameters || []).map((p) => p.name);
+          // Each claim holds for this function only; test/help-pages.test.ts checks them against what it returns.
+          const result = oneValueOrTable[f.id] ?? (f.result?.dimensionality === 'matrix' ? 'A table that spills into neighbouring cells.' : 'One value.');
+          const coin = names.some((n) => n === 'coin' || n === 'coins') ? 'an unknown coin (with the closest match), ' : '';
+          const dates = names.some((n) => n === 'start' || n === 'end' || n === 'date')
+            ? `<h2>Dates</h2><p>An Excel date (<code>DATE(2024,3,15)</code> or a cell holding one), ISO text (<code>"2024-03-15"</code>), or a period: <code>"2024"</code>, <code>"2024Q1"</code>, <code>"2024-03"</code>, or a look-back from now: <code>"30D"</code>, <code>"12W"</code>, <code>"6M"</code>, <code>"1Y"</code>. A period given alone as a start means that whole period; as a single date it means its first day. Dates are UTC days.</p>`
+            : '';
           const body =
             `<p><a href="index.html">All formulas</a></p><h1><code>${esc(signature)}</code></h1><p>${esc(f.description)}</p>` +
             `<h2>Arguments</h2><table>${params || '<tr><td colspan="2">None</td></tr>'}</table>` +
-            `<h2>Result</h2><p>${esc(f.result?.dimensionality === 'matrix' ? 'A table that spills into neighbouring cells.' : 'One value.')}</p>` +
+            `<h2>Result</h2><p>${esc(result)}</p>${dates}` +
             `<h2>Examples</h2><ul>${ex}</ul>` +
-            `<h2>Errors</h2><p><code>#N/A</code> with a message: unknown coin (with the closest match), a plan that lacks this data, no API key, or the service unavailable with no earlier value. <code>#VALUE!</code>: an argument outside its allowed values, which the message lists.</p>`;
+            `<h2>Errors</h2><p><code>#N/A</code> with a message: ${coin}a plan that lacks this data, no API key, or the service unavailable with no earlier value. <code>#VALUE!</code>: an argument outside its allowed values, which the message lists.</p>`;
           compilation.emitAsset(`help/${file}`, new webpack.sources.RawSource(page(`CRYPTO.${f.name}`, body)));
-          items.push(`<li><a href="${file}"><code>CRYPTO.${esc(f.name)}</code></a>: ${esc(f.description)}</li>`);
         }
+        const item = (id) => {
+          const f = byId.get(id);
+          return f ? `<li><a href="${f.id.toLowerCase()}.html"><code>CRYPTO.${esc(f.name)}</code></a>: ${esc(f.description)}</li>` : '';
+        };
+        const listed = new Set(areas.flatMap((a) => a.functions));
+        const unlisted = functions.filter((f) => !listed.has(f.id)).map((f) => f.id);
+        const sections = [...areas, ...(unlisted.length ? [{ title: 'More', intro: '', functions: unlisted }] : [])]
+          .map((a) => `<h3>${esc(a.title)}</h3>${a.intro ? `<p>${esc(a.intro)}</p>` : ''}<ul>${a.functions.map(item).join('')}</ul>`)
+          .join('');
         const index =
           `<h1>Crypto Market Data for Excel</h1><p>Formulas that put CryptoRank market data into cells. Open <b>Crypto Data</b> on the Home tab to add your API key (a free Sandbox key is available from CryptoRank).</p>` +
-          `<h2>Formulas</h2><ul>${items.join('')}</ul>` +
+          `<h2>Formulas</h2>${sections}` +
           `<h2>Support</h2><p><a href="../support.html">Support</a> (getting a key, common errors, contact), <a href="../privacy.html">privacy policy</a>, <a href="../terms.html">terms of use</a>, <a href="../whats-new.html">what's new</a>.</p>`;
         compilation.emitAsset('help/index.html', new webpack.sources.RawSource(page('Crypto Market Data: help', index)));
       });
@@ -236,6 +255,11 @@ export default async (env, options) => {
       server: https ? { type: 'https', options: httpsOptions } : 'http',
       // Development only: Office.js from the local package (what ships loads it from Microsoft's CDN).
       static: [{ directory: path.join(here, 'node_modules/@microsoft/office-js/dist'), publicPath: '/office-js', watch: false }],
+      // /help without its slash would serve the index with links resolving one level up.
+      setupMiddlewares: (middlewares) => [
+        { name: 'help-slash', middleware: (req, res, next) => (req.url === '/help' ? res.redirect(301, '/help/') : next()) },
+        ...middlewares,
+      ],
       // The demo talks to the local API server through the dev server: same origin, no mixed content.
       proxy: [{ context: ['/v3'], target: `http://127.0.0.1:${emulatorPort}` }],
     },

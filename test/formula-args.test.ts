@@ -140,7 +140,8 @@ describe('generated functions.json', () => {
     assert.deepEqual(bindArguments(quote, [[['a'], ['b']], 'price']), [[['a'], ['b']], [['price']], null, null]);
     const price = meta.find((f) => f.id === 'PRICE')!;
     assert.throws(() => bindArguments(price, ['a', 'USD', 3]), /at most 2 arguments/);
-    assert.throws(() => bindArguments(price, []), /needs coin/);
+    // A missing required argument reaches the function (as in the preview), which names it.
+    assert.deepEqual(bindArguments(price, []), [null, null]);
     assert.throws(() => bindArguments(price, [[['a', 'b']]]), /takes one value, not a range/);
     const markets = meta.find((f) => f.id === 'MARKETS')!;
     assert.throws(() => bindArguments(markets, ['ten']), /count must be a number/);

@@ -76,6 +76,20 @@ async function enter(page: Page, address: string, text: string): Promise<void> {
   await bar.press('Enter');
 }
 
+/** The page's paste, as Ctrl+V delivers it: a paste event carrying the text (the system clipboard is the browser's own). */
+async function pasteText(page: Page, text: string): Promise<void> {
+  await page.evaluate((t) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', t);
+    document.getElementById('grid')!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  }, text);
+}
+
+async function pasteAt(page: Page, address: string, text: string): Promise<void> {
+  await cellLocator(page, address).click();
+  await pasteText(page, text);
+}
+
 const idle = (page: Page) => page.evaluate(() => window.__previewWorkbook!.sheet.whenIdle());
 
 async function values(page: Page, anchor: string, rows: number, cols: number): Promise<Cell[][]> {
@@ -227,7 +241,7 @@ describe('the built bundle in cells', () => {
     assert.deepEqual(mismatches, []);
   });
 
-  test('errors from the bundle: an unknown coin is #N/A naming it, a bad argument #VALUE! naming the allowed values; dates in a spilled table show as dates', async () => {
+  test('errors from the bundle: an unknown coin is #N/A naming it, a bad argument #VALUE! naming the allowed values; a spilled date shows as its value does (no format guessed from a heading)', async () => {
     const page = await openPreview();
     await enter(page, 'A1', '=CRYPTO.PRICE("nosuchcoinxyz")');
     await enter(page, 'A2', '=CRYPTO.OHLCV("bitcoin","2024-01-01","2024-01-03","fortnightly")');
@@ -240,8 +254,11 @@ describe('the built bundle in cells', () => {
     assert.match(bad.message, /daily.*weekly.*monthly/);
     assert.equal(await cellLocator(page, 'A1').getAttribute('title'), `#N/A ${unknown.message}`);
     assert.equal((await cellLocator(page, 'A4').textContent())?.trim(), 'Date');
-    assert.equal((await cellLocator(page, 'A5').textContent())?.trim(), '2024-01-01');
-    assert.equal((await values(page, 'A5', 1, 1))[0][0], 45292);
+    // Excel gives a custom function's serial date no format; a formatted number (CustomFunctionsRuntime 1.4) brings its own.
+    const [[date]] = await values(page, 'A5', 1, 1);
+    const serial = typeof date === 'object' && date !== null && 'basicValue' in date ? (date as { basicValue: number }).basicValue : date;
+    assert.equal(serial, 45292);
+    assert.equal((await cellLocator(page, 'A5').textContent())?.trim(), typeof date === 'number' ? '45292' : '2024-01-01');
   });
 
   test('a pending call shows #BUSY!; editing an argument cancels it and the cell shows the new result', async () => {
@@ -299,6 +316,114 @@ describe('the built bundle in cells', () => {
   });
 });
 
+describe("Excel's functions around the add-in's results (issue #23)", () => {
+  // Expected results from Microsoft's function pages (support.microsoft.com):
+  // - NA: "When a formula refers to a cell containing #N/A, the formula returns the #N/A error value."
+  // - STDEV.S: the "n-1" method, sqrt(sum((x - mean)^2) / (n - 1)); its example, ten breaking
+  //   strengths 1345 ... 1299, gives 27.46391572.
+  // - MAX: the largest number; a range's text and blanks are ignored.
+  const STRENGTHS = [1345, 1301, 1368, 1322, 1310, 1370, 1318, 1350, 1303, 1299];
+  const sampleSd = (xs: number[]) => {
+    const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
+    return Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (xs.length - 1));
+  };
+
+  test('MAX and STDEV.S over an OHLCV spill, SUM over #N/A, INDEX(NA(),1,2): as Microsoft documents them', async () => {
+    const page = await openPreview();
+    const ohlcv = '=CRYPTO.OHLCV("bitcoin","2024-01-01","2024-03-31","daily",0,"close")';
+    await enter(page, 'A1', ohlcv);
+    await enter(page, 'C1', '=MAX(A1#)');
+    await enter(page, 'C2', '=STDEV.S(A1:A91)');
+    await enter(page, 'C3', '=MAX(A1:A91)');
+    await pasteAt(page, 'E1', STRENGTHS.join('\n'));
+    await enter(page, 'C4', '=STDEV.S(E1:E10)');
+    await enter(page, 'F1', '=NA()');
+    await enter(page, 'F2', '5');
+    await enter(page, 'C5', '=SUM(F1:F2)');
+    await enter(page, 'C6', '=INDEX(NA(),1,2)');
+    await enter(page, 'C7', '=AVERAGE(F1:F2)');
+    await enter(page, 'C8', '=COUNT(F1:F2)');
+    await idle(page);
+    const want = await calculate(cli.host, ohlcv);
+    assert.ok('value' in want);
+    const closes = want.value.map((r) => r[0] as number);
+    assert.equal(closes.length, 91);
+    const [[max], [sd], [max2], [strength], [sum], [index], [avg], [count]] = await values(page, 'C1', 8, 1);
+    assert.equal(max, Math.max(...closes));
+    assert.equal(max2, max);
+    assert.ok(Math.abs((sd as number) - sampleSd(closes)) < 1e-9 * sampleSd(closes), `STDEV.S ${sd} vs ${sampleSd(closes)}`);
+    assert.equal((strength as number).toFixed(8), '27.46391572');
+    assert.equal((sum as { error: string }).error, '#N/A');
+    assert.equal((index as { error: string }).error, '#N/A');
+    assert.equal((avg as { error: string }).error, '#N/A');
+    assert.equal(count, 1, 'COUNT skips errors (COUNT page)');
+  });
+
+  test('pasting three lines of coin names fills three cells; Ctrl+D fills a formula down with its reference moved', async () => {
+    const page = await openPreview();
+    await cellLocator(page, 'A1').click();
+    await pasteText(page, 'bitcoin\nethereum\nsolana\n');
+    await enter(page, 'B1', '=CRYPTO.PRICE(A1)');
+    await cellLocator(page, 'B1').click();
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('Control+d');
+    await idle(page);
+    assert.deepEqual((await values(page, 'A1', 4, 1)).map((r) => r[0]), ['bitcoin', 'ethereum', 'solana', null]);
+    assert.deepEqual(await page.evaluate(() => ['B2', 'B3'].map((a) => window.__previewWorkbook!.sheet.input(a))), ['=CRYPTO.PRICE(A2)', '=CRYPTO.PRICE(A3)']);
+    // A new CLI session: the shared one may hold prices from before an earlier test moved the market on.
+    const fresh = await openSession({ apiUrl: em.url });
+    after(() => fresh.close());
+    for (const [i, coin] of ['bitcoin', 'ethereum', 'solana'].entries()) {
+      const want = await calculate(fresh.host, `=CRYPTO.PRICE("${coin}")`);
+      assert.ok('value' in want);
+      assert.equal((await values(page, `B${i + 1}`, 1, 1))[0][0], want.value[0][0], coin);
+    }
+  });
+
+  test("the selected error cell's message is in the status bar, without hovering", async () => {
+    const page = await openPreview();
+    await enter(page, 'A1', '=CRYPTO.PRICE("nosuchcoinxyz")');
+    await enter(page, 'A2', '=1/0');
+    await idle(page);
+    await cellLocator(page, 'A1').click();
+    const message = page.getByLabel("Selected cell's error");
+    assert.match((await message.textContent()) ?? '', /^A1: #N\/A .*nosuchcoinxyz/);
+    await page.keyboard.press('ArrowDown');
+    assert.match((await message.textContent()) ?? '', /^A2: #DIV\/0! .*divides by zero/);
+    await page.keyboard.press('ArrowDown');
+    assert.equal((await message.textContent())?.trim(), '');
+  });
+
+  test('General format as Excel shows it; the format buttons; a spill wider than the drawn columns; Ctrl+Right reaches it', async () => {
+    const page = await openPreview();
+    await enter(page, 'A1', '2161700000000');
+    await enter(page, 'A2', '362676000000');
+    await enter(page, 'A3', '=1/3');
+    await enter(page, 'A4', '0.1234');
+    await enter(page, 'A5', '45292');
+    await enter(page, 'A6', '=TODAY()');
+    await enter(page, 'A8', '=SEQUENCE(1,40)');
+    await idle(page);
+    const text = async (a: string) => (await cellLocator(page, a).textContent())?.trim();
+    assert.deepEqual([await text('A1'), await text('A2'), await text('A3')], ['2.1617E+12', '3.62676E+11', '0.333333333']);
+    await cellLocator(page, 'A4').click();
+    await page.getByRole('button', { name: 'Percent', exact: true }).click();
+    assert.equal(await text('A4'), '12.34%');
+    await cellLocator(page, 'A5').click();
+    await page.getByRole('button', { name: 'Date', exact: true }).click();
+    assert.equal(await text('A5'), '2024-01-01');
+    await page.getByRole('button', { name: 'Number', exact: true }).click();
+    assert.equal(await text('A5'), '45,292.00');
+    assert.match((await text('A6')) ?? '', /^\d{4}-\d{2}-\d{2}$/, 'TODAY() shows a date, as Excel formats it');
+    // Column AN (the 40th) is drawn because the spill reaches it; Ctrl+Right goes to the spill's end.
+    assert.equal(await text('AN8'), '40');
+    await cellLocator(page, 'A8').click();
+    await page.keyboard.press('Control+ArrowRight');
+    assert.equal(await page.locator('#name-box').textContent(), 'AN8');
+  });
+});
+
 describe('the task pane acts on the workbook', () => {
   test('Remove key, then a recalculation: cells turn #N/A with the message', async () => {
     const page = await openPreview();
@@ -314,6 +439,25 @@ describe('the task pane acts on the workbook', () => {
     assert.equal((cell as { error: string }).error, '#N/A');
     const title = (await cellLocator(page, 'A1').getAttribute('title')) ?? '';
     assert.match(title, /^#N\/A .*key/i);
+  });
+
+  test('the portfolio template after Remove key and a recalculation: #N/A totals with the key message, not 0.00 or #NAME?', async () => {
+    const page = await openPreview('?template=portfolio');
+    await idle(page);
+    assert.equal(typeof (await values(page, 'E10', 1, 1))[0][0], 'number');
+    const pane = page.frameLocator('#pane');
+    await pane.getByRole('button', { name: 'Remove key', exact: true }).click();
+    await pane.locator('#key-saved[hidden]').waitFor({ state: 'attached' });
+    await page.getByRole('button', { name: 'Recalculate', exact: true }).click();
+    await idle(page);
+    for (const a of ['C4', 'D4', 'E4', 'D10', 'E10']) {
+      const [[v]] = await values(page, a, 1, 1);
+      assert.equal((v as { error?: string }).error, '#N/A', `${a}: ${JSON.stringify(v)}`);
+      assert.match((v as { message?: string }).message ?? '', /key/i, `${a}: ${JSON.stringify(v)}`);
+      assert.equal((await cellLocator(page, a).textContent())?.trim(), '#N/A');
+    }
+    await cellLocator(page, 'E10').click();
+    assert.match((await page.getByLabel("Selected cell's error").textContent()) ?? '', /^E10: #N\/A .*key/i);
   });
 
   test('Refresh all data recalculates the grid: every CRYPTO call again, with the new market', async () => {

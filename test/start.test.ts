@@ -64,6 +64,10 @@ test('npm start prints the preview first and serves it at the root, /?template=b
   }
   const pane = await fetch(`http://localhost:${devPort}/preview-pane.html`);
   assert.match(await pane.text(), /<script src="preview-host\.js"><\/script>/, 'the pane page loads the preview host where Office.js would be');
+  // /help without its slash would resolve the index's links one level up: the dev server adds the slash.
+  const help = await fetch(`http://localhost:${devPort}/help`, { redirect: 'manual' });
+  assert.equal(help.status, 301);
+  assert.equal(help.headers.get('location'), '/help/');
   const status = await fetch(`http://localhost:${devPort}/v3/status`, { headers: { 'X-Api-Key': 'demo-pro' } });
   assert.notEqual(status.status, 502, 'the dev server proxies /v3 to the local API server');
 

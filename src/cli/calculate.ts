@@ -1,61 +1,54 @@
 /**
- * Evaluates formula text as Excel would: arguments bound to the parameters
- * declared in functions.json (omitted optional ones as null, ranges as 2-D
- * arrays, repeating parameters as an array), then the calculation host.
+ * Evaluates formula text as the preview workbook does, through the same
+ * formula engine (src/engine) and the same argument rules (the preview
+ * runtime's marshalling: omitted optional arguments as null, ranges as 2-D
+ * arrays, repeating parameters as an array, types coerced as Excel coerces
+ * them), with the calculation host answering the add-in's functions. So
+ * `=0.75*CRYPTO.PRICE("bitcoin")+10*CRYPTO.PRICE("ethereum")`, `=MAX(1,2)` or
+ * `=CRYPTO.FEARGREED(TODAY()-90,TODAY())` answer here as in the preview, with
+ * the same messages. The CLI has no cells: a reference is #REF!.
+ *
+ * A formula that is one CRYPTO call with literal arguments (a workbook's
+ * usual cell, and every cell of the benchmark's sheets) takes a fast path:
+ * parsed and bound once per text, then handed to the host.
  * The result is always 2-D; a cell error is {"error", "message"}.
  */
 import { CellError, FormulaError, type Cell, type FormulaResult } from '../formulas/cells';
 import type { CalculationHost, EvaluateOptions } from '../formulas/host';
 import type { Arg } from '../formulas/args';
-import { parseFormula, type ParsedArg } from './formula-parser';
-import { loadFunctionMetadata, type FunctionMeta, type ParameterMeta } from './metadata';
+import { Engine, FormulaSyntaxError as EngineSyntaxError, type Evaluated } from '../engine/evaluator';
+import { errorMessage, isErrorValue, isFormattedNumber, xlError, type Value } from '../engine/values';
+import { CustomFunctionsError, errorValueOf } from '../preview/runtime/errors';
+import { marshalArguments } from '../preview/runtime/marshal';
+import type { ArgumentValue, CellValue, ResultGrid } from '../preview/runtime/values';
+import { FormulaSyntaxError, parseFormula, type ParsedArg } from './formula-parser';
+import { loadFunctionMetadata, type FunctionMeta } from './metadata';
 
 export type JsonCell = number | string | boolean | { error: string; message: string };
 export type Outcome = { value: JsonCell[][] } | { error: string; message: string };
 
-const formulaError = (message: string): Outcome => ({ error: '#VALUE!', message });
-
-/** Binds one argument to its parameter, coercing as Excel does; a string result is the reason it cannot. */
-function bindOne(arg: ParsedArg, p: ParameterMeta): unknown {
-  const matrix = p.dimensionality === 'matrix';
-  if (Array.isArray(arg)) {
-    if (!matrix) throw new FormulaError('#VALUE!', `${p.name} takes one value, not a range`);
-    return arg;
-  }
-  if (arg === null) return matrix ? null : null;
-  let v: unknown = arg;
-  if (p.type === 'number' && typeof arg !== 'number') {
-    const n = typeof arg === 'boolean' ? Number(arg) : Number(arg);
-    if (typeof arg === 'string' && (arg.trim() === '' || !Number.isFinite(n))) {
-      throw new FormulaError('#VALUE!', `${p.name} must be a number; got ${JSON.stringify(arg)}`);
-    }
-    v = n;
-  } else if (p.type === 'string' && typeof arg !== 'string') {
-    v = typeof arg === 'boolean' ? (arg ? 'TRUE' : 'FALSE') : String(arg);
-  } else if (p.type === 'boolean' && typeof arg !== 'boolean') {
-    if (typeof arg === 'number') v = arg !== 0;
-    else if (/^(true|false)$/i.test(arg)) v = /^true$/i.test(arg);
-    else throw new FormulaError('#VALUE!', `${p.name} must be TRUE or FALSE; got ${JSON.stringify(arg)}`);
-  }
-  return matrix ? [[v]] : v;
+export interface CalculateOptions extends EvaluateOptions {
+  /** The clock TODAY() and NOW() read (epoch ms); default the system clock. */
+  now?: () => number;
 }
 
+/** A literal argument as the workbook would hand it over: omitted, one value, or an array constant. */
+function argumentValue(a: ParsedArg): ArgumentValue {
+  if (a === null) return { omitted: true };
+  return { value: Array.isArray(a) ? (a as CellValue[][]) : a };
+}
+
+/**
+ * Binds arguments to the parameters declared in functions.json by the preview
+ * runtime's rules (the same messages as the preview); throws FormulaError.
+ */
 export function bindArguments(meta: FunctionMeta, args: ParsedArg[]): unknown[] {
-  const params = meta.parameters;
-  const repeating = params.length > 0 && params[params.length - 1].repeating ? params[params.length - 1] : null;
-  if (!repeating && args.length > params.length) {
-    throw new FormulaError('#VALUE!', `CRYPTO.${meta.name} takes at most ${params.length} arguments; got ${args.length}`);
+  try {
+    return marshalArguments(meta, args.map(argumentValue));
+  } catch (e) {
+    if (e instanceof CustomFunctionsError) throw new FormulaError(e.code === '#N/A' ? '#N/A' : '#VALUE!', errorMessage(errorValueOf(e)));
+    throw e;
   }
-  const bound: unknown[] = [];
-  const fixed = repeating ? params.length - 1 : params.length;
-  for (let k = 0; k < fixed; k++) {
-    const p = params[k];
-    const a = k < args.length ? args[k] : null;
-    if (a === null && !p.optional) throw new FormulaError('#VALUE!', `CRYPTO.${meta.name} needs ${p.name}`);
-    bound.push(bindOne(a, p));
-  }
-  if (repeating) bound.push(args.slice(fixed).map((a) => bindOne(a, repeating)));
-  return bound;
 }
 
 const jsonCell = (c: Cell): JsonCell => (c instanceof CellError ? c.toJSON() : c);
@@ -64,8 +57,8 @@ function toJson(result: FormulaResult): JsonCell[][] {
   return Array.isArray(result) ? result.map((row) => row.map(jsonCell)) : [[jsonCell(result)]];
 }
 
-/** What a formula text binds to: the function and its arguments, or why it cannot. */
-type Bound = { meta: FunctionMeta; args: unknown[] } | { outcome: Outcome };
+/** What a formula text binds to: one CRYPTO call and its arguments, an outcome known already, or the engine. */
+type Bound = { meta: FunctionMeta; args: unknown[] } | { outcome: Outcome } | { engine: true };
 
 // Workbooks repeat formula text (a column of =CRYPTO.PRICE("BTC")): parsing and
 // binding it once is enough. Bound arguments are shared: formulas only read them.
@@ -73,38 +66,49 @@ type Bound = { meta: FunctionMeta; args: unknown[] } | { outcome: Outcome };
 // bookkeeping on every hit costs more than re-parsing after a rare reset.
 const bindings = new Map<string, Bound>();
 const MAX_BINDINGS = 20_000;
+const CRYPTO_CALL = /^\s*=?\s*CRYPTO\./i;
 
 function bind(functions: readonly FunctionMeta[], text: string): Bound {
   let b = bindings.get(text);
   if (b) return b;
   if (bindings.size >= MAX_BINDINGS) bindings.clear();
-  const parsed = parseFormula(text);
-  const meta = functions.find((f) => f.id === parsed.name || f.name === parsed.name);
-  if (!meta) b = { outcome: { error: '#NAME?', message: `Unknown function CRYPTO.${parsed.name}` } };
-  else {
-    try {
-      b = { meta, args: bindArguments(meta, parsed.args) };
-    } catch (e) {
-      if (!(e instanceof FormulaError)) throw e;
-      b = { outcome: { error: e.code, message: e.message } };
-    }
-  }
+  b = bindOnce(functions, text);
   bindings.set(text, b);
   return b;
 }
 
+function bindOnce(functions: readonly FunctionMeta[], text: string): Bound {
+  if (!CRYPTO_CALL.test(text)) return { engine: true };
+  let parsed;
+  try {
+    parsed = parseFormula(text);
+  } catch (e) {
+    if (e instanceof FormulaSyntaxError) return { engine: true }; // not one call with literal arguments
+    throw e;
+  }
+  const meta = functions.find((f) => f.id === parsed.name || f.name === parsed.name);
+  if (!meta) return { outcome: { error: '#NAME?', message: `Unknown function CRYPTO.${parsed.name}` } };
+  try {
+    return { meta, args: bindArguments(meta, parsed.args) };
+  } catch (e) {
+    if (!(e instanceof FormulaError)) throw e;
+    return { outcome: { error: e.code, message: e.message } };
+  }
+}
+
 let functions: readonly FunctionMeta[] | null = null;
+let engine: Engine | null = null;
 
 const valueOutcome = (result: FormulaResult): Outcome => ({ value: toJson(result) });
 const errorOutcome = (e: unknown): Outcome =>
-  e instanceof FormulaError ? { error: e.code, message: e.message } : formulaError(e instanceof Error ? e.message : String(e));
+  e instanceof FormulaError ? { error: e.code, message: e.message } : { error: '#VALUE!', message: e instanceof Error ? e.message : String(e) };
 
 /**
  * Rejects with FormulaSyntaxError when the text is not a formula; every other
  * failure is an Outcome. Not an async function: a recalculation has thousands
  * of these pending at once, and each suspended frame is memory.
  */
-export function calculate(host: CalculationHost, text: string, opts: EvaluateOptions = {}): Promise<Outcome> {
+export function calculate(host: CalculationHost, text: string, opts: CalculateOptions = {}): Promise<Outcome> {
   if (!functions) return loadFunctionMetadata().then((f) => ((functions = f), calculate(host, text, opts)));
   let b: Bound;
   try {
@@ -113,5 +117,76 @@ export function calculate(host: CalculationHost, text: string, opts: EvaluateOpt
     return Promise.reject(e);
   }
   if ('outcome' in b) return Promise.resolve(b.outcome);
+  if ('engine' in b) return evaluateFormula(host, functions, text, opts);
   return host.evaluate(b.meta.id, b.args as Arg[], opts).then(valueOutcome, errorOutcome);
+}
+
+/** A host answer as the cells the workbook would get (the preview runtime's shape). */
+function resultGrid(result: FormulaResult): ResultGrid {
+  const cell = (c: Cell): CellValue => (c instanceof CellError ? { error: c.error, message: c.message } : typeof c === 'number' && !Number.isFinite(c) ? { error: '#NUM!' } : c);
+  return Array.isArray(result) ? result.map((row) => row.map(cell)) : [[cell(result)]];
+}
+
+/** Rounds of evaluation: each starts the calls the last one found pending (a call whose argument is another call's answer waits a round). */
+const MAX_ROUNDS = 16;
+const NO_CELLS = xlError('#REF!', 'The formula CLI has no cells: give values, not references');
+
+async function evaluateFormula(host: CalculationHost, metas: readonly FunctionMeta[], text: string, opts: CalculateOptions): Promise<Outcome> {
+  engine ??= new Engine(metas);
+  const byId = new Map(metas.map((m) => [m.id.toUpperCase(), m]));
+  const answers = new Map<string, ResultGrid>();
+  const scope = {
+    cell: (): Value => NO_CELLS,
+    range: (): Value[][] => [[NO_CELLS]],
+    now: opts.now,
+    started: [] as Promise<void>[],
+    customFunction(id: string, args: ArgumentValue[]): ResultGrid | null {
+      const key = `${id}\u0000${JSON.stringify(args)}`;
+      const known = answers.get(key);
+      if (known) return known;
+      const meta = byId.get(id.toUpperCase())!;
+      let bound: unknown[];
+      try {
+        bound = marshalArguments(meta, args);
+      } catch (e) {
+        if (!(e instanceof CustomFunctionsError)) throw e;
+        const grid = [[errorValueOf(e)]];
+        answers.set(key, grid);
+        return grid;
+      }
+      this.started.push(
+        host.evaluate(meta.id, bound as Arg[], opts).then(
+          (r) => void answers.set(key, resultGrid(r)),
+          (e: unknown) => void answers.set(key, [[e instanceof FormulaError ? { error: e.code, message: e.message } : { error: '#VALUE!' }]]),
+        ),
+      );
+      return null;
+    },
+  };
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    scope.started = [];
+    let value: Evaluated;
+    try {
+      value = engine.evaluate(text, { row: 1, col: 1 }, scope);
+    } catch (e) {
+      if (e instanceof EngineSyntaxError) throw new FormulaSyntaxError(e.message);
+      throw e;
+    }
+    if (scope.started.length === 0) return outcomeOf(value);
+    await Promise.all(scope.started);
+  }
+  return { error: '#VALUE!', message: `More than ${MAX_ROUNDS} CRYPTO calls wait on one another` };
+}
+
+/** The engine's value in the CLI's JSON: errors always with a message, formatted numbers as their numbers. */
+function outcomeOf(v: Evaluated): Outcome {
+  const cell = (c: Value): JsonCell => {
+    if (c === null) return 0;
+    if (isErrorValue(c)) return { error: c.error, message: errorMessage(c) };
+    if (isFormattedNumber(c)) return c.basicValue;
+    return c;
+  };
+  if (Array.isArray(v)) return { value: v.map((row) => row.map(cell)) };
+  if (isErrorValue(v)) return { error: v.error, message: errorMessage(v) };
+  return { value: [[cell(v)]] };
 }

@@ -2,11 +2,15 @@
  * npm run -s formula -- [--key KEY] [--api URL] [--deadline S] '<formula>'
  * npm run -s formula -- [--key KEY] [--api URL] [--deadline S] --file F
  *
- * Evaluates one CRYPTO.* formula as Excel would and prints one JSON object:
- * {"value": [[...]]} or {"error": "#VALUE!", "message": "..."}. With --file,
- * every non-empty line of F (- for stdin) is a formula: all are evaluated at
- * once, as one recalculation, and one JSON line per formula is printed in the
- * file's order. Without --api the local API server runs in-process; the default
+ * Evaluates one formula as the preview workbook does (the same engine and
+ * messages): CRYPTO calls, Excel's operators and functions around them
+ * (`=0.75*CRYPTO.PRICE("bitcoin")+10*CRYPTO.PRICE("ethereum")`, `=MAX(1,2)`,
+ * `=CRYPTO.FEARGREED(TODAY()-90,TODAY())`), and prints one JSON object:
+ * {"value": [[...]]} or {"error": "#VALUE!", "message": "..."}. There are no
+ * cells: a reference (A1) is #REF!. With --file, every non-empty line of F
+ * (- for stdin) is a formula: all are evaluated at once, as one
+ * recalculation (lines cannot refer to one another), and one JSON line per
+ * formula is printed in the file's order. Without --api the local API server runs in-process; the default
  * key is demo-pro and --key "" means no key. --deadline is each formula's
  * deadline in seconds (default 45). Exits 0 even when cells are errors;
  * non-zero only when a formula cannot be parsed (every line is printed first).
@@ -14,11 +18,11 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { calculate } from './calculate';
-import { FormulaSyntaxError, parseFormula } from './formula-parser';
+import { FormulaSyntaxError, syntaxTree } from '../engine/syntax';
 import { formulaLines, recalculate } from './recalculation';
 import { DEFAULT_KEY, openSession, type Session } from './session';
 
-const USAGE = `usage: npm run -s formula -- [--key KEY] [--api URL] [--deadline S] '=CRYPTO.PRICE("bitcoin")'
+const USAGE = `usage: npm run -s formula -- [--key KEY] [--api URL] [--deadline S] '=CRYPTO.PRICE("bitcoin")*2'
        npm run -s formula -- [--key KEY] [--api URL] [--deadline S] --file formulas.txt\n`;
 
 async function main(): Promise<number> {
@@ -41,7 +45,7 @@ async function main(): Promise<number> {
     lines = formulaLines(readFileSync(values.file === '-' ? 0 : values.file, 'utf8'));
   } else {
     try {
-      parseFormula(text); // a formula that cannot be parsed needs no API server
+      syntaxTree(text); // a formula that cannot be parsed needs no API server
     } catch (e) {
       if (!(e instanceof FormulaSyntaxError)) throw e;
       process.stdout.write(JSON.stringify({ error: '#PARSE!', message: e.message }) + '\n');
@@ -57,7 +61,10 @@ async function main(): Promise<number> {
   });
   try {
     if (lines) return await printAll(session, lines);
-    await print(JSON.stringify(await calculate(session.host, text)) + '\n');
+    const emulator = session.emulator;
+    // TODAY() and NOW() read the local API server's clock when it runs in-process: its market is that day's.
+    const now = emulator ? () => emulator.clock.now() : undefined;
+    await print(JSON.stringify(await calculate(session.host, text, { now })) + '\n');
     return 0;
   } finally {
     await session.close();

@@ -1,53 +1,57 @@
 /**
- * How a value shows in a cell: Excel's General format for numbers, a date
- * format for serial dates, error codes as they are. Number formats live in
- * one table.
+ * How a value shows in a cell: an Excel number format code applied by numfmt
+ * (MIT, "full Excel style number formatting"), General by default, error codes
+ * as they are. A cell's format comes from, in order: a format set on the cell
+ * (a template, or the format buttons), the value itself (a formatted number's
+ * numberFormat, as a custom function returns it on CustomFunctionsRuntime
+ * 1.4), Excel's automatic date format for a formula that is a DATE, TODAY or
+ * NOW call, and otherwise General. Excel does not guess formats from column
+ * headings, and neither does this.
  */
-import { isErrorValue, type CellValue } from '../runtime/values';
+import { format as formatNumber } from 'numfmt';
+import { isErrorValue, isFormattedNumber, type Value } from '../../engine/values';
 
+/** Named formats the templates and the format buttons use. */
 export type NumberFormat = 'general' | 'date' | 'datetime' | 'money' | 'percent' | 'percentPoints' | 'integer';
 
-const EPOCH_MS = Date.UTC(1899, 11, 30);
-const DAY_MS = 86_400_000;
-
-function dateText(serial: number, withTime: boolean): string {
-  const iso = new Date(EPOCH_MS + Math.round(serial * DAY_MS)).toISOString();
-  return withTime ? `${iso.slice(0, 10)} ${iso.slice(11, 16)}` : iso.slice(0, 10);
-}
-
-/** General: integers as they are, others to about 10 significant digits, very large or small ones in E notation. */
-function general(n: number): string {
-  if (Number.isInteger(n) && Math.abs(n) < 1e11) return String(n);
-  const abs = Math.abs(n);
-  if (abs !== 0 && (abs >= 1e11 || abs < 1e-9)) return n.toExponential(5).replace(/\.?0+e/, 'E').replace('E+', 'E+');
-  return String(Number(n.toPrecision(10)));
-}
-
-const money = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
-
-const FORMATS: Record<NumberFormat, (n: number) => string> = {
-  general,
-  date: (n) => dateText(n, false),
-  datetime: (n) => dateText(n, true),
-  money: (n) => (Math.abs(n) < 0.01 && n !== 0 ? general(n) : money.format(n)),
-  percent: (n) => `${(n * 100).toFixed(2)}%`,
+/** Each named format's Excel format code (the same codes scripts/samples.ts writes into the .xlsx samples). */
+export const FORMAT_CODES: Readonly<Record<NumberFormat, string>> = {
+  general: 'General',
+  date: 'yyyy-mm-dd',
+  datetime: 'yyyy-mm-dd hh:mm',
+  money: '#,##0.00',
+  percent: '0.00%',
   /** Values already in percent (the API's percentChange fields). */
-  percentPoints: (n) => `${n.toFixed(2)}%`,
-  integer: (n) => integer.format(n),
+  percentPoints: '0.00"%"',
+  integer: '#,##0',
 };
 
-export function displayText(v: CellValue, format: NumberFormat = 'general'): string {
+export const GENERAL = 'General';
+
+/** A format name or an Excel format code, as a code. */
+export const formatCode = (f: NumberFormat | string): string => (Object.hasOwn(FORMAT_CODES, f) ? FORMAT_CODES[f as NumberFormat] : f);
+
+function applyCode(code: string, n: number): string {
+  try {
+    return formatNumber(code, n);
+  } catch {
+    return formatNumber(GENERAL, n); // a format code numfmt cannot read shows the number in General
+  }
+}
+
+/** The text a cell shows: `code` is the cell's own format, if it has one. */
+export function displayText(v: Value, code?: string): string {
   if (v === null) return '';
   if (isErrorValue(v)) return v.error;
   if (typeof v === 'boolean') return v ? 'TRUE' : 'FALSE';
-  if (typeof v === 'number') return FORMATS[format](v);
+  if (typeof v === 'number') return applyCode(code ?? GENERAL, v);
+  if (isFormattedNumber(v)) return applyCode(code ?? v.numberFormat, v.basicValue);
   return v;
 }
 
-/** Column headings that name dates: a spilled table's cells under them are shown as dates. */
-const DATE_HEADING = /(^|\b)(date|time|day|unlock|listed|listing|ath date|atl date)(\b|$)|At$/i;
-export const looksLikeDateHeading = (heading: CellValue) => typeof heading === 'string' && DATE_HEADING.test(heading.trim());
-
-/** A formula whose outermost call is DATE or TODAY shows a date, as Excel formats it. */
-export const returnsDate = (input: string) => /^=\s*(DATE|TODAY|EDATE|EOMONTH)\s*\(/i.test(input);
+/** Excel formats a formula whose outermost call is DATE, TODAY, EDATE or EOMONTH as a date, and NOW with the time. */
+export function automaticFormat(input: string): string | undefined {
+  if (/^=\s*NOW\s*\(/i.test(input)) return FORMAT_CODES.datetime;
+  if (/^=\s*(DATE|TODAY|EDATE|EOMONTH)\s*\(/i.test(input)) return FORMAT_CODES.date;
+  return undefined;
+}

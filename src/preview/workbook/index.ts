@@ -8,6 +8,7 @@ import { RuntimeKvStore, StoredKeyStore } from '../../office/storage';
 import { HOST_GLOBAL, type CustomFunctionsHost } from '../protocol';
 import { CallSites } from './calls';
 import { FormulaEngine } from './engine';
+import type { NumberFormat } from './format';
 import { GridView } from './grid-view';
 import { Sheet } from './sheet';
 import { TEMPLATES, templateById } from './templates';
@@ -70,8 +71,12 @@ async function main(): Promise<void> {
   let sheet!: Sheet;
   const calls = new CallSites(host, (cell) => sheet.scheduleRecalculation(cell));
   sheet = new Sheet(new FormulaEngine(host.functions()), calls);
-  const view = new GridView(sheet, el<HTMLTableElement>('grid'), el<HTMLInputElement>('formula'), el('name-box'));
-  view.formats = template.formats;
+  const view = new GridView(sheet, { table: el<HTMLTableElement>('grid'), bar: el<HTMLInputElement>('formula'), nameBox: el('name-box'), message: el('cell-message') });
+  view.formats = { ...template.formats };
+  for (const b of document.querySelectorAll<HTMLButtonElement>('button[data-format]')) {
+    b.addEventListener('click', () => view.setFormat(b.dataset.format as NumberFormat));
+  }
+  el('fill-down').addEventListener('click', () => view.fill('down'));
   host.connectWorkbook({
     // Excel's Recalculate leaves custom functions whose inputs did not change; Full calls them all again.
     calculate: async (type) => sheet.recalculate({ full: type !== 'Recalculate' }),

@@ -4,6 +4,7 @@
  * renders it. Recalculations are batched: results arriving together are shown
  * together.
  */
+import type { Value } from '../../engine/values';
 import type { CellValue } from '../runtime/values';
 import { byPosition, parseAddress, toAddress, type Position } from './address';
 import type { CallSites } from './calls';
@@ -26,9 +27,11 @@ export const isFormula = (input: string | undefined) => input !== undefined && i
 
 export class Sheet extends EventTarget {
   private readonly inputs = new Map<string, string>();
-  private values = new Map<string, CellValue>();
+  private values = new Map<string, Value>();
   /** Spilled cell → the formula cell it spills from. */
   private spillOf = new Map<string, string>();
+  /** Formula cell → the size of the array it spills (for `A1#`). */
+  private spillSize = new Map<string, { rows: number; cols: number }>();
   private state = new Map<string, 'visiting' | 'done'>();
   private emptyReads = new Set<string>();
   private previousSpill = new Map<string, string>();
@@ -50,8 +53,14 @@ export class Sheet extends EventTarget {
     return this.inputs.get(address) ?? '';
   }
 
-  value(address: string): CellValue {
+  /** The cell's value: a formatted number as it came (the grid shows its format), errors with their messages. */
+  value(address: string): Value {
     return this.values.get(address) ?? null;
+  }
+
+  /** Rows and columns of the array this formula cell spills, or null. */
+  spillExtent(address: string): { rows: number; cols: number } | null {
+    return this.spillSize.get(address) ?? null;
   }
 
   /** The formula cell whose array covers this cell, if it is a spilled cell. */
@@ -69,6 +78,16 @@ export class Sheet extends EventTarget {
     this.calls.cancelCell(address);
     if (text === '') this.inputs.delete(address);
     else this.inputs.set(address, text);
+    this.recalculate();
+  }
+
+  /** Several cells typed at once (a paste, a fill, a cleared selection), then one recalculation; '' clears a cell. */
+  setInputs(cells: Record<string, string>): void {
+    for (const [a, text] of Object.entries(cells)) {
+      this.calls.cancelCell(a);
+      if (text === '') this.inputs.delete(a);
+      else this.inputs.set(a, text);
+    }
     this.recalculate();
   }
 
@@ -114,6 +133,7 @@ export class Sheet extends EventTarget {
     for (let pass = 0; pass < 3; pass++) {
       this.values = new Map();
       this.spillOf = new Map();
+      this.spillSize = new Map();
       this.state = new Map();
       this.emptyReads = new Set();
       this.dependents.clear();
@@ -157,6 +177,7 @@ export class Sheet extends EventTarget {
         this.spillOf.delete(t);
         this.values.delete(t);
       }
+      this.spillSize.delete(a);
       this.evaluateCell(a, p);
       const after = [...this.spillOf].filter(([, anchor]) => anchor === a).map(([t]) => t);
       if (blockedBefore !== (this.values.get(a) === SPILL_BLOCKED) || after.length !== before.length || after.some((t) => !before.includes(t))) {
@@ -167,7 +188,7 @@ export class Sheet extends EventTarget {
     this.finish();
   }
 
-  private evaluateCell(address: string, at: Position): CellValue {
+  private evaluateCell(address: string, at: Position): Value {
     const st = this.state.get(address);
     if (st === 'done') return this.values.get(address) ?? null;
     if (st === 'visiting') return CIRCULAR;
@@ -177,7 +198,9 @@ export class Sheet extends EventTarget {
       this.engine.evaluate(this.inputs.get(address)!.slice(1), at, {
         cell: (p) => this.read(toAddress(p), p),
         range: (from, to) => this.readRange(from, to),
+        spillExtent: (p) => this.readSpill(toAddress(p), p),
         customFunction: (id, args) => this.calls.value(address, occurrence++, id, args),
+        now: () => Date.now(),
       }),
     );
     this.place(address, at, result);
@@ -185,7 +208,14 @@ export class Sheet extends EventTarget {
     return this.values.get(address) ?? null;
   }
 
-  private read(address: string, p: Position): CellValue {
+  /** `A1#`: the anchor's formula evaluated first, then the size of what it spills. */
+  private readSpill(address: string, p: Position): { rows: number; cols: number } | null {
+    this.dependents.read(address);
+    if (isFormula(this.inputs.get(address))) this.evaluateCell(address, p);
+    return this.spillSize.get(address) ?? null;
+  }
+
+  private read(address: string, p: Position): Value {
     this.dependents.read(address);
     const input = this.inputs.get(address);
     if (input !== undefined) return isFormula(input) ? this.evaluateCell(address, p) : literalValue(input);
@@ -199,12 +229,13 @@ export class Sheet extends EventTarget {
     return null;
   }
 
-  private readRange(from: Position, to: Position): CellValue[][] {
-    const bottom = Math.min(to.row, this.bounds().row);
-    const right = Math.min(to.col, this.bounds().col);
-    const rows: CellValue[][] = [];
+  private readRange(from: Position, to: Position): Value[][] {
+    const bounds = this.bounds();
+    const bottom = Math.min(to.row, bounds.row);
+    const right = Math.min(to.col, bounds.col);
+    const rows: Value[][] = [];
     for (let r = from.row; r <= bottom; r++) {
-      const row: CellValue[] = [];
+      const row: Value[] = [];
       for (let c = from.col; c <= right; c++) row.push(this.read(toAddress({ row: r, col: c }), { row: r, col: c }));
       rows.push(row);
     }
@@ -228,7 +259,7 @@ export class Sheet extends EventTarget {
       this.values.set(address, result);
       return;
     }
-    const targets: [string, CellValue][] = [];
+    const targets: [string, Value][] = [];
     for (let i = 0; i < result.length; i++) {
       for (let j = 0; j < result[i].length; j++) {
         const t = toAddress({ row: at.row + i, col: at.col + j });
@@ -243,5 +274,6 @@ export class Sheet extends EventTarget {
       this.values.set(t, v);
       if (t !== address) this.spillOf.set(t, address);
     }
+    this.spillSize.set(address, { rows: result.length, cols: result[0]?.length ?? 0 });
   }
 }

@@ -67,7 +67,13 @@ const history: Template = {
     ...Object.fromEntries(rows(5, 15).map((r) => [`C${r}`, `=B${r}/B${r - 1}-1`])),
     E3: '=CRYPTO.RETURNS("bitcoin","yearly")',
   },
-  formats: Object.fromEntries([...rows(4, 15).map((r) => [`B${r}`, 'money']), ...rows(5, 15).map((r) => [`C${r}`, 'percent'])]) as Record<string, NumberFormat>,
+  // Formatted as a user formats a spill's columns in Excel: custom functions' dates arrive as serial numbers.
+  formats: Object.fromEntries([
+    ...rows(4, 15).map((r) => [`A${r}`, 'date']),
+    ...rows(4, 15).map((r) => [`B${r}`, 'money']),
+    ...rows(5, 15).map((r) => [`C${r}`, 'percent']),
+    ...rows(4, 20).flatMap((r) => [[`E${r}`, 'date'], [`F${r}`, 'money'], [`G${r}`, 'percentPoints']]),
+  ]) as Record<string, NumberFormat>,
 };
 
 const dashboard: Template = {
@@ -90,7 +96,14 @@ const dashboard: Template = {
     B8: '=CRYPTO.GLOBAL("marketCapChangePercent24h")',
     A10: '=CRYPTO.MARKETS(10)',
   },
-  formats: { B5: 'percentPoints', B6: 'integer', B7: 'integer', B8: 'percentPoints' },
+  formats: {
+    B5: 'percentPoints',
+    B6: 'integer',
+    B7: 'integer',
+    B8: 'percentPoints',
+    // The markets table's Last updated column (P), as a user would format it.
+    ...Object.fromEntries(rows(11, 20).map((r) => [`P${r}`, 'datetime'])),
+  } as Record<string, NumberFormat>,
 };
 
 const unlocks: Template = {
@@ -101,7 +114,7 @@ const unlocks: Template = {
     A1: 'Token unlock calendar: the next 90 days',
     A3: '=CRYPTO.UNLOCKS(90,,,,,25)',
   },
-  formats: {},
+  formats: Object.fromEntries(rows(4, 28).map((r) => [`A${r}`, 'date'])) as Record<string, NumberFormat>,
 };
 
 const blank: Template = { id: 'blank', title: 'Blank', description: 'An empty sheet.', cells: {}, formats: {} };

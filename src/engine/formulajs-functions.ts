@@ -1,0 +1,108 @@
+/**
+ * Every other worksheet function @formulajs/formulajs (MIT) implements: math,
+ * text, financial, engineering and the remaining statistics. Arguments go in
+ * as its functions expect them (numbers, text, 2-D arrays, Error objects for
+ * errors); what comes back is turned into cell values. A function meant for
+ * one value is lifted over an array argument, as Excel does.
+ */
+import * as formulajs from '@formulajs/formulajs';
+import { format as formatNumber } from 'numfmt';
+import { def, lifted, type Context, type FunctionDef } from './function-def';
+import { finite, isErrorValue, isGrid, isOmitted, plain, serialOf, toNumber, toText, xlError, type ErrorValue, type Grid, type Result, type Value } from './values';
+
+/** An error handed to formulajs: its code as the message (formulajs compares messages), ours kept beside it. */
+class CellErrorObject extends Error {
+  constructor(readonly value: ErrorValue) {
+    super(value.error);
+  }
+}
+
+const toJs = (v: Value): unknown => {
+  const x = plain(v);
+  return isErrorValue(x) ? new CellErrorObject(x) : x;
+};
+
+function fromJs(r: unknown): Value | Grid {
+  if (r instanceof CellErrorObject) return r.value;
+  if (r instanceof Error) return xlError(r.message.startsWith('#') ? r.message : '#VALUE!');
+  if (typeof r === 'number') return Number.isNaN(r) ? xlError('#NUM!') : finite(r);
+  if (typeof r === 'string' || typeof r === 'boolean') return r;
+  if (r instanceof Date) return Number.isNaN(r.getTime()) ? xlError('#VALUE!') : serialOf(r.getTime() - r.getTimezoneOffset() * 60_000);
+  if (Array.isArray(r)) {
+    const rows = r.map((row) => (Array.isArray(row) ? row : [row]));
+    return rows.map((row) => row.map((c) => { const v = fromJs(c); return isGrid(v) ? v[0][0] : v; }));
+  }
+  return r === null || r === undefined ? 0 : xlError('#VALUE!');
+}
+
+/**
+ * Functions of single values, lifted over arrays. The others (NPV, IRR,
+ * CORREL, TEXTJOIN...) take their ranges whole.
+ */
+const SCALAR = new Set(
+  `ABS ACOS ACOSH ASIN ASINH ATAN ATAN2 ATANH CEILING CEILING.MATH CHAR CLEAN CODE COS COSH DEGREES DOLLAR EVEN EXACT EXP FACT
+  FIND FIXED FLOOR FLOOR.MATH INT ISEVEN ISODD LEFT LEN LN LOG LOG10 LOWER MID MOD MROUND ODD POWER PROPER QUOTIENT RADIANS
+  REPLACE REPT RIGHT ROUND ROUNDDOWN ROUNDUP SEARCH SIGN SIN SINH SQRT SUBSTITUTE TAN TANH TRIM TRUNC UPPER VALUE NUMBERVALUE
+  PMT FV PV NPER RATE IPMT PPMT EFFECT NOMINAL`.split(/\s+/),
+);
+
+const fjs = formulajs as unknown as Record<string, unknown>;
+
+function formulajsFunction(name: string): ((...args: unknown[]) => unknown) | undefined {
+  const direct = Object.hasOwn(fjs, name) ? fjs[name] : undefined;
+  if (typeof direct === 'function') return direct as (...args: unknown[]) => unknown;
+  // Dotted names live on objects: PERCENTILE.INC is PERCENTILE.INC, NORM.S.DIST is NORM.S.DIST.
+  let v: unknown = fjs;
+  for (const part of name.split('.')) {
+    if (typeof v !== 'object' && typeof v !== 'function') return undefined;
+    if (v === null || !Object.hasOwn(v as object, part)) return undefined;
+    v = (v as Record<string, unknown>)[part];
+  }
+  return typeof v === 'function' && name.includes('.') ? (v as (...args: unknown[]) => unknown) : undefined;
+}
+
+function call(f: (...args: unknown[]) => unknown, args: unknown[]): Value | Grid {
+  try {
+    return fromJs(f(...args));
+  } catch {
+    return xlError('#VALUE!');
+  }
+}
+
+/** TEXT(value, format_text) with Excel's format codes (numfmt, MIT). */
+const TEXT: FunctionDef = def(2, 2, (args, ctx) =>
+  lifted([ctx.value(args[0]), ctx.value(args[1])], ([v, f]) => {
+    const code = toText(f);
+    if (typeof code !== 'string') return code;
+    const x = plain(v);
+    if (isErrorValue(x)) return x;
+    const n = typeof x === 'number' ? x : toNumber(x);
+    try {
+      return formatNumber(code, typeof n === 'number' ? n : (x ?? ''));
+    } catch {
+      return xlError('#VALUE!', `TEXT: not a number format: ${code}`);
+    }
+  }),
+);
+
+export function formulajsDef(name: string): FunctionDef | undefined {
+  if (name === 'TEXT') return TEXT;
+  const f = formulajsFunction(name);
+  if (!f) return undefined;
+  const scalar = SCALAR.has(name);
+  return def(undefined, undefined, (args: Result[], ctx: Context) => {
+    const values = args.map((a) => (isOmitted(a) ? undefined : ctx.value(a)));
+    if (scalar) {
+      return lifted(values.map((v) => v ?? null), (xs) => {
+        const err = xs.find((x) => isErrorValue(plain(x)));
+        if (err !== undefined) return err;
+        const r = call(f, xs.map((x, i) => (values[i] === undefined ? undefined : toJs(x))));
+        return isGrid(r) ? r[0][0] : r;
+      });
+    }
+    // Excel propagates an error given as a single value.
+    const err = values.find((v) => v !== undefined && !isGrid(v) && isErrorValue(plain(v)));
+    if (err !== undefined) return err as Value;
+    return call(f, values.map((v) => (v === undefined ? undefined : isGrid(v) ? v.map((row) => row.map(toJs)) : toJs(v))));
+  });
+}

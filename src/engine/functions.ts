@@ -1,0 +1,32 @@
+/**
+ * The worksheet functions the engine knows, by name: its own tables first
+ * (aggregates, lookups, logic, dates), then @formulajs/formulajs for the rest.
+ * A name in neither is #NAME? (the evaluator says which).
+ */
+import { AGGREGATES } from './aggregates';
+import { DATES } from './dates';
+import { formulajsDef } from './formulajs-functions';
+import type { FunctionDef, FunctionTable } from './function-def';
+import { LOGICAL } from './logical';
+import { LOOKUP } from './lookup';
+
+export type { Context, FunctionDef } from './function-def';
+
+const OWN: FunctionTable = { ...AGGREGATES, ...LOOKUP, ...LOGICAL, ...DATES };
+const resolved = new Map<string, FunctionDef | null>();
+
+/** Names not to take from formulajs: Excel's own behaviour differs and no table here has them yet. */
+const NOT_FROM_FORMULAJS = new Set(['LOOKUP', 'UNIQUE', 'SORT', 'AVERAGEA', 'MAXA', 'MINA', 'COUNTUNIQUE']);
+
+export function functionNamed(name: string): FunctionDef | undefined {
+  if (Object.hasOwn(OWN, name)) return OWN[name];
+  let d = resolved.get(name);
+  if (d === undefined) {
+    d = NOT_FROM_FORMULAJS.has(name) ? null : (formulajsDef(name) ?? null);
+    resolved.set(name, d);
+  }
+  return d ?? undefined;
+}
+
+/** Every name the engine's own tables define (for the docs and tests). */
+export const OWN_FUNCTIONS: readonly string[] = Object.keys(OWN).sort();
