@@ -4,13 +4,13 @@
  * arrays, repeating parameters as an array), then the calculation host.
  * The result is always 2-D; a cell error is {"error", "message"}.
  */
-import { CellError, FormulaError, type Cell, type FormulaResult } from '../formulas/cells';
+import { CellError, DateCell, FormulaError, type Cell, type FormattedNumber, type FormulaResult } from '../formulas/cells';
 import type { CalculationHost, EvaluateOptions } from '../formulas/host';
 import type { Arg } from '../formulas/args';
 import { parseFormula, type ParsedArg } from './formula-parser';
 import { loadFunctionMetadata, type FunctionMeta, type ParameterMeta } from './metadata';
 
-export type JsonCell = number | string | boolean | { error: string; message: string };
+export type JsonCell = number | string | boolean | { error: string; message: string } | FormattedNumber;
 export type Outcome = { value: JsonCell[][] } | { error: string; message: string };
 
 const formulaError = (message: string): Outcome => ({ error: '#VALUE!', message });
@@ -58,7 +58,8 @@ export function bindArguments(meta: FunctionMeta, args: ParsedArg[]): unknown[] 
   return bound;
 }
 
-const jsonCell = (c: Cell): JsonCell => (c instanceof CellError ? c.toJSON() : c);
+// A date cell that reaches here unconverted (a session passes plain serials unless asked for formats) prints as Excel's formatted number.
+const jsonCell = (c: Cell): JsonCell => (c instanceof CellError || c instanceof DateCell ? c.toJSON() : c);
 
 function toJson(result: FormulaResult): JsonCell[][] {
   return Array.isArray(result) ? result.map((row) => row.map(jsonCell)) : [[jsonCell(result)]];

@@ -5,7 +5,7 @@ import { quoteFromMarketItem, type Quote } from '../client';
 import { ENDPOINTS } from '../api/endpoints';
 import type { Profile } from '../api/records';
 import {
-  coinArg, choiceArg, choicesOf, currencyArg, fieldArg, flatCells, flatValues, headersArg, intArg, scalar, textArg, type Arg,
+  coinArg, choiceArg, choicesOf, currencyArg, fieldArg, flatCells, flatValues, headersArg, intArg, notGiven, scalar, textArg, type Arg,
 } from './args';
 import {
   EMPTY, dateCell, decimalCell, recordCells, invalidValue, notAvailable, numberCell, table, textCell,
@@ -56,7 +56,7 @@ const QUOTE_CHOICES: Record<string, string> = {
 const DEFAULT_QUOTE_FIELDS = ['name', 'symbol', 'price', 'percentChange.h24', 'marketCap', 'volume24h'];
 
 function quoteFields(v: Arg): string[] {
-  const raw = flatValues(v).flatMap((x) => (typeof x === 'string' ? x.split(',').map((s) => s.trim()).filter(Boolean) : [x]));
+  const raw = flatValues(v, { zeroIsBlank: true }).flatMap((x) => (typeof x === 'string' ? x.split(',').map((s) => s.trim()).filter(Boolean) : [x]));
   if (raw.length === 0) return DEFAULT_QUOTE_FIELDS;
   const shown = Object.keys(QUOTE_FIELDS).join(', ');
   return raw.map((f) => choiceArg(f, 'fields', QUOTE_CHOICES, undefined, `field names from: ${shown}`));
@@ -120,7 +120,7 @@ const SORT_BY = { ...choicesOf(ENDPOINTS.markets.params.sortBy.values), change24
 
 async function lookupId(ctx: FormulaContext, v: Arg, name: 'category' | 'tag'): Promise<number | undefined> {
   v = scalar(v);
-  if (v === null || v === undefined || v === '') return undefined;
+  if (notGiven(v)) return undefined; // no category or tag is 0: a blank cell on older desktop builds
   if (typeof v === 'number' && Number.isInteger(v) && v > 0) return v;
   const text = String(v).trim().toLowerCase();
   if (/^\d+$/.test(text)) return Number(text);
