@@ -44,11 +44,11 @@ describe('a blank cell as 0 (older desktop builds) means not given where 0 is no
     assert.equal(choiceArg(0, 'interval', interval, 'week'), 'day');
   });
 
-  test('texts, field names and counts from 1: a 0 is not given; headers keep STOCKHISTORY\'s 0 (no header row)', () => {
+  test('texts and field names: a 0 is not given; numbers keep their 0; headers keep STOCKHISTORY\'s 0 (no header row)', () => {
     assert.equal(textArg(0, 'query'), null);
     assert.equal(fieldArg(0, ['price', 'marketCap']), null);
-    assert.equal(intArg(0, 'count', 1, 100, 10), 10);
-    assert.equal(intArg(0, 'minUsdAmount', 0, 100, undefined), 0, 'where 0 is in range it is 0');
+    assert.throws(() => intArg(0, 'count', 1, 100, 10), valueError(/^count must be a whole number from 1 to 100; got 0$/));
+    assert.equal(intArg(0, 'minUsdAmount', 0, 100, undefined), 0);
     assert.equal(headersArg(0), false);
     assert.equal(headersArg(null), true);
   });

@@ -8,11 +8,12 @@
  * allowCustomDataForDataTypeAny). A bad argument is #VALUE! naming the allowed values.
  *
  * The blank rule: where 0 is not a value an argument takes (a coin, a date, a
- * text, a field name, a choice without a 0, a count from 1), a 0 is read as
- * not given, so a blank cell means the same on every build. Where 0 is a value
- * (headers: STOCKHISTORY's 0 hides the header row; TRUE/FALSE; numbers whose
- * range holds 0; OHLCV's fields, where 0 is Date) it keeps its meaning: there a
- * blank cell on an older desktop build cannot be told from a typed 0.
+ * text, a field name, a choice without a 0), a 0 is read as not given, so a
+ * blank cell means the same on every build. Numbers keep their 0: a count of 0
+ * is #VALUE! naming the range and the 0, since a typed 0 is a mistake to show,
+ * not to cover. Where 0 is a value (headers: STOCKHISTORY's 0 hides the header
+ * row; TRUE/FALSE; OHLCV's fields, where 0 is Date) a blank cell on an older
+ * desktop build cannot be told from a typed 0.
  */
 import { fromSerial, invalidValue, serialFrom, type DateSystem } from './cells';
 import { coinFromDataType, describeDataType, isDataType } from './data-type-arg';
@@ -136,8 +137,7 @@ export function headersArg(v: Arg, fallback = true): boolean {
 
 export function intArg(v: Arg, name: string, min: number, max: number, fallback: number | undefined): number {
   v = scalar(v);
-  // A 0 below the range (a count from 1) is a blank cell on older desktop builds.
-  if (isBlank(v) || (v === 0 && min > 0)) {
+  if (isBlank(v)) {
     if (fallback !== undefined) return fallback;
     throw invalidValue(`${name} is required: a whole number from ${min} to ${max}`);
   }
