@@ -3,7 +3,7 @@
  * format for serial dates, error codes as they are. Number formats live in
  * one table.
  */
-import { isErrorValue, type CellValue } from '../runtime/values';
+import { isErrorValue, isFormattedNumber, type CellValue } from '../runtime/values';
 
 export type NumberFormat = 'general' | 'date' | 'datetime' | 'money' | 'percent' | 'percentPoints' | 'integer';
 
@@ -39,6 +39,7 @@ const FORMATS: Record<NumberFormat, (n: number) => string> = {
 
 export function displayText(v: CellValue, format: NumberFormat = 'general'): string {
   if (v === null) return '';
+  if (isFormattedNumber(v)) return FORMATS[format](v.basicValue); // (its numberFormat is shown by the grid work of the preview issue)
   if (isErrorValue(v)) return v.error;
   if (typeof v === 'boolean') return v ? 'TRUE' : 'FALSE';
   if (typeof v === 'number') return FORMATS[format](v);
