@@ -7,8 +7,11 @@
  *
  *   npm run build       production: URLs rewritten to ADDIN_PUBLIC_URL, Office.js from Microsoft's CDN,
  *                       API base https://api.cryptorank.io
- *   npm run build:dev   development: https://localhost:3000, local Office.js copy, demo data
- *                       from the local API server (proxied at /v3 by the dev server)
+ *   npm run build:dev   development: https://localhost:<DEV_SERVER_PORT, default 3000>, Office.js from
+ *                       Microsoft's CDN (what runs in Excel, sideloaded too, must load it from there; the
+ *                       npm copy's README: for development tooling only), demo data from the local API
+ *                       server (proxied at /v3 by the dev server). ADDIN_OFFICE_JS=local loads the npm
+ *                       copy instead, served at /office-js: for the tests and the browser preview only.
  */
 import CopyWebpackPlugin from 'copy-webpack-plugin';
 import CustomFunctionsMetadataPlugin from 'custom-functions-metadata-plugin';
@@ -21,6 +24,7 @@ import { tsImport } from 'tsx/esm/api';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const pkg = JSON.parse(readFileSync(path.join(here, 'package.json'), 'utf8'));
+/** The development URL the sources name (manifest.xml, each @helpurl); rewritten when DEV_SERVER_PORT differs. */
 const DEV_URL = `https://localhost:${pkg.config.dev_server_port}/`;
 const PROD_URL = (process.env.ADDIN_PUBLIC_URL || 'https://crypto-addin.example.com/').replace(/\/?$/, '/');
 const OFFICE_CDN = 'https://appsforoffice.microsoft.com/lib/1/hosted/office.js';
@@ -180,6 +184,8 @@ export default async (env, options) => {
   const dev = options.mode === 'development';
   const emulatorPort = Number(process.env.EMULATOR_PORT || pkg.config.emulator_port);
   const devServerPort = Number(process.env.DEV_SERVER_PORT || pkg.config.dev_server_port);
+  const devUrl = `https://localhost:${devServerPort}/`;
+  const officeJs = dev && process.env.ADDIN_OFFICE_JS === 'local' ? 'office-js/office.js' : OFFICE_CDN;
   // Excel needs HTTPS with a trusted dev certificate (office-addin-dev-certs); a plain
   // browser demo on Linux runs over HTTP (DEV_HTTPS=false), where no certificate can be trusted without sudo.
   const https = Boolean(env?.WEBPACK_SERVE) && process.env.DEV_HTTPS !== 'false';
@@ -213,7 +219,7 @@ export default async (env, options) => {
         filename: 'taskpane.html',
         template: './src/taskpane/taskpane.html',
         chunks: ['functions', 'taskpane'],
-        templateParameters: { officeJs: dev ? 'office-js/office.js' : OFFICE_CDN, demo: dev, plans: pages.PLAN_LINES },
+        templateParameters: { officeJs, demo: dev, plans: pages.PLAN_LINES },
       }),
       new CopyWebpackPlugin({
         patterns: [
@@ -227,6 +233,8 @@ export default async (env, options) => {
       new ListingPagesPlugin(),
       new ContentPolicyPlugin(csp.contentPolicy({ apiOrigin: API_ORIGIN, dev })),
       ...(dev ? [] : [new RewriteUrlsPlugin(DEV_URL, PROD_URL, /^(manifest\.xml|functions\.json|help\/.*\.html)$/)]),
+      // The manifest and help URLs follow the dev server's port.
+      ...(dev && devUrl !== DEV_URL ? [new RewriteUrlsPlugin(DEV_URL, devUrl, /^(manifest\.xml|functions\.json|help\/.*\.html)$/)] : []),
       ...(dev ? [] : [new PackageCheckPlugin()]),
     ],
     devServer: {
@@ -234,7 +242,7 @@ export default async (env, options) => {
       host: 'localhost',
       headers: { 'Access-Control-Allow-Origin': '*' },
       server: https ? { type: 'https', options: httpsOptions } : 'http',
-      // Development only: Office.js from the local package (what ships loads it from Microsoft's CDN).
+      // The npm copy of Office.js, for ADDIN_OFFICE_JS=local builds (the tests and the browser preview).
       static: [{ directory: path.join(here, 'node_modules/@microsoft/office-js/dist'), publicPath: '/office-js', watch: false }],
       // The demo talks to the local API server through the dev server: same origin, no mixed content.
       proxy: [{ context: ['/v3'], target: `http://127.0.0.1:${emulatorPort}` }],

@@ -11,11 +11,15 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { contentPolicy, pagePolicy } from '../scripts/content-policy';
 import { startEmulator, type Emulator } from '../src/emulator/server';
 import { launchBrowser } from './support/browser';
 import { developmentBuild } from './support/dev-build';
 import { startPaneServer, type PaneServer } from './support/pane-server';
 
+let dist: string;
 let em: Emulator;
 let server: PaneServer;
 let browser: Browser;
@@ -23,7 +27,7 @@ const contexts: BrowserContext[] = [];
 const pageErrors: string[] = [];
 
 before(async () => {
-  const dist = await developmentBuild('crypto-addin-preview-excel-test', ['index.html', 'preview.js', 'preview-host.js', 'preview-pane.html', 'functions.js']);
+  dist = await developmentBuild('crypto-addin-preview-excel-test', ['index.html', 'preview.js', 'preview-host.js', 'preview-pane.html', 'functions.js']);
   em = await startEmulator({ now: Date.now(), rpm: 5000 });
   server = await startPaneServer({ apiTarget: em.url, distDir: dist });
   browser = await launchBrowser();
@@ -119,6 +123,16 @@ test('a workbook on the 1904 system: its date serials are read and written 1,462
   const in1900 = await delivered(plain, 'Sheet1!A1');
   assert.deepEqual(in1900.map((r) => r[0]), [45292, 45293]);
   assert.deepEqual(in1904.map((r) => r[1]), in1900.map((r) => r[1]), 'the same days\' closes');
+});
+
+test('the development pages carry the policy with the hosts Office.js needs when the build is sideloaded into Excel', () => {
+  for (const page of ['taskpane.html', 'preview-pane.html', 'index.html']) {
+    const { policy, problem } = pagePolicy(readFileSync(path.join(dist, page), 'utf8'));
+    assert.ok(policy, `${page}: ${problem}`);
+    assert.deepEqual(policy, contentPolicy({ apiOrigin: 'https://api.cryptorank.io', dev: true }), page);
+    assert.ok(policy['script-src'].includes('https://appsforoffice.microsoft.com') && policy['script-src'].includes('https://ajax.aspnetcdn.com'), page);
+    assert.ok(policy['connect-src'].includes('https://*.pipe.aria.microsoft.com'), page);
+  }
 });
 
 test('no page errors', () => {
