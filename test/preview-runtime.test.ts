@@ -211,3 +211,8 @@ test('a formatted number returned reaches the workbook on 1.4 and is #VALUE! on 
   assert.deepEqual(at14.seen[0], [fn, 45292, null]);
   assert.notEqual(at14.seen[0][0], fn, 'copied into the runtime\'s window');
 });
+
+test('text longer than a cell holds (32,767 characters) is #VALUE!, as Excel\'s REPT gives past it', () => {
+  assert.deepEqual(toGrid('a'.repeat(32_767)), [['a'.repeat(32_767)]]);
+  assert.deepEqual(toGrid([['ok', 'a'.repeat(32_768)]]), [['ok', { error: '#VALUE!' }]]);
+});

@@ -39,6 +39,9 @@ export interface RuntimeOptions extends MarshalOptions {
 
 export const DEFAULT_RUNTIME: RuntimeOptions = { blanks: 'null', version: '1.4' };
 
+/** A cell holds at most 32,767 characters (Excel specifications and limits); Excel's own REPT gives #VALUE! past it. */
+export const MAX_CELL_TEXT = 32_767;
+
 /**
  * The cells a value becomes: one value is [[v]]; errors anywhere become error
  * values; a formatted number stays one where the runtime takes it (1.4).
@@ -49,7 +52,8 @@ export function toGrid(value: unknown, version: RuntimeVersion = '1.4'): ResultG
     // Excel shows a null in a returned array as 0 (office-js#1503); the add-in returns "" for "no value".
     if (v === undefined || v === null) return 0;
     if (typeof v === 'number') return Number.isFinite(v) ? v : { error: ErrorCode.invalidNumber };
-    if (typeof v === 'string' || typeof v === 'boolean') return v;
+    if (typeof v === 'string') return v.length <= MAX_CELL_TEXT ? v : { error: ErrorCode.invalidValue };
+    if (typeof v === 'boolean') return v;
     if (isErrorValue(v)) return { error: v.error, ...(v.message ? { message: v.message } : {}) };
     // A formatted number (CustomFunctionsRuntime 1.4) reaches the workbook as it came, copied.
     if (isFormattedNumber(v) && version === '1.4') {
