@@ -141,11 +141,18 @@ class HelpPagesPlugin {
             .map((e) => `<li><code>${esc(e.formula)}</code><br>${esc(e.result)}</li>`)
             .join('');
           const signature = `CRYPTO.${f.name}(${(f.parameters || []).map((p) => (p.optional ? `[${p.name}]` : p.name)).join(', ')})`;
+          // A blank cell is null on the web and newer builds, 0 on older desktop builds (office-js#4702, #5262, #1951; src/formulas/args.ts).
+          const headersBlank = (f.parameters || []).some((p) => p.name === 'headers')
+            ? ' <code>headers</code> is the exception: its 0 hides the header row, as in STOCKHISTORY, so a blank <code>headers</code> cell shows the header row in Excel on the web and newer desktop builds and hides it on older desktop builds. Type 1 or 0 to have the same everywhere.'
+            : '';
+          const blanks =
+            `<h2>Blank cells</h2><p>An argument that points at a blank cell arrives as empty in Excel on the web and newer desktop builds, and as 0 in older desktop builds. A 0 where no 0 is a value (a coin, a date, a text choice, a field name) is read as not given, so the blank means the same on both; a blank among a range of coins keeps an empty row.${headersBlank}</p>`;
           const body =
             `<p><a href="index.html">All formulas</a></p><h1><code>${esc(signature)}</code></h1><p>${esc(f.description)}</p>` +
             `<h2>Arguments</h2><table>${params || '<tr><td colspan="2">None</td></tr>'}</table>` +
             `<h2>Result</h2><p>${esc(f.result?.dimensionality === 'matrix' ? 'A table that spills into neighbouring cells.' : 'One value.')}</p>` +
             `<h2>Examples</h2><ul>${ex}</ul>` +
+            blanks +
             `<h2>Errors</h2><p><code>#N/A</code> with a message: unknown coin (with the closest match), a plan that lacks this data, no API key, or the service unavailable with no earlier value. <code>#VALUE!</code>: an argument outside its allowed values, which the message lists.</p>`;
           compilation.emitAsset(`help/${file}`, new webpack.sources.RawSource(page(`CRYPTO.${f.name}`, body)));
           items.push(`<li><a href="${file}"><code>CRYPTO.${esc(f.name)}</code></a>: ${esc(f.description)}</li>`);

@@ -135,6 +135,15 @@ test('the development pages carry the policy with the hosts Office.js needs when
   }
 });
 
+test('the help pages say what a blank cell does on each kind of build, headers\' 0 included', () => {
+  const ohlcv = readFileSync(path.join(dist, 'help/ohlcv.html'), 'utf8');
+  assert.match(ohlcv, /<h2>Blank cells<\/h2><p>An argument that points at a blank cell arrives as empty in Excel on the web and newer desktop builds, and as 0 in older desktop builds\./);
+  assert.match(ohlcv, /a blank <code>headers<\/code> cell shows the header row in Excel on the web and newer desktop builds and hides it on older desktop builds/);
+  const price = readFileSync(path.join(dist, 'help/price.html'), 'utf8');
+  assert.match(price, /<h2>Blank cells<\/h2>/);
+  assert.doesNotMatch(price, /<code>headers<\/code> is the exception/, 'PRICE has no headers');
+});
+
 test('no page errors', () => {
   assert.deepEqual(pageErrors, []);
 });
