@@ -15,7 +15,7 @@ import { dateSystemOf, forgetWorkbookTraits, formattedNumbersSupported, workbook
 const g = globalThis as Record<string, unknown>;
 
 /** Office.js as a client advertising CustomFunctionsRuntime up to `version`, in a workbook on `dates`. */
-function office(version: string, dates: '1900' | '1904', opts: { failDate?: boolean } = {}) {
+function office(version: string, dates: '1900' | '1904', opts: { failDate?: boolean; slowMs?: number } = {}) {
   const calls: string[] = [];
   g.Office = { context: { requirements: { isSetSupported: (name: string, v: string) => name === 'CustomFunctionsRuntime' && Number(v) <= Number(version) } } };
   g.Excel = {
@@ -24,6 +24,7 @@ function office(version: string, dates: '1900' | '1904', opts: { failDate?: bool
       return batch({
         workbook: { functions: { date: (y: number, m: number, d: number) => (calls.push(`DATE(${y},${m},${d})`), result) } },
         sync: async () => {
+          if (opts.slowMs) await new Promise((r) => setTimeout(r, opts.slowMs));
           if (opts.failDate) throw new Error('InvalidOperation');
           result.value = dates === '1904' ? 0 : 1462;
         },
@@ -80,6 +81,14 @@ test('the 1904 date system is read through Excel\'s DATE(1904,1,1) (0 there, 146
   assert.deepEqual(calls, ['DATE(1904,1,1)', 'load'], 'asked once');
   const out = toExcel(table(), await workbookTraits()) as unknown[][];
   assert.deepEqual(out[1][0], { type: 'FormattedNumber', basicValue: 43830, numberFormat: 'yyyy-mm-dd' });
+});
+
+test('a call that cannot wait for a slow answer counts the workbook as 1900; the calls after it get the answer', async () => {
+  const calls = office('1.4', '1904', { slowMs: 80 });
+  assert.equal(await workbookDateSystem(10), '1900', 'this call');
+  await new Promise((r) => setTimeout(r, 120));
+  assert.equal(await workbookDateSystem(10), '1904', 'the next ones');
+  assert.deepEqual(calls, ['DATE(1904,1,1)', 'load'], 'still asked once');
 });
 
 test('when Excel cannot say (no Office, or the call fails) the workbook counts as the 1900 system and 1.3', async () => {

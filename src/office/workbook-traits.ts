@@ -14,7 +14,12 @@
  *   add-in). Read instead through Excel's DATE worksheet function, which
  *   Workbook.functions evaluates without touching a cell (ExcelApi 1.2):
  *   DATE(1904,1,1) is 1462 in the 1900 system and 0 in the 1904 system.
- *   Unknown (the call fails or is slow) counts as 1900, Excel's default.
+ *   Reading the workbook from a custom function is documented ("Call Excel
+ *   APIs from a custom function": "get information from Excel before
+ *   calculation"). Asked once; a call that cannot wait for the answer (it is
+ *   slow) counts the workbook as 1900, Excel's default, while the question
+ *   stays open for the calls after it; an answer Excel cannot give at all
+ *   (the API fails) is 1900 for good.
  */
 import type { DateSystem, WorkbookTraits } from '../formulas/cells';
 
@@ -41,25 +46,32 @@ async function askDateSystem(): Promise<DateSystem> {
   });
 }
 
-let dateSystem: Promise<DateSystem> | null = null;
+let answer: Promise<DateSystem> | null = null;
+let known: DateSystem | null = null;
 
-/** The workbook's date system, asked once; '1900' when Excel cannot say in time. */
-export function workbookDateSystem(): Promise<DateSystem> {
-  dateSystem ??= new Promise<DateSystem>((resolve) => {
-    const timer = setTimeout(() => resolve('1900'), DETECT_TIMEOUT_MS);
-    askDateSystem()
-      .catch((): DateSystem => '1900')
-      .then((d) => {
-        clearTimeout(timer);
-        resolve(d);
-      });
+/** The workbook's date system, asked once; '1900' for a call when Excel has not said within `waitMs`. */
+export function workbookDateSystem(waitMs = DETECT_TIMEOUT_MS): Promise<DateSystem> {
+  if (known) return Promise.resolve(known);
+  if (!answer) {
+    const asked = (answer = askDateSystem().catch((): DateSystem => '1900'));
+    void asked.then((d) => {
+      if (answer === asked) known = d;
+    });
+  }
+  const pending = answer;
+  return new Promise<DateSystem>((resolve) => {
+    const timer = setTimeout(() => resolve('1900'), waitMs);
+    void pending.then((d) => {
+      clearTimeout(timer);
+      resolve(d);
+    });
   });
-  return dateSystem;
 }
 
 /** For tests: ask again (a new workbook). */
 export function forgetWorkbookTraits(): void {
-  dateSystem = null;
+  answer = null;
+  known = null;
 }
 
 export async function workbookTraits(): Promise<WorkbookTraits> {
