@@ -6,7 +6,7 @@
  * Office.js batches them: calculate() on the workbook, and
  * workbook.functions.date() (Excel's DATE, in the workbook's date system).
  */
-import { DAYS_1900_TO_1904, toSerial } from '../../formulas/cells';
+import { serialIn, toSerial } from '../../formulas/cells';
 import type { WorkbookCalculator } from '../protocol';
 import type { PreviewExcel } from './options';
 
@@ -58,8 +58,7 @@ export function excelShim(workbook: () => WorkbookCalculator | null, excel: Prev
       const date = (y: number, m: number, d: number) => {
         const result = { value: undefined as number | undefined, error: undefined as string | undefined, load: () => result };
         queue.push(async () => {
-          const serial = toSerial(Date.UTC(y, m - 1, d));
-          result.value = excel.dates === '1904' ? serial - DAYS_1900_TO_1904 : serial;
+          result.value = serialIn(toSerial(Date.UTC(y, m - 1, d)), excel.dates);
         });
         return result;
       };
