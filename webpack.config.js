@@ -7,8 +7,11 @@
  *
  *   npm run build       production: URLs rewritten to ADDIN_PUBLIC_URL, Office.js from Microsoft's CDN,
  *                       API base https://api.cryptorank.io
- *   npm run build:dev   development: https://localhost:3000, local Office.js copy, demo data
- *                       from the local API server (proxied at /v3 by the dev server)
+ *   npm run build:dev   development: https://localhost:<DEV_SERVER_PORT, default 3000>, Office.js from
+ *                       Microsoft's CDN (what runs in Excel, sideloaded too, must load it from there; the
+ *                       npm copy's README: for development tooling only), demo data from the local API
+ *                       server (proxied at /v3 by the dev server). ADDIN_OFFICE_JS=local loads the npm
+ *                       copy instead, served at /office-js: for the tests and the browser preview only.
  */
 import CopyWebpackPlugin from 'copy-webpack-plugin';
 import CustomFunctionsMetadataPlugin from 'custom-functions-metadata-plugin';
@@ -21,6 +24,7 @@ import { tsImport } from 'tsx/esm/api';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const pkg = JSON.parse(readFileSync(path.join(here, 'package.json'), 'utf8'));
+/** The development URL the sources name (manifest.xml, each @helpurl); rewritten when DEV_SERVER_PORT differs. */
 const DEV_URL = `https://localhost:${pkg.config.dev_server_port}/`;
 const PROD_URL = (process.env.ADDIN_PUBLIC_URL || 'https://crypto-addin.example.com/').replace(/\/?$/, '/');
 const OFFICE_CDN = 'https://appsforoffice.microsoft.com/lib/1/hosted/office.js';
@@ -148,11 +152,18 @@ class HelpPagesPlugin {
           const dates = names.some((n) => n === 'start' || n === 'end' || n === 'date')
             ? `<h2>Dates</h2><p>An Excel date (<code>DATE(2024,3,15)</code> or a cell holding one), ISO text (<code>"2024-03-15"</code>), or a period: <code>"2024"</code>, <code>"2024Q1"</code>, <code>"2024-03"</code>, or a look-back from now: <code>"30D"</code>, <code>"12W"</code>, <code>"6M"</code>, <code>"1Y"</code>. A period given alone as a start means that whole period; as a single date it means its first day. Dates are UTC days.</p>`
             : '';
+          // A blank cell is null on the web and newer builds, 0 on older desktop builds (office-js#4702, #5262, #1951; src/formulas/args.ts).
+          const headersBlank = (f.parameters || []).some((p) => p.name === 'headers')
+            ? ' <code>headers</code> is the exception: its 0 hides the header row, as in STOCKHISTORY, so a blank <code>headers</code> cell shows the header row in Excel on the web and newer desktop builds and hides it on older desktop builds. Type 1 or 0 to have the same everywhere.'
+            : '';
+          const blanks =
+            `<h2>Blank cells</h2><p>An argument that points at a blank cell arrives as empty in Excel on the web and newer desktop builds, and as 0 in older desktop builds. A 0 where no 0 is a value (a coin, a date, a text choice, a field name) is read as not given, so the blank means the same on both; a blank among a range of coins keeps an empty row.${headersBlank}</p>`;
           const body =
             `<p><a href="index.html">All formulas</a></p><h1><code>${esc(signature)}</code></h1><p>${esc(f.description)}</p>` +
             `<h2>Arguments</h2><table>${params || '<tr><td colspan="2">None</td></tr>'}</table>` +
             `<h2>Result</h2><p>${esc(result)}</p>${dates}` +
             `<h2>Examples</h2><ul>${ex}</ul>` +
+            blanks +
             `<h2>Errors</h2><p><code>#N/A</code> with a message: ${coin}a plan that lacks this data, no API key, or the service unavailable with no earlier value. <code>#VALUE!</code>: an argument outside its allowed values, which the message lists.</p>`;
           compilation.emitAsset(`help/${file}`, new webpack.sources.RawSource(page(`CRYPTO.${f.name}`, body)));
         }
@@ -199,6 +210,8 @@ export default async (env, options) => {
   const dev = options.mode === 'development';
   const emulatorPort = Number(process.env.EMULATOR_PORT || pkg.config.emulator_port);
   const devServerPort = Number(process.env.DEV_SERVER_PORT || pkg.config.dev_server_port);
+  const devUrl = `https://localhost:${devServerPort}/`;
+  const officeJs = dev && process.env.ADDIN_OFFICE_JS === 'local' ? 'office-js/office.js' : OFFICE_CDN;
   // Excel needs HTTPS with a trusted dev certificate (office-addin-dev-certs); a plain
   // browser demo on Linux runs over HTTP (DEV_HTTPS=false), where no certificate can be trusted without sudo.
   const https = Boolean(env?.WEBPACK_SERVE) && process.env.DEV_HTTPS !== 'false';
@@ -232,7 +245,7 @@ export default async (env, options) => {
         filename: 'taskpane.html',
         template: './src/taskpane/taskpane.html',
         chunks: ['functions', 'taskpane'],
-        templateParameters: { officeJs: dev ? 'office-js/office.js' : OFFICE_CDN, demo: dev, plans: pages.PLAN_LINES },
+        templateParameters: { officeJs, demo: dev, plans: pages.PLAN_LINES },
       }),
       new CopyWebpackPlugin({
         patterns: [
@@ -246,6 +259,8 @@ export default async (env, options) => {
       new ListingPagesPlugin(),
       new ContentPolicyPlugin(csp.contentPolicy({ apiOrigin: API_ORIGIN, dev })),
       ...(dev ? [] : [new RewriteUrlsPlugin(DEV_URL, PROD_URL, /^(manifest\.xml|functions\.json|help\/.*\.html)$/)]),
+      // The manifest and help URLs follow the dev server's port.
+      ...(dev && devUrl !== DEV_URL ? [new RewriteUrlsPlugin(DEV_URL, devUrl, /^(manifest\.xml|functions\.json|help\/.*\.html)$/)] : []),
       ...(dev ? [] : [new PackageCheckPlugin()]),
     ],
     devServer: {
@@ -253,7 +268,7 @@ export default async (env, options) => {
       host: 'localhost',
       headers: { 'Access-Control-Allow-Origin': '*' },
       server: https ? { type: 'https', options: httpsOptions } : 'http',
-      // Development only: Office.js from the local package (what ships loads it from Microsoft's CDN).
+      // The npm copy of Office.js, for ADDIN_OFFICE_JS=local builds (the tests and the browser preview).
       static: [{ directory: path.join(here, 'node_modules/@microsoft/office-js/dist'), publicPath: '/office-js', watch: false }],
       // /help without its slash would serve the index with links resolving one level up.
       setupMiddlewares: (middlewares) => [

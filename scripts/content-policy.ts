@@ -5,13 +5,30 @@
  * A meta policy cannot carry frame-ancestors, report-uri or sandbox; Office
  * frames the pane anyway, so none of them is wanted.
  *
- * Scripts come only from the add-in's own origin and Office's CDN; connections
- * go only to the configured API. Inline styles are allowed because Office's own
- * script for Excel on the web sets them (OfficeDev/office-js#1687); inline
- * scripts, eval, plugins and other hosts are not.
+ * Scripts come only from the add-in's own origin and the hosts Office.js needs;
+ * connections go only to the configured API and Office.js's own telemetry.
+ * Inline styles are allowed because Office's own script for Excel on the web
+ * sets them (OfficeDev/office-js#1687); inline scripts, eval, plugins and other
+ * hosts are not. Microsoft publishes no list of the hosts Office.js needs
+ * (office-js#1005 asks for one, open since 2019); these are the ones that
+ * issue reports and that the pinned Office.js (@microsoft/office-js) names:
  */
 
+/** Office.js and the host scripts it loads next to itself (excel-web-16.00.js ...): the CDN the catalog requires (certification policy 1120.1). */
 export const OFFICE_CDN_ORIGIN = 'https://appsforoffice.microsoft.com';
+/** office.js loads ajax/3.5/MicrosoftAjax.js from here on some paths (office-js#1005; the string is in the npm copy's office.js). */
+export const MICROSOFT_AJAX_ORIGIN = 'https://ajax.aspnetcdn.com';
+/**
+ * Office.js's telemetry (Aria) posts to browser.pipe.aria.microsoft.com and regional
+ * collectors (us, eu, de, jp, au, tb, pf .pipe.aria.microsoft.com in the npm copy's
+ * host scripts; office-js#1005).
+ */
+export const OFFICE_TELEMETRY_ORIGIN = 'https://*.pipe.aria.microsoft.com';
+/*
+ * Not allowed: alcdn.msauth.net and graph.microsoft.com, which Office.js reaches
+ * only for Office's single sign-on (MSAL), which the add-in does not use.
+ */
+export const OFFICE_SCRIPT_ORIGINS = [OFFICE_CDN_ORIGIN, MICROSOFT_AJAX_ORIGIN];
 export const DEFAULT_API_ORIGIN = 'https://api.cryptorank.io';
 /** The development build also talks to the local API server and the dev server's live reload. */
 const DEV_CONNECT = ['http://localhost:*', 'http://127.0.0.1:*', 'ws://localhost:*', 'wss://localhost:*'];
@@ -21,11 +38,12 @@ export type Policy = Record<string, string[]>;
 export function contentPolicy(opts: { apiOrigin: string; dev: boolean }): Policy {
   return {
     'default-src': ["'self'"],
-    'script-src': opts.dev ? ["'self'"] : ["'self'", OFFICE_CDN_ORIGIN],
+    // The development build loads Office.js from the CDN too when sideloaded into Excel.
+    'script-src': ["'self'", ...OFFICE_SCRIPT_ORIGINS],
     'style-src': ["'self'", "'unsafe-inline'"],
     'img-src': ["'self'", 'data:'],
     'font-src': ["'self'"],
-    'connect-src': opts.dev ? ["'self'", ...DEV_CONNECT] : [new URL(opts.apiOrigin).origin],
+    'connect-src': opts.dev ? ["'self'", ...DEV_CONNECT, OFFICE_TELEMETRY_ORIGIN] : [new URL(opts.apiOrigin).origin, OFFICE_TELEMETRY_ORIGIN],
     'object-src': ["'none'"],
     'base-uri': ["'self'"],
     'form-action': ["'none'"],

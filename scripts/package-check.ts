@@ -171,7 +171,7 @@ export const RULES = [
   },
   {
     id: 'content-policy',
-    why: 'Every page is locked down: scripts only from the add-in and Office, connections only to the API.',
+    why: 'Every page is locked down: scripts only from the add-in and the hosts Office.js loads, connections only to the API and Office.js\'s telemetry (scripts/content-policy.ts).',
     check: (pkg, spec) => {
       const want = contentPolicy({ apiOrigin: spec.apiOrigin, dev: false });
       return [...pkg.files].sort().filter((f) => f.endsWith('.html')).flatMap((rel) => {

@@ -7,9 +7,15 @@
  * - Linux (no Excel), or --browser: the dev server over HTTP; its root is the
  *   preview workbook (src/preview: the built functions.js in cells, the task
  *   pane beside them), printed first, then the task pane alone and the help.
+ *
+ * Office.js: sideloaded into Excel the build loads it from Microsoft's CDN; the
+ * browser-only preview uses the npm copy (ADDIN_OFFICE_JS=local). The ports come
+ * from DEV_SERVER_PORT and EMULATOR_PORT (package.json config otherwise); a
+ * port in use is said in one line naming the variable to set.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import net from 'node:net';
 import { DEMO_KEYS, DIALECTS, isDialect, startEmulator } from '../src/emulator/server';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
@@ -18,6 +24,25 @@ const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 const emulatorPort = Number(process.env.EMULATOR_PORT || pkg.config.emulator_port);
 const devPort = Number(process.env.DEV_SERVER_PORT || pkg.config.dev_server_port);
 const browserOnly = process.argv.includes('--browser') || !['win32', 'darwin'].includes(process.platform);
+
+/** Whether something already listens on the port (on any of localhost's addresses). */
+function inUse(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.createServer();
+    s.once('error', (e: NodeJS.ErrnoException) => resolve(e.code === 'EADDRINUSE' || e.code === 'EACCES'));
+    s.listen(port, () => s.close(() => resolve(false)));
+  });
+}
+for (const [port, variable, what] of [[devPort, 'DEV_SERVER_PORT', 'the dev server'], [emulatorPort, 'EMULATOR_PORT', 'the local API server']] as const) {
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    console.error(`${variable} must be a port number from 1 to 65535; got "${process.env[variable]}".`);
+    process.exit(1);
+  }
+  if (await inUse(port)) {
+    console.error(`Port ${port} (${what}) is in use. Stop what uses it, or set ${variable} to a free port, e.g. ${variable}=${port + 1} npm start`);
+    process.exit(1);
+  }
+}
 
 if (browserOnly) console.log(`Preview of the add-in (not Excel): http://localhost:${devPort}/   (ready once webpack has compiled)`);
 
@@ -40,7 +65,7 @@ if (browserOnly) {
   // Its own process group (POSIX), so stopping reaches webpack itself and not only npx (which does not pass SIGTERM on).
   child = spawn(npx, ['webpack', 'serve', '--mode', 'development'], {
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...env, DEV_HTTPS: 'false' },
+    env: { ...env, DEV_HTTPS: 'false', ADDIN_OFFICE_JS: 'local' },
     detached: process.platform !== 'win32',
   });
   let announced = false;

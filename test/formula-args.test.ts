@@ -5,7 +5,7 @@ import { FormulaSyntaxError, parseFormula } from '../src/cli/formula-parser';
 import { loadFunctionMetadata } from '../src/cli/metadata';
 import { CATALOG } from '../src/formulas/catalog';
 import { boolArg, choiceArg, choicesOf, coinArg, headersArg, intArg, rangeArgs, spanArg } from '../src/formulas/args';
-import { FormulaError, dateCell, decimalCell, fromSerial, table, toSerial } from '../src/formulas/cells';
+import { DateCell, FormulaError, dateCell, decimalCell, fromSerial, table, toSerial } from '../src/formulas/cells';
 
 const NOW = Date.UTC(2026, 10, 21, 15, 30); // 2026-11-21 15:30 UTC
 
@@ -110,7 +110,7 @@ describe('argument readers', () => {
   test('cells: decimals become numbers, missing values stay empty, tables keep their columns', () => {
     assert.equal(decimalCell('0.000012345'), 0.000012345);
     assert.equal(decimalCell(null), '');
-    assert.equal(dateCell('2024-01-01T00:00:00.000Z'), 45292);
+    assert.deepEqual(dateCell('2024-01-01T00:00:00.000Z'), new DateCell(45292, 'yyyy-mm-dd'));
     assert.equal(dateCell(null), '');
     const cols = [{ header: 'A', cell: (r: number) => r }, { header: 'B', cell: (r: number) => r * 2 }];
     assert.deepEqual(table([1, 2], cols, true), [['A', 'B'], [1, 2], [2, 4]]);

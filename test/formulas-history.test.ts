@@ -10,6 +10,7 @@ import { calculate, type JsonCell, type Outcome } from '../src/cli/calculate';
 import { openSession, type Session } from '../src/cli/session';
 import { toSerial } from '../src/formulas/cells';
 import { TEST_DIALECT } from './support/dialect';
+import { TEST_WORKBOOK } from './support/workbook';
 
 const NOW_ISO = '2026-03-15T12:00:00.000Z';
 const NOW = Date.parse(NOW_ISO);
@@ -21,7 +22,7 @@ let s: Session;
 before(async () => {
   // A frozen clock makes "today" and every value reproducible; a generous rate
   // limit keeps the pacer out of the way (rate limits have their own tests).
-  s = await openSession({ emulator: { now: NOW_ISO, rpm: 2000, dialect: TEST_DIALECT } });
+  s = await openSession({ workbook: TEST_WORKBOOK, emulator: { now: NOW_ISO, rpm: 2000, dialect: TEST_DIALECT } });
 });
 after(async () => {
   await s?.close();
@@ -269,7 +270,7 @@ describe('CRYPTO.HISTORICAL', () => {
   });
 
   test('when the shared request fails, every waiting cell settles with #N/A', async () => {
-    const t = await openSession({ emulator: { now: NOW_ISO, rpm: 2000, dialect: TEST_DIALECT }, client: { maxRetries: 0 } });
+    const t = await openSession({ workbook: TEST_WORKBOOK, emulator: { now: NOW_ISO, rpm: 2000, dialect: TEST_DIALECT }, client: { maxRetries: 0 } });
     try {
       t.emulator!.faults.queue({ kind: '500', times: 5, path: HISTORICAL_PATH });
       const outs = await Promise.all(
@@ -377,7 +378,7 @@ describe('CRYPTO.SPARKLINE', () => {
     assert.equal(pro.error, '#N/A');
     assert.match(pro.message, /Pro plan it reaches back 90 days at 5m, 15m and 1h and 1825 days at 1d/);
     assert.equal((await table('=CRYPTO.SPARKLINE("bitcoin",0,"60D",,"1h")')).length, 60 * 24 + 13, 'within 90 days: fine');
-    const t = await openSession({ key: 'demo-basic', emulator: { now: NOW_ISO, dialect: TEST_DIALECT } });
+    const t = await openSession({ workbook: TEST_WORKBOOK, key: 'demo-basic', emulator: { now: NOW_ISO, dialect: TEST_DIALECT } });
     try {
       // the server's own 403 before the plan is known, then the formula's check: the same words
       for (let i = 0; i < 2; i++) {
@@ -392,7 +393,7 @@ describe('CRYPTO.SPARKLINE', () => {
   });
 
   test('needs the Basic plan: a Sandbox key gets #N/A naming it', async () => {
-    const t = await openSession({ key: 'demo-sandbox', emulator: { now: NOW_ISO, dialect: TEST_DIALECT } });
+    const t = await openSession({ workbook: TEST_WORKBOOK, key: 'demo-sandbox', emulator: { now: NOW_ISO, dialect: TEST_DIALECT } });
     try {
       const e = failure(await calc('=CRYPTO.SPARKLINE("bitcoin")', t));
       assert.equal(e.error, '#N/A');

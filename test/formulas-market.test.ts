@@ -8,6 +8,7 @@ import { calculate, type JsonCell, type Outcome } from '../src/cli/calculate';
 import { openSession, type Session } from '../src/cli/session';
 import { frozenSession } from './support/frozen-session';
 import { TEST_DIALECT } from './support/dialect';
+import { TEST_WORKBOOK } from './support/workbook';
 
 let s: Session;
 const calc = (f: string) => calculate(s.host, f);
@@ -22,7 +23,7 @@ const markets = async (query: string) => {
 };
 
 before(async () => {
-  s = await openSession({ emulator: { dialect: TEST_DIALECT } });
+  s = await openSession({ workbook: TEST_WORKBOOK, emulator: { dialect: TEST_DIALECT } });
 });
 after(() => s.close());
 
@@ -88,13 +89,16 @@ describe('QUOTE', () => {
     assert.ok('error' in none && none.error === '#VALUE!' && /coins is required/.test(none.message));
   });
 
-  test('PRICE(-1) and PRICE(1.5) say a coin id is a positive whole number and show what they got', async () => {
-    for (const [arg, got] of [['-1', '-1'], ['1.5', '1.5'], ['0', '0']]) {
+  test('PRICE(-1) and PRICE(1.5) say a coin id is a positive whole number and show what they got; PRICE(0) that a coin is required', async () => {
+    for (const [arg, got] of [['-1', '-1'], ['1.5', '1.5']]) {
       const o = await calc(`=CRYPTO.PRICE(${arg})`);
       assert.ok('error' in o, arg);
       assert.equal(o.error, '#VALUE!');
       assert.equal(o.message, `coin as a number is a coin id, a positive whole number; got ${got}`);
     }
+    // Older desktop builds pass a blank cell as 0: no coin is 0, so it reads as a blank (src/formulas/args.ts).
+    const zero = await calc('=CRYPTO.PRICE(0)');
+    assert.ok('error' in zero && zero.error === '#VALUE!' && /^coin is required/.test(zero.message), JSON.stringify(zero));
   });
 
   test('fields accept spec names (percentChange.h24) and aliases; an unknown field is #VALUE! listing them', async () => {
@@ -165,7 +169,7 @@ describe('SEARCH, PROFILE, CONTRACTS', () => {
     assert.deepEqual(v[0], ['Blockchain', 'Blockchain slug', 'Address', 'Decimals', 'Explorer']);
     assert.ok(v.length > 1);
     assert.ok(String(v[1][4]).endsWith(String(v[1][2])));
-    const sandbox = await openSession({ key: 'demo-sandbox', emulator: { dialect: TEST_DIALECT } });
+    const sandbox = await openSession({ workbook: TEST_WORKBOOK, key: 'demo-sandbox', emulator: { dialect: TEST_DIALECT } });
     try {
       const o = await calculate(sandbox.host, '=CRYPTO.CONTRACTS("usd-coin")');
       assert.ok('error' in o);
@@ -197,7 +201,7 @@ describe('warm recalculation', () => {
 
 describe('keys and failures', () => {
   test('no key: #N/A saying where to add one, and no request is sent', async () => {
-    const none = await openSession({ key: null, emulator: { dialect: TEST_DIALECT } });
+    const none = await openSession({ workbook: TEST_WORKBOOK, key: null, emulator: { dialect: TEST_DIALECT } });
     try {
       const o = await calculate(none.host, '=CRYPTO.PRICE("bitcoin")');
       assert.ok('error' in o);
@@ -210,7 +214,7 @@ describe('keys and failures', () => {
   });
 
   test('an outage keeps the last good value; value preview spends nothing', async () => {
-    const t = await openSession({ client: { maxRetries: 0 }, emulator: { dialect: TEST_DIALECT } });
+    const t = await openSession({ workbook: TEST_WORKBOOK, client: { maxRetries: 0 }, emulator: { dialect: TEST_DIALECT } });
     try {
       const first = grid(await calculate(t.host, '=CRYPTO.PRICE("solana")'))[0][0];
       t.client.refreshAll();

@@ -10,6 +10,7 @@ import { calculate, type JsonCell, type Outcome } from '../src/cli/calculate';
 import { openSession, type Session } from '../src/cli/session';
 import { toSerial } from '../src/formulas/cells';
 import { TEST_DIALECT } from './support/dialect';
+import { TEST_WORKBOOK } from './support/workbook';
 
 const NOW_ISO = '2026-03-15T12:00:00.000Z';
 const NOW = Date.parse(NOW_ISO);
@@ -19,7 +20,7 @@ const TOKEN_UNLOCKS_PATH = '/v3/token-unlocks/upcoming';
 
 let s: Session;
 before(async () => {
-  s = await openSession({ emulator: { now: NOW_ISO, rpm: 2000, dialect: TEST_DIALECT } });
+  s = await openSession({ workbook: TEST_WORKBOOK, emulator: { now: NOW_ISO, rpm: 2000, dialect: TEST_DIALECT } });
 });
 after(async () => {
   await s?.close();
@@ -45,7 +46,7 @@ const record = (g: JsonCell[][]) => Object.fromEntries(g.slice(1).map((r) => [r[
 
 /** A plan test: a session with another key, closed at once. */
 async function withKey<T>(key: string, fn: (t: Session) => Promise<T>): Promise<T> {
-  const t = await openSession({ key, emulator: { now: NOW_ISO, dialect: TEST_DIALECT } });
+  const t = await openSession({ workbook: TEST_WORKBOOK, key, emulator: { now: NOW_ISO, dialect: TEST_DIALECT } });
   try {
     return await fn(t);
   } finally {
@@ -195,6 +196,7 @@ describe('CRYPTO.UNLOCKS', () => {
 
   test('where the service has no 200-a-request list for the key (a guess), the list of 25 a page answers', async () => {
     const t = await openSession({
+      workbook: TEST_WORKBOOK,
       emulator: { now: NOW_ISO, rpm: 2000, dialect: TEST_DIALECT },
       client: {
         fetch: async (input, init) =>

@@ -169,3 +169,50 @@ test('the preview is in the development build only: production has no preview en
   assert.deepEqual(Object.keys(dev.entry).sort(), ['functions', 'preview', 'preview-host', 'taskpane']);
   assert.deepEqual(pages(dev).sort(), ['index.html', 'preview-pane.html', 'taskpane.html']);
 });
+
+// ---------------------------------------------------------------- the Excel being played (issue #27)
+
+function setupWith(options: ConstructorParameters<typeof CustomFunctionsRuntime>[0]) {
+  const rt = new CustomFunctionsRuntime(options);
+  rt.load({ functions: META });
+  const seen: unknown[][] = [];
+  rt.namespace.associate('ECHO', (...all: unknown[]) => {
+    all.pop();
+    seen.push(all);
+    return [[1]];
+  });
+  rt.namespace.associate('REST', (...all: unknown[]) => {
+    all.pop();
+    seen.push(all);
+    return 'ok';
+  });
+  rt.namespace.associate('PLAIN', () => [['Date'], [{ type: 'FormattedNumber', basicValue: 45292, numberFormat: 'yyyy-mm-dd' }]]);
+  return { rt, seen };
+}
+
+test('blanks as older desktop builds pass them: a blank cell is 0 alone, inside a range and in a repeating argument; an omitted argument stays null', async () => {
+  const { rt, seen } = setupWith({ blanks: 'zero', version: '1.4' });
+  await once(rt, { id: 'ECHO', args: [{ value: null, address: 'Sheet1!A1' }, { omitted: true }, { value: [['a', null], [null, 2]] }], address: 'Sheet1!C1' });
+  assert.deepEqual(seen[0], [0, null, [['a', 0], [0, 2]]]);
+  await once(rt, { id: 'REST', args: [{ value: null }, { value: null }, { value: [[null]] }, { value: 'x' }], address: 'Sheet1!C2' });
+  assert.deepEqual(seen[1], ['0', [0, 0, 'x']], 'a string parameter gets the 0 as text; the repeating ones as 0');
+  const web = setupWith({ blanks: 'null', version: '1.4' });
+  await once(web.rt, { id: 'ECHO', args: [{ value: null }, { omitted: true }, { value: [['a', null]] }], address: 'Sheet1!C1' });
+  assert.deepEqual(web.seen[0], [null, null, [['a', null]]]);
+});
+
+test('a formatted number returned reaches the workbook on 1.4 and is #VALUE! on 1.3; one passed in is the object for `any`, the number for `number`', async () => {
+  const at14 = setupWith({ blanks: 'null', version: '1.4' });
+  assert.deepEqual(await once(at14.rt, { id: 'PLAIN', args: [], address: 'Sheet1!A1' }), [['Date'], [{ type: 'FormattedNumber', basicValue: 45292, numberFormat: 'yyyy-mm-dd' }]]);
+  const at13 = setupWith({ blanks: 'null', version: '1.3' });
+  assert.deepEqual(await once(at13.rt, { id: 'PLAIN', args: [], address: 'Sheet1!A1' }), [['Date'], [{ error: '#VALUE!' }]]);
+  const fn = { type: 'FormattedNumber', basicValue: 45292, numberFormat: 'yyyy-mm-dd' } as const;
+  await once(at14.rt, { id: 'ECHO', args: [{ value: fn }, { value: fn }], address: 'Sheet1!B1' });
+  assert.deepEqual(at14.seen[0], [fn, 45292, null]);
+  assert.notEqual(at14.seen[0][0], fn, 'copied into the runtime\'s window');
+});
+
+test('text longer than a cell holds (32,767 characters) is #VALUE!, as Excel\'s REPT gives past it', () => {
+  assert.deepEqual(toGrid('a'.repeat(32_767)), [['a'.repeat(32_767)]]);
+  assert.deepEqual(toGrid([['ok', 'a'.repeat(32_768)]]), [['ok', { error: '#VALUE!' }]]);
+});

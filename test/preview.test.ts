@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { loadExamples } from '../scripts/formula-table';
-import { calculate } from '../src/cli/calculate';
+import { calculate, type JsonCell } from '../src/cli/calculate';
 import { openSession, type Session } from '../src/cli/session';
 import { PLAN_LIMITS } from '../src/api/endpoints';
 import { startEmulator, type Emulator } from '../src/emulator/server';
@@ -112,8 +112,8 @@ async function values(page: Page, anchor: string, rows: number, cols: number): P
 }
 
 /** The CLI's cells as the workbook holds them: errors as {error, message}, "" as empty text. */
-function expectedCells(v: (number | string | boolean | { error: string; message: string })[][]): Cell[][] {
-  return v.map((row) => row.map((c) => (typeof c === 'object' && c !== null ? { error: c.error, message: c.message } : c)));
+function expectedCells(v: JsonCell[][]): Cell[][] {
+  return v.map((row) => row.map((c) => (typeof c === 'object' && c !== null && 'error' in c ? { error: c.error, message: c.message } : (c as Cell))));
 }
 
 describe('the page', () => {

@@ -82,3 +82,24 @@ test('npm start prints the preview first and serves it at the root, /?template=b
     await new Promise((r) => setTimeout(r, 300));
   }
 });
+
+test('a port in use: npm start says which variable to set, in one line, no stack trace', { timeout: 60_000 }, async () => {
+  const busy = net.createServer();
+  await new Promise<void>((r) => busy.listen(0, () => r()));
+  const port = (busy.address() as net.AddressInfo).port;
+  try {
+    const run = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts', '--browser'], {
+      cwd: root,
+      env: { ...process.env, DEV_SERVER_PORT: String(port), EMULATOR_PORT: String(await freePort()), NO_UPDATE_NOTIFIER: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    run.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+    run.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+    const code = await new Promise<number | null>((r) => run.once('exit', r));
+    assert.equal(code, 1, out);
+    assert.equal(out.trim(), `Port ${port} (the dev server) is in use. Stop what uses it, or set DEV_SERVER_PORT to a free port, e.g. DEV_SERVER_PORT=${port + 1} npm start`);
+  } finally {
+    busy.close();
+  }
+});

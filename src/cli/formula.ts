@@ -1,6 +1,6 @@
 /**
- * npm run -s formula -- [--key KEY] [--api URL] [--deadline S] '<formula>'
- * npm run -s formula -- [--key KEY] [--api URL] [--deadline S] --file F
+ * npm run -s formula -- [--key KEY] [--api URL] [--deadline S] [--blanks zero] [--formats] [--date-system 1904] '<formula>'
+ * npm run -s formula -- [...] --file F
  *
  * Evaluates one formula as the preview workbook does (the same engine and
  * messages): CRYPTO calls, Excel's operators and functions around them
@@ -12,8 +12,15 @@
  * recalculation (lines cannot refer to one another), and one JSON line per
  * formula is printed in the file's order. Without --api the local API server runs in-process; the default
  * key is demo-pro and --key "" means no key. --deadline is each formula's
- * deadline in seconds (default 45). Exits 0 even when cells are errors;
- * non-zero only when a formula cannot be parsed (every line is printed first).
+ * deadline in seconds (default 45). Dates print as the serial numbers a cell
+ * holds (Excel's Range.values; what a CustomFunctionsRuntime 1.3 client shows);
+ * --formats prints them as the formatted numbers a 1.4 client gets
+ * ({"type":"FormattedNumber","basicValue":45292,"numberFormat":"yyyy-mm-dd"}).
+ * --blanks zero passes each omitted argument as the 0 an older desktop build
+ * passes for a blank cell (headers excepted); --date-system 1904 reads and
+ * writes dates as a 1904-system workbook holds them (src/cli/workbook-host.ts).
+ * Exits 0 even when cells are errors; non-zero only when a formula cannot be
+ * parsed (every line is printed first).
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -22,12 +29,15 @@ import { FormulaSyntaxError, syntaxTree } from '../engine/syntax';
 import { formulaLines, recalculate } from './recalculation';
 import { DEFAULT_KEY, openSession, type Session } from './session';
 
-const USAGE = `usage: npm run -s formula -- [--key KEY] [--api URL] [--deadline S] '=CRYPTO.PRICE("bitcoin")*2'
-       npm run -s formula -- [--key KEY] [--api URL] [--deadline S] --file formulas.txt\n`;
+const USAGE = `usage: npm run -s formula -- [--key KEY] [--api URL] [--deadline S] [--blanks zero] [--formats] [--date-system 1904] '=CRYPTO.PRICE("bitcoin")*2'
+       npm run -s formula -- [same options] --file formulas.txt\n`;
 
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
-    options: { key: { type: 'string' }, api: { type: 'string' }, currency: { type: 'string' }, file: { type: 'string' }, deadline: { type: 'string' } },
+    options: {
+      key: { type: 'string' }, api: { type: 'string' }, currency: { type: 'string' }, file: { type: 'string' }, deadline: { type: 'string' },
+      blanks: { type: 'string' }, formats: { type: 'boolean' }, 'date-system': { type: 'string' },
+    },
     allowPositionals: true,
   });
   const text = positionals.join(' ');
@@ -38,6 +48,12 @@ async function main(): Promise<number> {
   }
   if (deadline !== undefined && !(deadline > 0 && deadline <= 600)) {
     process.stderr.write('formula: --deadline takes seconds, more than 0 and at most 600\n');
+    return 2;
+  }
+  const blanks = values.blanks ?? 'null';
+  const dateSystem = values['date-system'] ?? '1900';
+  if ((blanks !== 'null' && blanks !== 'zero') || (dateSystem !== '1900' && dateSystem !== '1904')) {
+    process.stderr.write('formula: --blanks takes null or zero; --date-system takes 1900 or 1904\n');
     return 2;
   }
   let lines: string[] | null = null;
@@ -58,6 +74,7 @@ async function main(): Promise<number> {
     key,
     settings: values.currency === 'EUR' ? { defaultCurrency: 'EUR' } : undefined,
     host: deadline === undefined ? undefined : { deadlineMs: deadline * 1000 },
+    workbook: { blanks, formattedNumbers: values.formats === true, dateSystem },
   });
   try {
     if (lines) return await printAll(session, lines);

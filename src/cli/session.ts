@@ -6,7 +6,9 @@
 import { MarketClient, MemoryKeyStore, MemoryKvStore, type ClientOptions, type KvStore } from '../client';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../emulator/server';
 import { CATALOG } from '../formulas/catalog';
-import { CalculationHost, type HostOptions, type Settings } from '../formulas/host';
+import type { CalculationHost, HostOptions, Settings } from '../formulas/host';
+import { loadFunctionMetadata } from './metadata';
+import { EXCEL_WEB, WorkbookHost, type WorkbookBehaviour } from './workbook-host';
 
 export interface SessionOptions {
   /** API origin; omitted → the local API server is started in-process. */
@@ -14,7 +16,9 @@ export interface SessionOptions {
   /** API key; null = no key. Default demo-pro. */
   key?: string | null;
   emulator?: EmulatorOptions;
-  settings?: Partial<Settings>;
+  settings?: Partial<Omit<Settings, 'dateSystem'>>;
+  /** How the Excel build being imitated passes blanks and takes dates (workbook-host.ts); default: Excel on the web, 1900 system. */
+  workbook?: Partial<WorkbookBehaviour>;
   storage?: KvStore;
   client?: Partial<Omit<ClientOptions, 'baseUrl' | 'keyStore'>>;
   host?: Pick<HostOptions, 'deadlineMs'>;
@@ -44,7 +48,8 @@ export async function openSession(opts: SessionOptions = {}): Promise<Session> {
     keyStore: keys,
     storage: opts.storage ?? new MemoryKvStore(),
   });
-  const host = new CalculationHost({ ...opts.host, client, catalog: CATALOG, settings: opts.settings, now });
+  const behaviour = { ...EXCEL_WEB, ...opts.workbook };
+  const host = new WorkbookHost({ ...opts.host, client, catalog: CATALOG, settings: opts.settings, now }, behaviour, await loadFunctionMetadata());
   return {
     client,
     host,

@@ -1,29 +1,58 @@
 /**
  * Reading formula arguments the way Excel hands them over: omitted optional
- * arguments arrive as null, an empty cell as null (web) or 0 (desktop), dates
- * as serial numbers or text. A bad argument is #VALUE! naming the allowed values.
+ * arguments arrive as null; an empty cell as null (Excel on the web, newer
+ * desktop builds) or as 0 (older desktop builds, also inside ranges and
+ * repeating arguments: office-js#4702, #5262, #1951); dates as serial numbers
+ * in the workbook's date system, or text; on CustomFunctionsRuntime 1.4 a
+ * data-type cell as its object (the generated functions.json sets
+ * allowCustomDataForDataTypeAny). A bad argument is #VALUE! naming the allowed values.
+ *
+ * The blank rule: where 0 is not a value an argument takes (a coin, a date, a
+ * text, a field name, a choice without a 0), a 0 is read as not given, so a
+ * blank cell means the same on every build. Numbers keep their 0: a count of 0
+ * is #VALUE! naming the range and the 0, since a typed 0 is a mistake to show,
+ * not to cover. Where 0 is a value (headers: STOCKHISTORY's 0 hides the header
+ * row; TRUE/FALSE; OHLCV's fields, where 0 is Date) a blank cell on an older
+ * desktop build cannot be told from a typed 0.
  */
-import { fromSerial, invalidValue } from './cells';
+import { fromSerial, invalidValue, serialFrom, type DateSystem } from './cells';
+import { coinFromDataType, describeDataType, isDataType } from './data-type-arg';
 
 export type Arg = unknown;
 
-const isBlank = (v: Arg) => v === null || v === undefined || v === '';
+/** Empty: omitted, a blank cell on the web and newer builds, or empty text. */
+export const isBlank = (v: Arg) => v === null || v === undefined || v === '';
+/** Not given where 0 is not a value the argument takes (see the blank rule above). */
+export const notGiven = (v: Arg) => isBlank(v) || v === 0;
 
-/** A single value from a possibly 1x1 range. */
+/**
+ * A single value from a possibly 1x1 range. A basic value that arrived as a
+ * data-type object (a formatted number, a string, a boolean) is its basicValue.
+ */
 export function scalar(v: Arg): Arg {
   if (Array.isArray(v)) {
-    if (v.length === 1 && Array.isArray(v[0]) && v[0].length === 1) return v[0][0];
-    if (v.length === 1 && !Array.isArray(v[0])) return v[0];
+    if (v.length === 1 && Array.isArray(v[0]) && v[0].length === 1) v = v[0][0];
+    else if (v.length === 1 && !Array.isArray(v[0])) v = v[0];
   }
-  return v;
+  return basicValueOf(v);
+}
+
+/** Excel's basic cell values as objects (DoubleCellValue, FormattedNumberCellValue, StringCellValue, BooleanCellValue). */
+const BASIC_TYPES = new Set(['Double', 'FormattedNumber', 'String', 'Boolean']);
+function basicValueOf(v: Arg): Arg {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return v;
+  const o = v as { type?: unknown; basicValue?: unknown };
+  return typeof o.type === 'string' && BASIC_TYPES.has(o.type) && 'basicValue' in o ? o.basicValue : v;
 }
 
 /** No slug, symbol or name is longer; longer text is not a coin (and is not worth a fuzzy match). */
 export const MAX_COIN_TEXT = 100;
 
-/** A coin: id (number), or id/slug/symbol/name text. */
+/** A coin: id (number), or id/slug/symbol/name text, or a data type that names one. */
 export function coinArg(v: Arg, name = 'coin'): string | number {
   v = scalar(v);
+  if (isDataType(v)) return coinFromDataType(v, name);
+  if (v === 0) v = null; // a blank cell on older desktop builds: no coin is 0
   if (typeof v === 'number') {
     if (Number.isInteger(v) && v > 0) return v;
     throw invalidValue(`${name} as a number is a coin id, a positive whole number; got ${shown(v)}`);
@@ -43,6 +72,7 @@ export function shown(v: Arg): string {
   if (typeof v === 'boolean') return v ? 'TRUE' : 'FALSE';
   if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
   if (Array.isArray(v)) return 'a range';
+  if (isDataType(v)) return describeDataType(v);
   return 'an error or unsupported value';
 }
 
@@ -52,8 +82,9 @@ export const MAX_TEXT = 200;
 /** Text argument; null when omitted. A range or an error value is #VALUE! naming the argument. */
 export function textArg(v: Arg, name: string): string | null {
   v = scalar(v);
-  if (isBlank(v)) return null;
-  if (typeof v === 'object' && !(v instanceof Date)) throw invalidValue(`${name} takes one value; got ${shown(v)}`);
+  if (notGiven(v)) return null;
+  if (Array.isArray(v)) throw invalidValue(`${name} takes one value; got ${shown(v)}`);
+  if (typeof v === 'object' && !(v instanceof Date)) throw invalidValue(`${name} must be text; got ${shown(v)}`);
   const text = String(v).trim();
   if (text.length > MAX_TEXT) throw invalidValue(`${name} must be at most ${MAX_TEXT} characters; got ${text.length}`);
   return text;
@@ -66,12 +97,15 @@ export function textArg(v: Arg, name: string): string | null {
  */
 export function choiceArg<T>(v: Arg, name: string, choices: Readonly<Record<string, T>>, fallback: NoInfer<T> | undefined, allowed?: string): T {
   v = scalar(v);
-  if (isBlank(v)) {
+  // A 0 is a blank on older desktop builds, unless 0 is a choice (STOCKHISTORY's interval 0, daily).
+  // A parameter with a custom enum is typed "string", so the 0 may arrive as "0".
+  if (isBlank(v) || ((v === 0 || v === '0') && !Object.hasOwn(choices, '0'))) {
     if (fallback !== undefined) return fallback;
     throw invalidValue(`${name} is required: ${allowed ?? listChoices(choices)}`);
   }
+  if (typeof v === 'object') throw invalidValue(`${name} must be ${allowed ?? listChoices(choices)}; got ${shown(v)}`);
   const key = String(v).trim().toLowerCase();
-  if (key in choices) return choices[key];
+  if (Object.hasOwn(choices, key)) return choices[key];
   throw invalidValue(`${name} must be ${allowed ?? listChoices(choices)}; got ${shown(v)}`);
 }
 function listChoices(choices: Readonly<Record<string, unknown>>): string {
@@ -126,13 +160,19 @@ export function numberArg(v: Arg, name: string, fallback: number | undefined): n
  * A currency: an ISO 4217 code, any case ("usd", "GBP"), upper-cased. Whether the fiat list
  * has it is checked where it is used (currency.ts), since that takes a request.
  */
-export function currencyArg(v: Arg, fallback: string): string {
+/** The codes a currency argument's message and AutoComplete list (src/functions' Currency enums) suggest; any fiat code of the provider's list is taken. */
+export const SUGGESTED_CURRENCIES = ['USD', 'EUR', 'GBP', 'JPY'] as const;
+
+/** A three-letter currency code, upper case; `suggested` are the codes its message names (history formulas name only the ones they take). */
+export function currencyArg(v: Arg, fallback: string, suggested: readonly string[] = SUGGESTED_CURRENCIES): string {
   v = scalar(v);
-  if (isBlank(v)) return fallback;
+  if (notGiven(v)) return fallback;
   const code = typeof v === 'string' ? v.trim().toUpperCase() : '';
-  if (!/^[A-Z]{3}$/.test(code)) throw invalidValue(`currency must be a three-letter currency code such as "USD", "EUR", "GBP" or "JPY"; got ${shown(v)}`);
+  if (!/^[A-Z]{3}$/.test(code)) throw invalidValue(`currency must be a three-letter currency code such as ${joinOr(suggested.map((c) => `"${c}"`))}; got ${shown(v)}`);
   return code;
 }
+
+const joinOr = (xs: string[]) => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} or ${xs[xs.length - 1]}`);
 
 // ---------------------------------------------------------------- dates
 
@@ -154,12 +194,12 @@ const DATE_HELP =
  * that UTC day; "2024" the year, "2024Q1" the quarter, "2024-03" the month;
  * "30D"/"12W"/"6M"/"1Y" the span from that long ago until now.
  */
-export function spanArg(v: Arg, name: string, now: number): Span | null {
+export function spanArg(v: Arg, name: string, now: number, dates: DateSystem = '1900'): Span | null {
   v = scalar(v);
-  if (isBlank(v)) return null;
+  if (notGiven(v)) return null; // no date is 0: a blank cell on older desktop builds
   if (typeof v === 'number') {
     if (!Number.isFinite(v) || v < 1 || v > 2_958_465) throw invalidValue(`${name} must be ${DATE_HELP}`);
-    const start = startOfUtcDay(fromSerial(v));
+    const start = startOfUtcDay(fromSerial(serialFrom(v, dates)));
     if (start < 0) throw invalidValue(`${name} must be a date from 1970 on; got ${isoDay(start)}`);
     return { start, end: start + DAY };
   }
@@ -206,15 +246,15 @@ export function spanArg(v: Arg, name: string, now: number): Span | null {
   throw invalidValue(`${name} must be ${DATE_HELP}; got ${shown(v)}`);
 }
 
-/** A start/end pair: start from the start's span, end from the end's span (default: now). */
-export function rangeArgs(start: Arg, end: Arg, now: number, defaultStart?: (now: number) => number): Span {
-  const a = spanArg(start, 'start', now);
-  const b = spanArg(end, 'end', now);
+/** A start/end pair: start from the start's span, end from the end's span (default: now). Serials in the workbook's date system. */
+export function rangeArgs(start: Arg, end: Arg, now: number, defaultStart?: (now: number) => number, dates: DateSystem = '1900'): Span {
+  const a = spanArg(start, 'start', now, dates);
+  const b = spanArg(end, 'end', now, dates);
   const from = a ? a.start : defaultStart ? defaultStart(now) : null;
   if (from === null) throw invalidValue(`start is required: ${DATE_HELP}`);
   if (from > now) throw invalidValue(`start must not be in the future; got ${isoDay(from)}`);
   // A single period given as start alone ("2024") means that whole period.
-  const to = b ? Math.min(b.end, now) : a && isBlank(scalar(end)) && a.end < now && isPeriodText(start) ? a.end : now;
+  const to = b ? Math.min(b.end, now) : a && notGiven(scalar(end)) && a.end < now && isPeriodText(start) ? a.end : now;
   if (to <= from) throw invalidValue(`end must be after start; got start ${isoDay(from)}, end ${isoDay(to - 1)}`);
   return { start: from, end: to };
 }
@@ -224,8 +264,8 @@ function isPeriodText(v: Arg): boolean {
 }
 
 /** A single point in time (HISTORICAL's date): the start of the day given. */
-export function dateArg(v: Arg, name: string, now: number): number {
-  const span = spanArg(v, name, now);
+export function dateArg(v: Arg, name: string, now: number, dates: DateSystem = '1900'): number {
+  const span = spanArg(v, name, now, dates);
   if (!span) throw invalidValue(`${name} is required: ${DATE_HELP}`);
   return span.start;
 }
@@ -233,21 +273,30 @@ export function dateArg(v: Arg, name: string, now: number): number {
 /** A field name from a record, matched case-insensitively. */
 export function fieldArg<T extends string>(v: Arg, fields: readonly T[], name = 'field'): T | null {
   v = scalar(v);
-  if (isBlank(v)) return null;
+  if (notGiven(v)) return null; // no field is named 0
+  if (typeof v === 'object') throw invalidValue(`${name} must be one of: ${fields.join(', ')}; got ${shown(v)}`);
   const key = String(v).trim().toLowerCase();
   const hit = fields.find((f) => f.toLowerCase() === key);
   if (hit) return hit;
   throw invalidValue(`${name} must be one of: ${fields.join(', ')}; got ${shown(v)}`);
 }
 
-/** Every cell of a range or repeating argument, flattened, blanks kept as null (a spilled answer lines up with them). */
+/**
+ * Every cell of a range of coins, flattened, blanks kept as null (a spilled
+ * answer lines up with them). No coin is 0: a 0 is a blank on older desktop builds.
+ */
 export function flatCells(v: Arg): Arg[] {
-  if (!Array.isArray(v)) return [isBlank(v) ? null : v];
-  return v.flat(2).map((x) => (isBlank(x) ? null : x));
+  const cells = Array.isArray(v) ? v.flat(2) : [v];
+  return cells.map((x) => (notGiven(basicValueOf(x)) ? null : x));
 }
 
-/** Every value of a range or repeating argument, flattened, blanks dropped. */
-export function flatValues(v: Arg): Arg[] {
-  if (!Array.isArray(v)) return isBlank(v) ? [] : [v];
-  return v.flat(2).filter((x) => !isBlank(x));
+/**
+ * Every value of a range or repeating argument, flattened, blanks dropped;
+ * with `zeroIsBlank` (a list where 0 is no value, such as QUOTE's field names)
+ * the 0s older desktop builds pass for blank cells too.
+ */
+export function flatValues(v: Arg, opts: { zeroIsBlank?: boolean } = {}): Arg[] {
+  const blank = opts.zeroIsBlank ? notGiven : isBlank;
+  const cells = Array.isArray(v) ? v.flat(2) : [v];
+  return cells.map(basicValueOf).filter((x) => !blank(x));
 }

@@ -1,8 +1,10 @@
 /**
  * What a formula hands back to a cell, independent of Office: numbers, text,
  * booleans, empty ("" — Excel turns a null inside a spilled array into 0,
- * office-js#1503, so a missing value must be an empty string), and errors.
- * The Office glue turns CellError into CustomFunctions.Error; the CLI prints it.
+ * office-js#1503, so a missing value must be an empty string), dates (a number
+ * with its format), and errors. The Office glue turns CellError into
+ * CustomFunctions.Error and a date into what the workbook can hold
+ * (forWorkbook below); the CLI prints them.
  */
 
 export type ExcelErrorCode = '#N/A' | '#VALUE!';
@@ -40,7 +42,29 @@ export const notAvailable = (message: string, apiCode?: string, transient = fals
   new FormulaError('#N/A', message, apiCode, transient);
 
 export type Scalar = number | string | boolean;
-export type Cell = Scalar | CellError;
+
+/**
+ * A number whose format is essential: a date or date-time, as the 1900-system
+ * serial Excel keeps. Custom-function results carry no number format in Excel,
+ * so a plain serial shows as 45292: where CustomFunctionsRuntime 1.4 is
+ * supported the Office glue hands Excel a formatted number instead (see
+ * forWorkbook). Prices stay plain numbers: General shows them well, and a
+ * money format would hide the digits of a coin worth 0.00001.
+ */
+export class DateCell {
+  constructor(
+    /** The 1900-system serial (UTC). */
+    readonly serial: number,
+    /** An Excel format code in the en-US locale, as FormattedNumberCellValue takes it. */
+    readonly numberFormat: string,
+  ) {}
+  /** The CLI's JSON with --formats: the formatted number Excel gets on 1.4. */
+  toJSON(): FormattedNumber {
+    return { type: 'FormattedNumber', basicValue: this.serial, numberFormat: this.numberFormat };
+  }
+}
+
+export type Cell = Scalar | CellError | DateCell;
 export type Grid = Cell[][];
 export type FormulaResult = Cell | Grid;
 
@@ -50,13 +74,28 @@ const MS_PER_DAY = 86_400_000;
 /** Days from Excel's 1899-12-30 epoch to the Unix epoch. */
 const EXCEL_EPOCH_OFFSET = 25_569;
 
-/** Epoch ms → Excel serial date (UTC). Users format the cell as a date. */
+/** Epoch ms → Excel serial date in the 1900 system (UTC). */
 export function toSerial(ms: number): number {
   return ms / MS_PER_DAY + EXCEL_EPOCH_OFFSET;
 }
 export function fromSerial(serial: number): number {
   return Math.round((serial - EXCEL_EPOCH_OFFSET) * MS_PER_DAY);
 }
+
+/**
+ * A workbook's date system. Workbooks from Mac are often on the 1904 system,
+ * whose serials are 1,462 days less for the same day ("Date systems in Excel",
+ * support.microsoft.com/office/e7fe7167-48a9-4b96-bb53-5612a800b487).
+ */
+export type DateSystem = '1900' | '1904';
+export const DAYS_1900_TO_1904 = 1462;
+/** A serial as the workbook holds it → the 1900-system serial the add-in computes with. */
+export const serialFrom = (serial: number, system: DateSystem) => (system === '1904' ? serial + DAYS_1900_TO_1904 : serial);
+/** A 1900-system serial → the serial the workbook holds. */
+export const serialIn = (serial1900: number, system: DateSystem) => (system === '1904' ? serial1900 - DAYS_1900_TO_1904 : serial1900);
+
+/** Excel format codes (en-US) for the dates the add-in returns. */
+export const DATE_FORMATS = { date: 'yyyy-mm-dd', dateTime: 'yyyy-mm-dd hh:mm' } as const;
 
 /** A decimal string from the API → number; null/undefined/unparseable → empty cell. */
 export function decimalCell(value: string | null | undefined): number | '' {
@@ -67,11 +106,15 @@ export function decimalCell(value: string | null | undefined): number | '' {
 export function numberCell(value: number | null | undefined): number | '' {
   return value === null || value === undefined || !Number.isFinite(value) ? EMPTY : value;
 }
-/** ISO text or epoch ms → Excel serial date; missing → empty cell. */
-export function dateCell(value: string | number | null | undefined): number | '' {
+/**
+ * ISO text or epoch ms → a date cell (the day's format at UTC midnight, the
+ * date-time format otherwise); missing → empty cell.
+ */
+export function dateCell(value: string | number | null | undefined): DateCell | '' {
   if (value === null || value === undefined || value === '') return EMPTY;
   const ms = typeof value === 'number' ? value : Date.parse(value);
-  return Number.isFinite(ms) ? toSerial(ms) : EMPTY;
+  if (!Number.isFinite(ms)) return EMPTY;
+  return new DateCell(toSerial(ms), ms % MS_PER_DAY === 0 ? DATE_FORMATS.date : DATE_FORMATS.dateTime);
 }
 export function textCell(value: string | null | undefined): string {
   return value ?? EMPTY;
@@ -116,9 +159,22 @@ export function table<T>(
     const cell = new CellError('#N/A', `${u.message} (${which}${u.source ? `, ${u.source}` : ''})`);
     body.splice(Math.min(u.index, body.length), 0, columns.map(() => cell));
   }
+  oneDateFormatPerColumn(body);
   if (headers) return [columns.map((c) => c.header), ...body];
   if (body.length === 0) return [[new CellError('#N/A', emptyMessage)]];
   return body;
+}
+
+/** A column of hourly candles shows every row with its time, midnight's too. */
+function oneDateFormatPerColumn(body: Grid): void {
+  const width = body[0]?.length ?? 0;
+  for (let c = 0; c < width; c++) {
+    if (!body.some((row) => { const cell = row[c]; return cell instanceof DateCell && cell.numberFormat === DATE_FORMATS.dateTime; })) continue;
+    for (const row of body) {
+      const cell = row[c];
+      if (cell instanceof DateCell && cell.numberFormat !== DATE_FORMATS.dateTime) row[c] = new DateCell(cell.serial, DATE_FORMATS.dateTime);
+    }
+  }
 }
 
 /**
@@ -148,4 +204,38 @@ const isMissingField = (e: unknown): e is { code: 'MISSING_FIELD'; message: stri
 export function fieldTable(pairs: readonly [string, Cell][], headers: boolean): Grid {
   const body: Grid = pairs.map(([k, val]) => [k, val]);
   return headers ? [['Field', 'Value'], ...body] : body;
+}
+
+// ---------------------------------------------------------------- into a workbook
+
+/** Excel's FormattedNumberCellValue (@types/office-js), as plain data: CustomFunctionsRuntime 1.4. */
+export interface FormattedNumber {
+  type: 'FormattedNumber';
+  basicValue: number;
+  numberFormat: string;
+}
+
+/** What the workbook a result goes into can take. */
+export interface WorkbookTraits {
+  /** CustomFunctionsRuntime 1.4: a function may return formatted numbers. */
+  formattedNumbers: boolean;
+  dateSystem: DateSystem;
+}
+
+export type WorkbookCell = Scalar | CellError | FormattedNumber;
+
+/**
+ * A date cell as the workbook holds it: a formatted number where the runtime
+ * takes one, else the plain serial (which the user formats); in the workbook's
+ * date system. Other cells are unchanged.
+ */
+export function workbookCell(cell: Cell, traits: WorkbookTraits): WorkbookCell {
+  if (!(cell instanceof DateCell)) return cell;
+  const serial = serialIn(cell.serial, traits.dateSystem);
+  return traits.formattedNumbers ? { type: 'FormattedNumber', basicValue: serial, numberFormat: cell.numberFormat } : serial;
+}
+
+/** A whole result for the workbook (workbookCell on every cell). */
+export function forWorkbook(result: FormulaResult, traits: WorkbookTraits): WorkbookCell | WorkbookCell[][] {
+  return Array.isArray(result) ? result.map((row) => row.map((c) => workbookCell(c, traits))) : workbookCell(result, traits);
 }

@@ -12,14 +12,12 @@ import { DOMINANCE_GROUPS, ENDPOINTS } from '../api/endpoints';
 import type {
   AltcoinIndexSnapshot, DerivativesSnapshot, DominanceSnapshot, FearGreedSnapshot, GainerLoser, GlobalMarket, TrendingItem,
 } from '../api/records';
-import { choiceArg, choicesOf, fieldArg, headersArg, intArg, rangeArgs, scalar, type Arg, type Span } from './args';
+import { choiceArg, choicesOf, fieldArg, headersArg, intArg, notGiven, rangeArgs, scalar, type Arg, type Span } from './args';
 import { dateCell, decimalCell, invalidValue, notAvailable, recordCells, numberCell, table, textCell, type Cell, type Column, type Grid } from './cells';
 import type { Catalog, FormulaContext } from './host';
 
-const isBlank = (v: Arg) => {
-  v = scalar(v);
-  return v === null || v === undefined || v === '';
-};
+/** No date or field is 0: a 0 is a blank cell on older desktop builds (args.ts). */
+const isBlank = (v: Arg) => notGiven(scalar(v));
 
 // ---------------------------------------------------------------- TRENDING, GAINERS, LOSERS
 
@@ -128,7 +126,7 @@ export function chartRange(
 ): { span: Span; query: { from: number; to?: number } } | null {
   if (isBlank(start) && isBlank(end) && !defaultStart) return null;
   const now = ctx.now();
-  const span = rangeArgs(start, end, now, defaultStart);
+  const span = rangeArgs(start, end, now, defaultStart, ctx.settings.dateSystem);
   return { span, query: span.end >= now ? { from: span.start } : { from: span.start, to: span.end - 1 } };
 }
 

@@ -118,7 +118,7 @@ async function ohlcv(ctx: FormulaContext, coin: Arg, start: Arg, end: Arg, inter
   const input = coinArg(coin);
   const now = ctx.now();
   const iv = choiceArg(interval, 'interval', INTERVALS, 'day', INTERVALS_SHOWN);
-  const span = rangeArgs(start, end, now);
+  const span = rangeArgs(start, end, now, undefined, ctx.settings.dateSystem);
   const showHeaders = headersArg(headers);
   const cols = ohlcvFields(fields).map((f) => OHLCV_FIELDS[f]);
   let from = span.start;
@@ -151,10 +151,10 @@ const HISTORICAL_FIELD_NAMES = Object.keys(HISTORICAL_FIELDS) as (keyof typeof H
 async function historical(ctx: FormulaContext, coin: Arg, date: Arg, field: Arg, currency: Arg): Promise<FormulaResult> {
   const input = coinArg(coin);
   const now = ctx.now();
-  const at = dateArg(date, 'date', now);
+  const at = dateArg(date, 'date', now, ctx.settings.dateSystem);
   if (at > now) throw invalidValue(`date must not be in the future; got ${isoDay(at)}`);
   const f = fieldArg(field, HISTORICAL_FIELD_NAMES) ?? 'price';
-  const code = currencyArg(currency, ctx.settings.defaultCurrency);
+  const code = currencyArg(currency, ctx.settings.defaultCurrency, ['USD', 'EUR']);
   // Money fields in another fiat are refused; supply and time are the same in any currency.
   const cur = f === 'price' || f === 'marketCap' || f === 'volume24h' ? historyCurrency(code, 'HISTORICAL', true) : code === 'EUR' ? 'EUR' : 'USD';
   const ref = await ctx.client.resolveCoin(input, { caller: ctx.caller, signal: ctx.signal });

@@ -10,7 +10,7 @@
 import { LRUCache } from 'lru-cache';
 import type { MarketClient } from '../client';
 import { abortedError } from '../client/api-error';
-import { CellError, FormulaError, notAvailable, type FormulaResult, type Grid } from './cells';
+import { CellError, FormulaError, notAvailable, type DateSystem, type FormulaResult, type Grid } from './cells';
 import type { Arg } from './args';
 import { CALL_DEADLINE_MS, Deadlines, EXPIRED, deadlineError } from './call-deadline';
 import { toFormulaError } from './failure';
@@ -18,6 +18,8 @@ import { Slices } from './slices';
 
 export interface Settings {
   defaultCurrency: 'USD' | 'EUR';
+  /** The workbook's date system: date arguments are serials in it (args.ts). */
+  dateSystem: DateSystem;
 }
 
 export interface FormulaContext {
@@ -97,7 +99,7 @@ export class CalculationHost extends EventTarget {
     super();
     this.client = opts.client;
     this.catalog = opts.catalog;
-    this.settings = { defaultCurrency: 'USD', ...opts.settings };
+    this.settings = { defaultCurrency: 'USD', dateSystem: '1900', ...opts.settings };
     this.now = opts.now ?? Date.now;
     this.lastGood = new LRUCache({ max: opts.lastGoodEntries ?? 20_000 });
     this.slices = new Slices(opts.sliceSize ?? DEFAULT_SLICE_SIZE);

@@ -7,7 +7,7 @@ import { ENDPOINTS } from '../api/endpoints';
 import type { CurrencyCategory, MarketItem, Profile } from '../api/records';
 import type { RejectedItem } from '../api/read-data';
 import {
-  boolArg, coinArg, choiceArg, choicesOf, currencyArg, fieldArg, flatCells, flatValues, headersArg, intArg, scalar, textArg, type Arg,
+  boolArg, coinArg, choiceArg, choicesOf, currencyArg, fieldArg, flatCells, flatValues, headersArg, intArg, notGiven, scalar, textArg, type Arg,
 } from './args';
 import {
   EMPTY, dateCell, decimalCell, recordCells, invalidValue, notAvailable, numberCell, table, textCell,
@@ -62,7 +62,7 @@ const QUOTE_FIELDS_SHOWN = Object.keys(QUOTE_FIELDS).join(', ');
 
 /** Field names, comma-separated or a range; `fallback` when none is given. */
 function quoteFields(v: Arg, fallback: readonly string[] = DEFAULT_QUOTE_FIELDS): string[] {
-  const raw = flatValues(v).flatMap((x) => (typeof x === 'string' ? x.split(',').map((s) => s.trim()).filter(Boolean) : [x]));
+  const raw = flatValues(v, { zeroIsBlank: true }).flatMap((x) => (typeof x === 'string' ? x.split(',').map((s) => s.trim()).filter(Boolean) : [x]));
   if (raw.length === 0) return [...fallback];
   return raw.map((f) => choiceArg(f, 'fields', QUOTE_CHOICES, undefined, `field names from: ${QUOTE_FIELDS_SHOWN}`));
 }
@@ -143,7 +143,7 @@ const SORT_BY = { ...choicesOf(ENDPOINTS.markets.params.sortBy.values), change24
 
 async function lookupId(ctx: FormulaContext, v: Arg, name: 'category' | 'tag'): Promise<number | undefined> {
   v = scalar(v);
-  if (v === null || v === undefined || v === '') return undefined;
+  if (notGiven(v)) return undefined; // no category or tag is 0: a blank cell on older desktop builds
   if (typeof v === 'number' && Number.isInteger(v) && v > 0) return v;
   const text = String(v).trim().toLowerCase();
   if (/^\d+$/.test(text)) return Number(text);

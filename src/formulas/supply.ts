@@ -8,7 +8,7 @@ import {
   type HolderBucket, type HolderItem, type HolderTier, type HoldersSummary, type Tokenomics, type UpcomingUnlock,
   type VcPressure, type VestingAllocation,
 } from '../api/records';
-import { boolArg, choiceArg, choicesOf, coinArg, fieldArg, headersArg, intArg, numberArg, textArg, type Arg } from './args';
+import { boolArg, choiceArg, choicesOf, coinArg, fieldArg, headersArg, intArg, isBlank, numberArg, scalar, textArg, type Arg } from './args';
 import { dateCell, decimalCell, fieldTable, invalidValue, recordCells, notAvailable, numberCell, table, textCell, type Cell, type Column, type Grid } from './cells';
 import type { Catalog, FormulaContext } from './host';
 
@@ -106,7 +106,7 @@ async function unlocks(
   const order = textArg(sortOrder, 'sortOrder') === null
     ? null
     : choiceArg(sortOrder, 'sortOrder', choicesOf(UNLOCK_PARAMS.sortOrder.values), undefined, '"asc" or "desc"');
-  const minUsd = textArg(minUsdAmount, 'minUsdAmount') === null
+  const minUsd = isBlank(scalar(minUsdAmount)) // 0 is a value here: a minimum that filters nothing
     ? undefined
     : intArg(minUsdAmount, 'minUsdAmount', UNLOCK_PARAMS.minUsdAmount.min, UNLOCK_PARAMS.minUsdAmount.max, undefined);
   const minPct = numberArg(minPercentOfMcap, 'minPercentOfMcap', undefined);

@@ -4,6 +4,41 @@
  */
 import { run } from '../office/custom-functions';
 
+// Custom enums (@customenum): the values Excel offers in AutoComplete for a choice argument; older builds ignore them and the argument takes text as before (learn.microsoft.com/office/dev/add-ins/excel/custom-functions-custom-enums). The formulas still accept every spelling they list in their errors; test/custom-enums.test.ts keeps these lists and theirs in step. Values in double quotes: the generator reads them as JSON.
+
+/**
+ * Fields of CRYPTO.CREDITS.
+ * @customenum {string}
+ */
+enum CreditsField {
+  /** Field: plan */
+  plan = "plan",
+  /** Field: rateLimitPerMinute */
+  rateLimitPerMinute = "rateLimitPerMinute",
+  /** Field: dailyLimit */
+  dailyLimit = "dailyLimit",
+  /** Field: dailyUsed */
+  dailyUsed = "dailyUsed",
+  /** Field: dailyRemaining */
+  dailyRemaining = "dailyRemaining",
+  /** Field: monthlyLimit */
+  monthlyLimit = "monthlyLimit",
+  /** Field: monthlyUsed */
+  monthlyUsed = "monthlyUsed",
+  /** Field: monthlyRemaining */
+  monthlyRemaining = "monthlyRemaining",
+  /** Field: periodStart */
+  periodStart = "periodStart",
+  /** Field: periodEnd */
+  periodEnd = "periodEnd",
+  /** Field: workbookCredits */
+  workbookCredits = "workbookCredits",
+  /** Field: workbookRequests */
+  workbookRequests = "workbookRequests",
+  /** Field: workbookCacheHits */
+  workbookCacheHits = "workbookCacheHits",
+}
+
 /**
  * Your plan and credits: the account's figures (free to read), and what this workbook session spent.
  * @customfunction CREDITS
@@ -13,6 +48,6 @@ import { run } from '../office/custom-functions';
  * @returns The field's value (dates as Excel dates), or a field/value table.
  * @cancelable
  */
-export function credits(field?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function credits(field?: CreditsField, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('CREDITS', invocation, [field]);
 }

@@ -8,6 +8,72 @@
 import { run } from '../office/custom-functions';
 
 /**
+ * CRYPTO.QUOTE's fields, for CRYPTO.DATA (src/formulas/market.ts QUOTE_FIELDS; test/custom-enums.test.ts holds the two together).
+ * @customenum {string}
+ */
+enum DataField {
+  /** Field: id */
+  id = "id",
+  /** Field: slug */
+  slug = "slug",
+  /** Field: symbol */
+  symbol = "symbol",
+  /** Field: name */
+  name = "name",
+  /** Field: rank */
+  rank = "rank",
+  /** Field: price */
+  price = "price",
+  /** Field: marketCap */
+  marketCap = "marketCap",
+  /** Field: volume24h */
+  volume24h = "volume24h",
+  /** Field: volume24hBase */
+  volume24hBase = "volume24hBase",
+  /** Field: fullyDilutedValuation */
+  fullyDilutedValuation = "fullyDilutedValuation",
+  /** Field: high24h */
+  high24h = "high24h",
+  /** Field: low24h */
+  low24h = "low24h",
+  /** Field: percentChange.h24 */
+  percentChangeH24 = "percentChange.h24",
+  /** Field: percentChange.d7 */
+  percentChangeD7 = "percentChange.d7",
+  /** Field: percentChange.d30 */
+  percentChangeD30 = "percentChange.d30",
+  /** Field: percentChange.m3 */
+  percentChangeM3 = "percentChange.m3",
+  /** Field: percentChange.ytd */
+  percentChangeYtd = "percentChange.ytd",
+  /** Field: circulatingSupply */
+  circulatingSupply = "circulatingSupply",
+  /** Field: totalSupply */
+  totalSupply = "totalSupply",
+  /** Field: maxSupply */
+  maxSupply = "maxSupply",
+  /** Field: isTraded */
+  isTraded = "isTraded",
+  /** Field: lastUpdated */
+  lastUpdated = "lastUpdated",
+}
+
+/**
+ * Currencies: a suggestion list (SUGGESTED_CURRENCIES in src/formulas/args.ts); any code of the provider's fiat list is taken.
+ * @customenum {string}
+ */
+enum AnalyticsCurrency {
+  /** US dollars (default) */
+  USD = "USD",
+  /** Euros */
+  EUR = "EUR",
+  /** British pounds, at today's rate from the fiat list */
+  GBP = "GBP",
+  /** Japanese yen, at today's rate from the fiat list */
+  JPY = "JPY",
+}
+
+/**
  * One market field of one coin, in one cell (like Bloomberg's BDP): any field CRYPTO.QUOTE offers. Cells of many coins share the same few requests as CRYPTO.PRICE.
  * @customfunction DATA
  * @helpurl https://localhost:3000/help/data.html
@@ -18,7 +84,7 @@ import { run } from '../office/custom-functions';
  * @returns The value; #N/A when the coin has none (e.g. no max supply).
  * @cancelable
  */
-export function data(coin: any, field: any, currency?: string, invocation?: CustomFunctions.CancelableInvocation): Promise<any> {
+export function data(coin: any, field: DataField, currency?: AnalyticsCurrency, invocation?: CustomFunctions.CancelableInvocation): Promise<any> {
   return run('DATA', invocation, [coin, field, currency]);
 }
 
@@ -38,7 +104,7 @@ export function data(coin: any, field: any, currency?: string, invocation?: Cust
  * @returns A row per coin: Coin and the statistics (fractions: 0.42 is 42 %).
  * @cancelable
  */
-export function stats(coins: any[][], start: any, end?: any, benchmark?: any, fields?: any[][], riskFree?: any, headers?: any, currency?: string, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function stats(coins: any[][], start: any, end?: any, benchmark?: any, fields?: any[][], riskFree?: any, headers?: any, currency?: AnalyticsCurrency, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('STATS', invocation, [coins, start, end, benchmark, fields, riskFree, headers, currency]);
 }
 

@@ -5,6 +5,56 @@
  */
 import { run } from '../office/custom-functions';
 
+// Custom enums (@customenum): the values Excel offers in AutoComplete for a choice argument; older builds ignore them and the argument takes text as before (learn.microsoft.com/office/dev/add-ins/excel/custom-functions-custom-enums). The formulas still accept every spelling they list in their errors; test/custom-enums.test.ts keeps these lists and theirs in step. Values in double quotes: the generator reads them as JSON.
+
+/**
+ * Periods of CRYPTO.TVLCHANGE.
+ * @customenum {string}
+ */
+enum TvlPeriod {
+  /** 1 day (default) */
+  daily = "1d",
+  /** 7 days */
+  days7 = "7d",
+  /** 30 days */
+  days30 = "30d",
+  /** 90 days */
+  days90 = "90d",
+  /** 1 year */
+  year1 = "1y",
+}
+
+/**
+ * Fields of CRYPTO.BLOCKCHAIN.
+ * @customenum {string}
+ */
+enum BlockchainField {
+  /** Field: id */
+  id = "id",
+  /** Field: slug */
+  slug = "slug",
+  /** Field: name */
+  name = "name",
+  /** Field: symbol */
+  symbol = "symbol",
+  /** Field: nativeCurrencyId */
+  nativeCurrencyId = "nativeCurrencyId",
+  /** Field: explorerUrl */
+  explorerUrl = "explorerUrl",
+  /** Field: marketCap */
+  marketCap = "marketCap",
+  /** Field: marketCapDominance */
+  marketCapDominance = "marketCapDominance",
+  /** Field: volume24h */
+  volume24h = "volume24h",
+  /** Field: gainers */
+  gainers = "gainers",
+  /** Field: losers */
+  losers = "losers",
+  /** Field: imageUrl */
+  imageUrl = "imageUrl",
+}
+
 /**
  * Every supported blockchain with its market cap and dominance.
  * @customfunction BLOCKCHAINS
@@ -28,7 +78,7 @@ export function blockchains(headers?: any, invocation?: CustomFunctions.Cancelab
  * @returns The field's value, or a field/value table.
  * @cancelable
  */
-export function blockchain(chain: any, field?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function blockchain(chain: any, field?: BlockchainField, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('BLOCKCHAIN', invocation, [chain, field]);
 }
 
@@ -58,7 +108,7 @@ export function tvl(chain: any, start?: any, end?: any, headers?: any, invocatio
  * @returns The TVL change in percent (2.5 means 2.5%).
  * @cancelable
  */
-export function tvlChange(chain: any, period?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<number> {
+export function tvlChange(chain: any, period?: TvlPeriod, invocation?: CustomFunctions.CancelableInvocation): Promise<number> {
   return run('TVLCHANGE', invocation, [chain, period]);
 }
 

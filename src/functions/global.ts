@@ -6,6 +6,118 @@
  */
 import { run } from '../office/custom-functions';
 
+// Custom enums (@customenum): the values Excel offers in AutoComplete for a choice argument; older builds ignore them and the argument takes text as before (learn.microsoft.com/office/dev/add-ins/excel/custom-functions-custom-enums). The formulas still accept every spelling they list in their errors; test/custom-enums.test.ts keeps these lists and theirs in step. Values in double quotes: the generator reads them as JSON.
+
+/**
+ * Periods of CRYPTO.GAINERS and CRYPTO.LOSERS.
+ * @customenum {string}
+ */
+enum MoversPeriod {
+  /** 24 hours (default) */
+  hours24 = "24h",
+  /** 7 days */
+  days7 = "7d",
+  /** 30 days */
+  days30 = "30d",
+}
+
+/**
+ * Fields of CRYPTO.GLOBAL.
+ * @customenum {string}
+ */
+enum GlobalField {
+  /** Field: totalMarketCap */
+  totalMarketCap = "totalMarketCap",
+  /** Field: totalVolume24h */
+  totalVolume24h = "totalVolume24h",
+  /** Field: btcMarketCap */
+  btcMarketCap = "btcMarketCap",
+  /** Field: ethMarketCap */
+  ethMarketCap = "ethMarketCap",
+  /** Field: activeCurrencies */
+  activeCurrencies = "activeCurrencies",
+  /** Field: activeTickers */
+  activeTickers = "activeTickers",
+  /** Field: activeExchanges */
+  activeExchanges = "activeExchanges",
+  /** Field: marketCapChangePercent24h */
+  marketCapChangePercent24h = "marketCapChangePercent24h",
+}
+
+/**
+ * Fields of CRYPTO.DERIVATIVES.
+ * @customenum {string}
+ */
+enum DerivativesField {
+  /** Field: totalOpenInterest */
+  totalOpenInterest = "totalOpenInterest",
+  /** Field: totalVolume24h */
+  totalVolume24h = "totalVolume24h",
+  /** Field: perpetualShare */
+  perpetualShare = "perpetualShare",
+  /** Field: futuresShare */
+  futuresShare = "futuresShare",
+  /** Field: activeDerivativesExchangesCount */
+  activeDerivativesExchangesCount = "activeDerivativesExchangesCount",
+}
+
+/**
+ * Fields of the current Fear & Greed reading.
+ * @customenum {string}
+ */
+enum FearGreedField {
+  /** The index, 0-100 (default) */
+  value = "value",
+  /** Its classification */
+  classification = "classification",
+  /** Both, as a table */
+  all = "all",
+}
+
+/**
+ * Fields of the current Altcoin Season reading.
+ * @customenum {string}
+ */
+enum AltSeasonField {
+  /** The index, 0-100 (default) */
+  value = "value",
+  /** Its classification */
+  classification = "classification",
+  /** The year's high */
+  yearlyHigh = "yearlyHigh",
+  /** When */
+  yearlyHighDate = "yearlyHighDate",
+  /** The year's low */
+  yearlyLow = "yearlyLow",
+  /** When */
+  yearlyLowDate = "yearlyLowDate",
+  /** Yesterday's value */
+  yesterday = "yesterday",
+  /** Last week's value */
+  lastWeek = "lastWeek",
+  /** Last month's value */
+  lastMonth = "lastMonth",
+  /** Every field, as a table */
+  all = "all",
+}
+
+/**
+ * What CRYPTO.DOMINANCE measures.
+ * @customenum {string}
+ */
+enum DominanceAsset {
+  /** Bitcoin (default) */
+  btc = "btc",
+  /** Ethereum */
+  eth = "eth",
+  /** Tether */
+  usdt = "usdt",
+  /** All but BTC and ETH */
+  others = "others",
+  /** The current snapshot */
+  all = "all",
+}
+
 /**
  * Trending coins right now, as a table.
  * @customfunction TRENDING
@@ -30,7 +142,7 @@ export function trending(headers?: any, invocation?: CustomFunctions.CancelableI
  * @returns Rank, Name, Symbol, Price, Change %, Market cap, Volume 24h and Category per coin, biggest gain first.
  * @cancelable
  */
-export function gainers(period?: any, count?: any, headers?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function gainers(period?: MoversPeriod, count?: any, headers?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('GAINERS', invocation, [period, count, headers]);
 }
 
@@ -45,7 +157,7 @@ export function gainers(period?: any, count?: any, headers?: any, invocation?: C
  * @returns Rank, Name, Symbol, Price, Change %, Market cap, Volume 24h and Category per coin, biggest loss first.
  * @cancelable
  */
-export function losers(period?: any, count?: any, headers?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function losers(period?: MoversPeriod, count?: any, headers?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('LOSERS', invocation, [period, count, headers]);
 }
 
@@ -58,7 +170,7 @@ export function losers(period?: any, count?: any, headers?: any, invocation?: Cu
  * @returns The field's value, or a field/value table.
  * @cancelable
  */
-export function globalMarket(field?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function globalMarket(field?: GlobalField, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('GLOBAL', invocation, [field]);
 }
 
@@ -71,7 +183,7 @@ export function globalMarket(field?: any, invocation?: CustomFunctions.Cancelabl
  * @returns The field's value, or a field/value table.
  * @cancelable
  */
-export function derivatives(field?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function derivatives(field?: DerivativesField, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('DERIVATIVES', invocation, [field]);
 }
 
@@ -87,7 +199,7 @@ export function derivatives(field?: any, invocation?: CustomFunctions.Cancelable
  * @returns The current value, or a table of Date, Value, Classification.
  * @cancelable
  */
-export function fearGreed(start?: any, end?: any, headers?: any, field?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function fearGreed(start?: any, end?: any, headers?: any, field?: FearGreedField, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('FEARGREED', invocation, [start, end, headers, field]);
 }
 
@@ -103,7 +215,7 @@ export function fearGreed(start?: any, end?: any, headers?: any, field?: any, in
  * @returns The current value, or a table of Date, Value, Classification, Altcoins market cap.
  * @cancelable
  */
-export function altSeason(start?: any, end?: any, headers?: any, field?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function altSeason(start?: any, end?: any, headers?: any, field?: AltSeasonField, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('ALTSEASON', invocation, [start, end, headers, field]);
 }
 
@@ -119,6 +231,6 @@ export function altSeason(start?: any, end?: any, headers?: any, field?: any, in
  * @returns The current dominance %, or a table of Date, Dominance %.
  * @cancelable
  */
-export function dominance(asset?: any, start?: any, end?: any, headers?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function dominance(asset?: DominanceAsset, start?: any, end?: any, headers?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('DOMINANCE', invocation, [asset, start, end, headers]);
 }

@@ -6,6 +6,135 @@
  */
 import { run } from '../office/custom-functions';
 
+// Custom enums (@customenum): the values Excel offers in AutoComplete for a choice argument; older builds ignore them and the argument takes text as before (learn.microsoft.com/office/dev/add-ins/excel/custom-functions-custom-enums). The formulas still accept every spelling they list in their errors; test/custom-enums.test.ts keeps these lists and theirs in step. Values in double quotes: the generator reads them as JSON.
+
+/**
+ * Candle intervals for CRYPTO.OHLCV; STOCKHISTORY's 0, 1, 2 work too.
+ * @customenum {string}
+ */
+enum OhlcvInterval {
+  /** One candle a day (default) */
+  daily = "daily",
+  /** One candle a week */
+  weekly = "weekly",
+  /** One candle a month */
+  monthly = "monthly",
+  /** One candle an hour (the last 30 days) */
+  hourly = "hourly",
+}
+
+/**
+ * Columns of CRYPTO.OHLCV; STOCKHISTORY's 0-5 work too.
+ * @customenum {string}
+ */
+enum OhlcvField {
+  /** Column: date */
+  date = "date",
+  /** Column: open */
+  open = "open",
+  /** Column: high */
+  high = "high",
+  /** Column: low */
+  low = "low",
+  /** Column: close */
+  close = "close",
+  /** Column: avg */
+  avg = "avg",
+  /** Column: volume */
+  volume = "volume",
+  /** Column: circulatingSupply */
+  circulatingSupply = "circulatingSupply",
+  /** Column: priceChangePercent */
+  priceChangePercent = "priceChangePercent",
+  /** Column: volumeChangePercent */
+  volumeChangePercent = "volumeChangePercent",
+  /** Column: circulatingSupplyChangePercent */
+  circulatingSupplyChangePercent = "circulatingSupplyChangePercent",
+}
+
+/**
+ * Values of CRYPTO.HISTORICAL.
+ * @customenum {string}
+ */
+enum HistoricalField {
+  /** Value: price */
+  price = "price",
+  /** Value: marketCap */
+  marketCap = "marketCap",
+  /** Value: volume24h */
+  volume24h = "volume24h",
+  /** Value: volume24hBase */
+  volume24hBase = "volume24hBase",
+  /** Value: circulatingSupply */
+  circulatingSupply = "circulatingSupply",
+  /** Value: storedTime */
+  storedTime = "storedTime",
+}
+
+/**
+ * Quote currencies.
+ * @customenum {string}
+ */
+enum HistoryCurrency {
+  /** US dollars (default) */
+  USD = "USD",
+  /** Euros */
+  EUR = "EUR",
+}
+
+/**
+ * Periods of CRYPTO.RETURNS.
+ * @customenum {string}
+ */
+enum ReturnsPeriod {
+  /** Each month */
+  monthly = "monthly",
+  /** Each quarter */
+  quarterly = "quarterly",
+  /** Each year */
+  yearly = "yearly",
+}
+
+/**
+ * Point intervals of CRYPTO.SPARKLINE.
+ * @customenum {string}
+ */
+enum SparklineInterval {
+  /** Every 5 minutes */
+  minutes5 = "5m",
+  /** Every 15 minutes */
+  minutes15 = "15m",
+  /** Every hour (default) */
+  hourly = "1h",
+  /** Every day */
+  daily = "1d",
+}
+
+/**
+ * Fields of CRYPTO.PERFORMANCE.
+ * @customenum {string}
+ */
+enum PerformanceField {
+  /** Field: athPriceUsd */
+  athPriceUsd = "athPriceUsd",
+  /** Field: athDate */
+  athDate = "athDate",
+  /** Field: atlPriceUsd */
+  atlPriceUsd = "atlPriceUsd",
+  /** Field: atlDate */
+  atlDate = "atlDate",
+  /** Field: athMarketCapUsd */
+  athMarketCapUsd = "athMarketCapUsd",
+  /** Field: fromAthPercent */
+  fromAthPercent = "fromAthPercent",
+  /** Field: fromAtlPercent */
+  fromAtlPercent = "fromAtlPercent",
+  /** Field: vcAvgRoi */
+  vcAvgRoi = "vcAvgRoi",
+  /** Field: icoRoi */
+  icoRoi = "icoRoi",
+}
+
 /**
  * Price history as a table, like STOCKHISTORY: one row per day, week, month or hour, oldest first. Default columns Date, Open, High, Low, Close, Volume; dates are Excel dates (UTC, the candle's open time).
  * @customfunction OHLCV
@@ -20,7 +149,7 @@ import { run } from '../office/custom-functions';
  * @returns A table, one row per candle, oldest first.
  * @cancelable
  */
-export function ohlcv(coin: any, start: any, end?: any, interval?: any, headers?: any, fields?: any[], invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function ohlcv(coin: any, start: any, end?: any, interval?: OhlcvInterval, headers?: any, fields?: OhlcvField[], invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('OHLCV', invocation, [coin, start, end, interval, headers, fields]);
 }
 
@@ -36,7 +165,7 @@ export function ohlcv(coin: any, start: any, end?: any, interval?: any, headers?
  * @returns The value at that date.
  * @cancelable
  */
-export function historical(coin: any, date: any, field?: string, currency?: string, invocation?: CustomFunctions.CancelableInvocation): Promise<any> {
+export function historical(coin: any, date: any, field?: HistoricalField, currency?: HistoryCurrency, invocation?: CustomFunctions.CancelableInvocation): Promise<any> {
   return run('HISTORICAL', invocation, [coin, date, field, currency]);
 }
 
@@ -54,7 +183,7 @@ export function historical(coin: any, date: any, field?: string, currency?: stri
  * @returns Date (period start), Closing price, Return %.
  * @cancelable
  */
-export function returns(coin: any, period: string, headers?: any, start?: any, end?: any, currency?: string, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function returns(coin: any, period: ReturnsPeriod, headers?: any, start?: any, end?: any, currency?: string, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('RETURNS', invocation, [coin, period, headers, start, end, currency]);
 }
 
@@ -71,7 +200,7 @@ export function returns(coin: any, period: string, headers?: any, start?: any, e
  * @returns Time (Excel date), Price, Volume; oldest first.
  * @cancelable
  */
-export function sparkline(coin: any, headers?: any, start?: any, end?: any, interval?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function sparkline(coin: any, headers?: any, start?: any, end?: any, interval?: SparklineInterval, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('SPARKLINE', invocation, [coin, headers, start, end, interval]);
 }
 
@@ -85,6 +214,6 @@ export function sparkline(coin: any, headers?: any, start?: any, end?: any, inte
  * @returns The field's value, or a field/value table.
  * @cancelable
  */
-export function performance(coin: any, field?: string, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function performance(coin: any, field?: PerformanceField, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('PERFORMANCE', invocation, [coin, field]);
 }

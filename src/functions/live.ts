@@ -10,6 +10,23 @@ import { liveCell, PriceStream } from '../formulas/live';
 import { excelError, inPreview } from '../office/custom-functions';
 import { getRuntime, onRuntimeChanged, type Runtime } from '../office/runtime';
 
+// Custom enums (@customenum): the values Excel offers in AutoComplete for a choice argument; older builds ignore them and the argument takes text as before (learn.microsoft.com/office/dev/add-ins/excel/custom-functions-custom-enums). The formulas still accept every spelling they list in their errors; test/custom-enums.test.ts keeps these lists and theirs in step. Values in double quotes: the generator reads them as JSON.
+
+/**
+ * Quote currencies: a suggestion list (SUGGESTED_CURRENCIES in src/formulas/args.ts); any code of the provider's fiat list is taken.
+ * @customenum {string}
+ */
+enum LiveCurrency {
+  /** US dollars (default) */
+  USD = "USD",
+  /** Euros */
+  EUR = "EUR",
+  /** British pounds, at today's rate from the fiat list */
+  GBP = "GBP",
+  /** Japanese yen, at today's rate from the fiat list */
+  JPY = "JPY",
+}
+
 /** One stream per client: a new runtime (settings changed) gets a new stream, and the cells move to it. */
 let shared: { client: MarketClient; stream: PriceStream } | null = null;
 
@@ -31,7 +48,7 @@ function streamFor(client: MarketClient, liveFreshnessSeconds: number): PriceStr
  * @returns The price, updated in place.
  * @streaming
  */
-export function livePrice(coin: any, intervalSeconds: any, currency: any, invocation: CustomFunctions.StreamingInvocation<number>): void {
+export function livePrice(coin: any, intervalSeconds: any, currency: LiveCurrency, invocation: CustomFunctions.StreamingInvocation<number>): void {
   let canceled = false;
   let unsubscribe: (() => void) | null = null;
   // New settings build a new runtime (client, freshness, currency): the cell moves to its stream.

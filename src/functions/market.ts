@@ -6,6 +6,129 @@
  */
 import { run } from '../office/custom-functions';
 
+// Custom enums (@customenum): the values Excel offers in AutoComplete for a choice argument; older builds ignore them and the argument takes text as before (learn.microsoft.com/office/dev/add-ins/excel/custom-functions-custom-enums). The formulas still accept every spelling they list in their errors; test/custom-enums.test.ts keeps these lists and theirs in step. Values in double quotes: the generator reads them as JSON.
+
+/**
+ * Quote currencies: a suggestion list (SUGGESTED_CURRENCIES in src/formulas/args.ts); any code of the provider's fiat list is taken.
+ * @customenum {string}
+ */
+enum Currency {
+  /** US dollars (default) */
+  USD = "USD",
+  /** Euros */
+  EUR = "EUR",
+  /** British pounds, at today's rate from the fiat list */
+  GBP = "GBP",
+  /** Japanese yen, at today's rate from the fiat list */
+  JPY = "JPY",
+}
+
+/**
+ * Orders of CRYPTO.MARKETS.
+ * @customenum {string}
+ */
+enum MarketsSortBy {
+  /** By rank (default) */
+  rank = "rank",
+  /** By market cap */
+  marketCap = "marketCap",
+  /** By 24 h volume */
+  volume24h = "volume24h",
+  /** By 24 h change */
+  change24h = "change24h",
+  /** By 7 d change */
+  change7d = "change7d",
+}
+
+/**
+ * Sort directions.
+ * @customenum {string}
+ */
+enum MarketsSortOrder {
+  /** Ascending */
+  asc = "asc",
+  /** Descending */
+  desc = "desc",
+}
+
+/**
+ * Which coins CRYPTO.MARKETS lists.
+ * @customenum {string}
+ */
+enum MarketsLifecycle {
+  /** Traded coins (default) */
+  traded = "traded",
+  /** Upcoming coins */
+  upcoming = "upcoming",
+}
+
+/**
+ * Fields of CRYPTO.PROFILE.
+ * @customenum {string}
+ */
+enum ProfileField {
+  /** Field: id */
+  id = "id",
+  /** Field: slug */
+  slug = "slug",
+  /** Field: symbol */
+  symbol = "symbol",
+  /** Field: name */
+  name = "name",
+  /** Field: rank */
+  rank = "rank",
+  /** Field: type */
+  type = "type",
+  /** Field: lifecycle */
+  lifecycle = "lifecycle",
+  /** Field: category */
+  category = "category",
+  /** Field: tags */
+  tags = "tags",
+  /** Field: imageUrl */
+  imageUrl = "imageUrl",
+  /** Field: description */
+  description = "description",
+  /** Field: listingDate */
+  listingDate = "listingDate",
+  /** Field: links */
+  links = "links",
+  /** Field: price */
+  price = "price",
+  /** Field: pricePercentChange.h24 */
+  pricePercentChangeH24 = "pricePercentChange.h24",
+  /** Field: pricePercentChange.d7 */
+  pricePercentChangeD7 = "pricePercentChange.d7",
+  /** Field: pricePercentChange.d30 */
+  pricePercentChangeD30 = "pricePercentChange.d30",
+  /** Field: pricePercentChange.m3 */
+  pricePercentChangeM3 = "pricePercentChange.m3",
+  /** Field: pricePercentChange.ytd */
+  pricePercentChangeYtd = "pricePercentChange.ytd",
+  /** Field: volume24h */
+  volume24h = "volume24h",
+  /** Field: marketCap */
+  marketCap = "marketCap",
+  /** Field: volMcapRatio */
+  volMcapRatio = "volMcapRatio",
+  /** Field: volatility */
+  volatility = "volatility",
+  /** Field: high24hUsd */
+  high24hUsd = "high24hUsd",
+  /** Field: low24hUsd */
+  low24hUsd = "low24hUsd",
+  /** Field: fullyDilutedValuation */
+  fullyDilutedValuation = "fullyDilutedValuation",
+  /** Field: circulatingPercent */
+  circulatingPercent = "circulatingPercent",
+  /** Field: circulatingSupply */
+  circulatingSupply = "circulatingSupply",
+  /** Field: totalSupply */
+  totalSupply = "totalSupply",
+  /** Field: maxSupply */
+  maxSupply = "maxSupply",
+}
+
 /**
  * Latest price of a coin.
  * @customfunction PRICE
@@ -16,7 +139,7 @@ import { run } from '../office/custom-functions';
  * @returns The price.
  * @cancelable
  */
-export function price(coin: any, currency?: string, invocation?: CustomFunctions.CancelableInvocation): Promise<number> {
+export function price(coin: any, currency?: Currency, invocation?: CustomFunctions.CancelableInvocation): Promise<number> {
   return run('PRICE', invocation, [coin, currency]);
 }
 
@@ -32,7 +155,7 @@ export function price(coin: any, currency?: string, invocation?: CustomFunctions
  * @returns A row per coin.
  * @cancelable
  */
-export function quote(coins: any[][], fields?: any[][], currency?: string, headers?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function quote(coins: any[][], fields?: any[][], currency?: Currency, headers?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('QUOTE', invocation, [coins, fields, currency, headers]);
 }
 
@@ -55,7 +178,7 @@ export function quote(coins: any[][], fields?: any[][], currency?: string, heade
  * @returns A table, one row per coin.
  * @cancelable
  */
-export function markets(count?: number, sortBy?: string, sortOrder?: string, category?: any, tag?: any, ecosystem?: number, lifecycle?: string, currency?: string, headers?: any, fields?: any[][], includeStablecoins?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function markets(count?: number, sortBy?: MarketsSortBy, sortOrder?: MarketsSortOrder, category?: any, tag?: any, ecosystem?: number, lifecycle?: MarketsLifecycle, currency?: Currency, headers?: any, fields?: any[][], includeStablecoins?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('MARKETS', invocation, [count, sortBy, sortOrder, category, tag, ecosystem, lifecycle, currency, headers, fields, includeStablecoins]);
 }
 
@@ -84,7 +207,7 @@ export function search(query: string, headers?: any, invocation?: CustomFunction
  * @returns The field's value, or a field/value table.
  * @cancelable
  */
-export function profile(coin: any, field?: string, currency?: string, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function profile(coin: any, field?: ProfileField, currency?: Currency, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('PROFILE', invocation, [coin, field, currency]);
 }
 

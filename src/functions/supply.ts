@@ -6,6 +6,121 @@
  */
 import { run } from '../office/custom-functions';
 
+// Custom enums (@customenum): the values Excel offers in AutoComplete for a choice argument; older builds ignore them and the argument takes text as before (learn.microsoft.com/office/dev/add-ins/excel/custom-functions-custom-enums). The formulas still accept every spelling they list in their errors; test/custom-enums.test.ts keeps these lists and theirs in step. Values in double quotes: the generator reads them as JSON.
+
+/**
+ * Fields of CRYPTO.TOKENOMICS.
+ * @customenum {string}
+ */
+enum TokenomicsField {
+  /** Field: totalSupply */
+  totalSupply = "totalSupply",
+  /** Field: maxSupply */
+  maxSupply = "maxSupply",
+  /** Field: circulatingSupply */
+  circulatingSupply = "circulatingSupply",
+  /** Field: circulatingPercent */
+  circulatingPercent = "circulatingPercent",
+  /** Field: fullyDilutedValuation */
+  fullyDilutedValuation = "fullyDilutedValuation",
+  /** Field: totalUnlockedAmount */
+  totalUnlockedAmount = "totalUnlockedAmount",
+  /** Field: totalUnlockedPercent */
+  totalUnlockedPercent = "totalUnlockedPercent",
+  /** Field: totalLockedAmount */
+  totalLockedAmount = "totalLockedAmount",
+  /** Field: totalLockedPercent */
+  totalLockedPercent = "totalLockedPercent",
+  /** Field: untrackedAmount */
+  untrackedAmount = "untrackedAmount",
+  /** Field: untrackedPercent */
+  untrackedPercent = "untrackedPercent",
+  /** Field: nextUnlockDate */
+  nextUnlockDate = "nextUnlockDate",
+  /** Field: nextUnlockTokenAmount */
+  nextUnlockTokenAmount = "nextUnlockTokenAmount",
+  /** Field: nextUnlockValue */
+  nextUnlockValue = "nextUnlockValue",
+  /** Field: nextUnlockPercentOfMcap */
+  nextUnlockPercentOfMcap = "nextUnlockPercentOfMcap",
+  /** Field: nextUnlockPercentOfSupply */
+  nextUnlockPercentOfSupply = "nextUnlockPercentOfSupply",
+  /** Field: vestingSourceUrls */
+  vestingSourceUrls = "vestingSourceUrls",
+}
+
+/**
+ * Orders of CRYPTO.UNLOCKS.
+ * @customenum {string}
+ */
+enum UnlocksSortBy {
+  /** By date (default) */
+  date = "date",
+  /** By USD amount */
+  usdAmount = "usdAmount",
+  /** By share of market cap */
+  percentOfMcap = "percentOfMcap",
+}
+
+/**
+ * Sort directions.
+ * @customenum {string}
+ */
+enum UnlocksSortOrder {
+  /** Ascending */
+  asc = "asc",
+  /** Descending */
+  desc = "desc",
+}
+
+/**
+ * Fields of CRYPTO.VCPRESSURE.
+ * @customenum {string}
+ */
+enum VcPressureField {
+  /** Field: dumpPressure */
+  dumpPressure = "dumpPressure",
+  /** Field: dominance */
+  dominance = "dominance",
+  /** Field: profit */
+  profit = "profit",
+  /** Field: nextUnlockDate */
+  nextUnlockDate = "nextUnlockDate",
+  /** Field: unlocked30d */
+  unlocked30d = "unlocked30d",
+  /** Field: circulatingSupply */
+  circulatingSupply = "circulatingSupply",
+  /** Field: priceChangePercent24h */
+  priceChangePercent24h = "priceChangePercent24h",
+  /** Field: investorsCount */
+  investorsCount = "investorsCount",
+  /** Field: investors */
+  investors = "investors",
+  /** Field: unlock.date */
+  unlockDate = "unlock.date",
+  /** Field: unlock.tokenAmount */
+  unlockTokenAmount = "unlock.tokenAmount",
+  /** Field: unlock.usdAmount */
+  unlockUsdAmount = "unlock.usdAmount",
+  /** Field: unlock.percentOfSupply */
+  unlockPercentOfSupply = "unlock.percentOfSupply",
+}
+
+/**
+ * Views of CRYPTO.HOLDERS.
+ * @customenum {string}
+ */
+enum HoldersView {
+  /** The 100 largest holders (default) */
+  top = "top",
+  /** Shares of the top 1-5 ... outside the top 100 */
+  concentration = "concentration",
+  /** Whale ... shrimp tiers */
+  tiers = "tiers",
+  /** Holder count and snapshot */
+  summary = "summary",
+}
+
 /**
  * A coin's tokenomics: supply, locked and unlocked shares, next unlock. One field, or every field as a two-column table.
  * @customfunction TOKENOMICS
@@ -16,7 +131,7 @@ import { run } from '../office/custom-functions';
  * @returns The field's value (dates as Excel dates), or a field/value table.
  * @cancelable
  */
-export function tokenomics(coin: any, field?: string, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function tokenomics(coin: any, field?: TokenomicsField, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('TOKENOMICS', invocation, [coin, field]);
 }
 
@@ -50,7 +165,7 @@ export function vesting(coin: any, includeUntracked?: any, headers?: any, invoca
  * @returns Date, Coin, Symbol, Tokens, Value USD, % of market cap, % of supply, Price, Market cap.
  * @cancelable
  */
-export function unlocks(daysAhead?: number, sortBy?: string, sortOrder?: string, minUsdAmount?: number, minPercentOfMcap?: number, count?: number, headers?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function unlocks(daysAhead?: number, sortBy?: UnlocksSortBy, sortOrder?: UnlocksSortOrder, minUsdAmount?: number, minPercentOfMcap?: number, count?: number, headers?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('UNLOCKS', invocation, [daysAhead, sortBy, sortOrder, minUsdAmount, minPercentOfMcap, count, headers]);
 }
 
@@ -64,7 +179,7 @@ export function unlocks(daysAhead?: number, sortBy?: string, sortOrder?: string,
  * @returns The field's value, or a field/value table.
  * @cancelable
  */
-export function vcpressure(coin: any, field?: string, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function vcpressure(coin: any, field?: VcPressureField, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('VCPRESSURE', invocation, [coin, field]);
 }
 
@@ -79,6 +194,6 @@ export function vcpressure(coin: any, field?: string, invocation?: CustomFunctio
  * @returns A table for the view chosen.
  * @cancelable
  */
-export function holders(coin: any, view?: string, headers?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function holders(coin: any, view?: HoldersView, headers?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('HOLDERS', invocation, [coin, view, headers]);
 }

@@ -1,10 +1,13 @@
 /**
  * The thin edge between Excel's custom-functions runtime and the calculation
- * host: cancellation, value preview, and turning cell errors into
- * CustomFunctions.Error. Every call settles: no cell stays #BUSY!.
+ * host: cancellation, value preview, turning cell errors into
+ * CustomFunctions.Error and dates into what the workbook takes (formatted
+ * numbers on CustomFunctionsRuntime 1.4, serials elsewhere, in the workbook's
+ * date system: workbook-traits.ts). Every call settles: no cell stays #BUSY!.
  */
-import { CellError, FormulaError, type FormulaResult } from '../formulas/cells';
+import { CellError, FormulaError, forWorkbook, type FormattedNumber, type FormulaResult, type WorkbookTraits } from '../formulas/cells';
 import { getRuntime } from './runtime';
+import { workbookTraits } from './workbook-traits';
 
 export function excelError(e: { code: string; message: string }): CustomFunctions.Error {
   // Outside Excel (a browser demo) Office.js defines no CustomFunctions.Error: keep the message.
@@ -15,11 +18,19 @@ export function excelError(e: { code: string; message: string }): CustomFunction
   return new CustomFunctions.Error(code, e.message);
 }
 
+/** The plain data the formulas make is Excel's own type: checked at build time against @types/office-js. */
+const asExcelValue = (v: FormattedNumber): Excel.FormattedNumberCellValue => v;
+
 /** Grids may hold per-cell errors; Excel wants CustomFunctions.Error objects there. */
-function toExcel(result: FormulaResult): unknown {
-  if (result instanceof CellError) throw excelError({ code: result.error, message: result.message });
-  if (!Array.isArray(result)) return result;
-  return result.map((row) => row.map((cell) => (cell instanceof CellError ? excelError({ code: cell.error, message: cell.message }) : cell)));
+export function toExcel(result: FormulaResult, traits: WorkbookTraits): unknown {
+  const value = forWorkbook(result, traits);
+  const cell = (c: typeof value) => {
+    if (c instanceof CellError) return excelError({ code: c.error, message: c.message });
+    return typeof c === 'object' && c !== null && !Array.isArray(c) ? asExcelValue(c) : c;
+  };
+  if (value instanceof CellError) throw cell(value);
+  if (!Array.isArray(value)) return cell(value);
+  return value.map((row) => row.map(cell));
 }
 
 export const inPreview = (invocation?: CustomFunctions.Invocation) =>
@@ -31,11 +42,13 @@ export async function run(id: string, invocation: CustomFunctions.Invocation | u
   let canceledEarly = false;
   if (cancelable) cancelable.onCanceled = () => (canceledEarly = true);
   try {
-    const { host } = await getRuntime();
+    const [{ host }, traits] = await Promise.all([getRuntime(), workbookTraits()]);
     if (canceledEarly) throw new FormulaError('#N/A', 'Canceled');
+    // Date arguments are serials in the workbook's date system (formulas/args.ts).
+    host.settings.dateSystem = traits.dateSystem;
     const call = host.call(id, args, { preview: inPreview(invocation), cancelable: cancelable !== undefined });
     if (cancelable) cancelable.onCanceled = call.cancel;
-    return toExcel(await call.result);
+    return toExcel(await call.result, traits);
   } catch (e) {
     if (e instanceof CustomFunctions.Error) throw e;
     const err = e instanceof FormulaError ? e : new FormulaError('#N/A', e instanceof Error ? e.message : 'Unexpected error');

@@ -46,7 +46,8 @@ export async function developmentBuild(name: string, expect: string[]): Promise<
     await promisify(execFile)('npx', ['webpack', '--mode', 'development', '--output-path', dir], {
       cwd: root,
       maxBuffer: 64 * 1024 * 1024,
-      env: { ...process.env, NO_UPDATE_NOTIFIER: '1' },
+      // The npm copy of Office.js (served at /office-js by the test server): the CDN is not reachable from CI.
+      env: { ...process.env, NO_UPDATE_NOTIFIER: '1', ADDIN_OFFICE_JS: 'local' },
     });
   } catch (e) {
     const out = e as { stdout?: string; stderr?: string };

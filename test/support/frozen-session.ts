@@ -6,6 +6,7 @@
 import { after, before } from 'node:test';
 import { openSession, type Session, type SessionOptions } from '../../src/cli/session';
 import { TEST_DIALECT } from './dialect';
+import { TEST_WORKBOOK } from './workbook';
 
 /** The instant every frozen-clock formula test calculates at. */
 export const FROZEN_NOW = Date.parse('2026-03-15T12:00:00.000Z');
@@ -13,6 +14,7 @@ export const FROZEN_NOW = Date.parse('2026-03-15T12:00:00.000Z');
 export async function frozenSession(opts: SessionOptions = {}, now = FROZEN_NOW): Promise<Session> {
   const box: { s?: Session } = {};
   const s = await openSession({
+    workbook: TEST_WORKBOOK,
     ...opts,
     emulator: { now, dialect: TEST_DIALECT, ...opts.emulator },
     client: { sleep: async (ms) => box.s?.emulator?.clock.advance(ms), ...opts.client },

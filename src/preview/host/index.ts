@@ -8,8 +8,10 @@ import { HOST_GLOBAL, type CustomFunctionsHost, type WorkbookCalculator } from '
 import type { FunctionsJson } from '../runtime/metadata';
 import { CustomFunctionsRuntime } from '../runtime/runtime';
 import { excelShim, officeShim } from './office-shim';
+import { previewExcel, previewSearch } from './options';
 
-const runtime = new CustomFunctionsRuntime();
+const excel = previewExcel(previewSearch(window));
+const runtime = new CustomFunctionsRuntime({ blanks: excel.blanks, version: excel.runtime });
 let workbook: WorkbookCalculator | null = null;
 
 const ready = fetch('functions.json', { cache: 'no-store' })
@@ -30,7 +32,7 @@ const host: CustomFunctionsHost = {
 
 Object.assign(window, {
   CustomFunctions: runtime.namespace,
-  Office: officeShim(),
-  Excel: excelShim(() => workbook),
+  Office: officeShim(excel),
+  Excel: excelShim(() => workbook, excel),
   [HOST_GLOBAL]: host,
 });

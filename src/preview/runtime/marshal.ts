@@ -2,12 +2,21 @@
  * Arguments as Excel hands them to a custom function, per the parameter's
  * metadata: omitted optional arguments are null, matrix parameters get 2-D
  * arrays, a repeating parameter gets one array of all the remaining arguments,
- * dates are the serial numbers the cells hold. Values are copied into this
- * window's own arrays (the workbook lives in another one).
+ * dates are the serial numbers the cells hold. A blank cell is null, or 0 as
+ * older desktop builds pass it (`blanks: "zero"`, also inside ranges and
+ * repeating arguments: office-js#4702, #5262, #1951). Values are copied into
+ * this window's own arrays and objects (the workbook lives in another one).
  */
 import { CustomFunctionsError, ErrorCode } from './errors';
 import type { FunctionMetadata, ParameterMetadata } from './metadata';
-import { isErrorValue, type ArgumentValue, type CellValue, type Scalar } from './values';
+import { isErrorValue, isFormattedNumber, type ArgumentValue, type CellValue, type FormattedNumberValue, type Scalar } from './values';
+
+/** How blank cells reach a function: null (Excel on the web, newer desktop builds) or 0 (older desktop builds). */
+export type BlankCells = 'null' | 'zero';
+export interface MarshalOptions {
+  blanks: BlankCells;
+}
+const WEB: MarshalOptions = { blanks: 'null' };
 
 /** Excel's day 0 is 1899-12-30 (its 1900 leap-year bug folded in for dates after February 1900). */
 const EPOCH_MS = Date.UTC(1899, 11, 30);
@@ -19,11 +28,21 @@ export class ArgumentError extends CustomFunctionsError {
   }
 }
 
-function scalarIn(v: CellValue | Date, p: ParameterMetadata): Scalar {
+type Marshalled = Scalar | FormattedNumberValue;
+
+function scalarIn(v: CellValue | Date, p: ParameterMetadata, opts: MarshalOptions): Marshalled {
   if (v instanceof Date) return serialFromDate(v);
   // An error in an argument is the cell's result: Excel does not call the function.
   if (isErrorValue(v)) throw new CustomFunctionsError(v.error, v.message);
-  if (v === null || v === undefined) return null;
+  if (v === null || v === undefined) {
+    if (opts.blanks === 'null') return null;
+    v = 0;
+  }
+  if (isFormattedNumber(v)) {
+    // A data type reaches an `any` parameter as its object (allowCustomDataForDataTypeAny); a typed one its basic value.
+    if (p.type === undefined || p.type === 'any') return { type: 'FormattedNumber', basicValue: v.basicValue, numberFormat: v.numberFormat };
+    v = v.basicValue;
+  }
   switch (p.type) {
     case 'number':
       if (typeof v === 'number') return v;
@@ -47,21 +66,21 @@ function isGrid(v: unknown): v is CellValue[][] {
 }
 
 /** One argument for one parameter. */
-export function marshalOne(arg: ArgumentValue, p: ParameterMetadata): unknown {
+export function marshalOne(arg: ArgumentValue, p: ParameterMetadata, opts: MarshalOptions = WEB): unknown {
   if ('omitted' in arg) return null;
   const v = arg.value;
   if (p.dimensionality === 'matrix') {
-    if (!isGrid(v)) return [[scalarIn(v, p)]];
-    return Array.from(v, (row) => Array.from(row, (c) => scalarIn(c, p)));
+    if (!isGrid(v)) return [[scalarIn(v, p, opts)]];
+    return Array.from(v, (row) => Array.from(row, (c) => scalarIn(c, p, opts)));
   }
-  if (!isGrid(v)) return scalarIn(v, p);
+  if (!isGrid(v)) return scalarIn(v, p, opts);
   // A one-cell range is its value; a larger one is not lifted cell by cell here (see docs/preview-runtime.md).
-  if (v.length === 1 && v[0].length === 1) return scalarIn(v[0][0], p);
+  if (v.length === 1 && v[0].length === 1) return scalarIn(v[0][0], p, opts);
   throw new ArgumentError(`${p.name} takes one value, not a range`);
 }
 
 /** Every argument of one call, in the order the function's parameters declare. */
-export function marshalArguments(meta: FunctionMetadata, args: ArgumentValue[]): unknown[] {
+export function marshalArguments(meta: FunctionMetadata, args: ArgumentValue[], opts: MarshalOptions = WEB): unknown[] {
   const params = meta.parameters;
   const last = params[params.length - 1];
   const repeating = last?.repeating ? last : null;
@@ -70,10 +89,10 @@ export function marshalArguments(meta: FunctionMetadata, args: ArgumentValue[]):
     throw new ArgumentError(`${meta.name} takes at most ${params.length} arguments`);
   }
   const out: unknown[] = [];
-  for (let k = 0; k < fixed; k++) out.push(marshalOne(args[k] ?? { omitted: true }, params[k]));
+  for (let k = 0; k < fixed; k++) out.push(marshalOne(args[k] ?? { omitted: true }, params[k], opts));
   if (repeating) {
     const rest = args.slice(fixed);
-    out.push(Array.from(rest, (a) => marshalOne(a, repeating)));
+    out.push(Array.from(rest, (a) => marshalOne(a, repeating, opts)));
   }
   return out;
 }

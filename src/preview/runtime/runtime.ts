@@ -7,8 +7,8 @@
  */
 import { CustomFunctionsError, ErrorCode, errorValueOf, failureValue } from './errors';
 import { idKey, indexMetadata, type FunctionMetadata, type FunctionsJson } from './metadata';
-import { marshalArguments, parameterAddresses } from './marshal';
-import { isErrorValue, type ArgumentValue, type CellValue, type ResultGrid } from './values';
+import { marshalArguments, parameterAddresses, type MarshalOptions } from './marshal';
+import { isErrorValue, isFormattedNumber, type ArgumentValue, type CellValue, type ResultGrid } from './values';
 
 export interface CallRequest {
   id: string;
@@ -29,15 +29,36 @@ export interface Call {
 
 export type ResultListener = (grid: ResultGrid) => void;
 
-/** The cells a value becomes: one value is [[v]]; errors anywhere become error values. */
-export function toGrid(value: unknown): ResultGrid {
+/** The requirement-set versions of CustomFunctionsRuntime a runtime can advertise. */
+export type RuntimeVersion = '1.3' | '1.4';
+
+export interface RuntimeOptions extends MarshalOptions {
+  /** 1.4 (Microsoft 365) takes formatted numbers from a function; 1.3 (perpetual Office) shows #VALUE! for one. */
+  version: RuntimeVersion;
+}
+
+export const DEFAULT_RUNTIME: RuntimeOptions = { blanks: 'null', version: '1.4' };
+
+/** A cell holds at most 32,767 characters (Excel specifications and limits); Excel's own REPT gives #VALUE! past it. */
+export const MAX_CELL_TEXT = 32_767;
+
+/**
+ * The cells a value becomes: one value is [[v]]; errors anywhere become error
+ * values; a formatted number stays one where the runtime takes it (1.4).
+ */
+export function toGrid(value: unknown, version: RuntimeVersion = '1.4'): ResultGrid {
   const cell = (v: unknown): CellValue => {
     if (v instanceof CustomFunctionsError) return errorValueOf(v);
     // Excel shows a null in a returned array as 0 (office-js#1503); the add-in returns "" for "no value".
     if (v === undefined || v === null) return 0;
     if (typeof v === 'number') return Number.isFinite(v) ? v : { error: ErrorCode.invalidNumber };
-    if (typeof v === 'string' || typeof v === 'boolean') return v;
+    if (typeof v === 'string') return v.length <= MAX_CELL_TEXT ? v : { error: ErrorCode.invalidValue };
+    if (typeof v === 'boolean') return v;
     if (isErrorValue(v)) return { error: v.error, ...(v.message ? { message: v.message } : {}) };
+    // A formatted number (CustomFunctionsRuntime 1.4) reaches the workbook as it came, copied.
+    if (isFormattedNumber(v) && version === '1.4') {
+      return Number.isFinite(v.basicValue) ? { type: 'FormattedNumber', basicValue: v.basicValue, numberFormat: v.numberFormat } : { error: ErrorCode.invalidNumber };
+    }
     return { error: ErrorCode.invalidValue };
   };
   if (!Array.isArray(value)) return [[cell(value)]];
@@ -54,6 +75,9 @@ export function toGrid(value: unknown): ResultGrid {
 export class CustomFunctionsRuntime {
   private readonly functions = new Map<string, (...args: any[]) => unknown>();
   private metadata = new Map<string, FunctionMetadata>();
+
+  /** `blanks: "zero"` passes blank cells as older desktop builds do (marshal.ts); `version` is what it advertises. */
+  constructor(readonly options: RuntimeOptions = DEFAULT_RUNTIME) {}
 
   /** What functions.js sees as the global CustomFunctions. */
   readonly namespace = {
@@ -120,18 +144,18 @@ export class CustomFunctionsRuntime {
     if (meta.options?.requiresParameterAddresses) invocation.parameterAddresses = parameterAddresses(req.args);
     let args: unknown[];
     try {
-      args = marshalArguments(meta, req.args);
+      args = marshalArguments(meta, req.args, this.options);
     } catch (e) {
-      queueMicrotask(() => deliver(toGrid(e instanceof CustomFunctionsError ? e : failureValue(e)), true));
+      queueMicrotask(() => deliver(toGrid(e instanceof CustomFunctionsError ? e : failureValue(e), this.options.version), true));
       return handle;
     }
-    if (streaming) invocation.setResult = (value: unknown) => deliver(toGrid(value), false);
+    if (streaming) invocation.setResult = (value: unknown) => deliver(toGrid(value, this.options.version), false);
     try {
       // The invocation is always the last argument, after every declared parameter.
       const out = fn(...args, invocation);
       if (streaming) return handle;
       Promise.resolve(out).then(
-        (v) => deliver(toGrid(v), true),
+        (v) => deliver(toGrid(v, this.options.version), true),
         (e) => deliver([[failureValue(e)]], true),
       );
     } catch (e) {

@@ -11,7 +11,8 @@ export interface ErrorValue {
 }
 
 export type Scalar = number | string | boolean | null;
-export type CellValue = Scalar | ErrorValue;
+/** What a cell holds; a formatted number only from a function on a runtime advertising CustomFunctionsRuntime 1.4. */
+export type CellValue = Scalar | ErrorValue | FormattedNumberValue;
 /** A function's result as cells: always 2-D (one value is [[v]]). */
 export type ResultGrid = CellValue[][];
 
@@ -25,9 +26,9 @@ export const isErrorValue = (v: unknown): v is ErrorValue =>
  * A number with its number format, as a custom function may return it on
  * CustomFunctionsRuntime 1.4 (`Excel.FormattedNumberCellValue` in @types/office-js:
  * `{ type: "FormattedNumber", basicValue, numberFormat }`). The runtime hands it to
- * the workbook as it came; the grid shows `basicValue` in `numberFormat` (an Excel
- * format code such as "yyyy-mm-dd" or "#,##0.00"), and formulas reading the cell
- * see `basicValue`. (Seeded here as the seam between the runtime and the grid.)
+ * the workbook as it came (runtime.ts, toGrid); the grid shows `basicValue` in
+ * `numberFormat` (an Excel format code such as "yyyy-mm-dd" or "#,##0.00"), and
+ * formulas reading the cell see `basicValue`.
  */
 export interface FormattedNumberValue {
   type: 'FormattedNumber';

@@ -1,0 +1,103 @@
+/**
+ * The Office edge of the custom functions (src/office/custom-functions.ts,
+ * workbook-traits.ts) in Node, with Office.js's globals stood in for: what a
+ * result becomes on a CustomFunctionsRuntime 1.4 client and on an older one,
+ * and how the workbook's date system is read.
+ *
+ *   node --import tsx --test test/office-glue.test.ts
+ */
+import { afterEach, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { CellError, DateCell } from '../src/formulas/cells';
+import { toExcel } from '../src/office/custom-functions';
+import { dateSystemOf, forgetWorkbookTraits, formattedNumbersSupported, workbookDateSystem, workbookTraits } from '../src/office/workbook-traits';
+
+const g = globalThis as Record<string, unknown>;
+
+/** Office.js as a client advertising CustomFunctionsRuntime up to `version`, in a workbook on `dates`. */
+function office(version: string, dates: '1900' | '1904', opts: { failDate?: boolean; slowMs?: number } = {}) {
+  const calls: string[] = [];
+  g.Office = { context: { requirements: { isSetSupported: (name: string, v: string) => name === 'CustomFunctionsRuntime' && Number(v) <= Number(version) } } };
+  g.Excel = {
+    run: async (batch: (ctx: unknown) => Promise<unknown>) => {
+      const result = { value: undefined as number | undefined, load: () => calls.push('load') };
+      return batch({
+        workbook: { functions: { date: (y: number, m: number, d: number) => (calls.push(`DATE(${y},${m},${d})`), result) } },
+        sync: async () => {
+          if (opts.slowMs) await new Promise((r) => setTimeout(r, opts.slowMs));
+          if (opts.failDate) throw new Error('InvalidOperation');
+          result.value = dates === '1904' ? 0 : 1462;
+        },
+      });
+    },
+  };
+  g.CustomFunctions = {
+    Error: class extends Error {
+      constructor(readonly code: string, message?: string) {
+        super(message);
+      }
+    },
+    ErrorCode: { invalidValue: '#VALUE!', notAvailable: '#N/A' },
+  };
+  forgetWorkbookTraits();
+  return calls;
+}
+
+afterEach(() => {
+  delete g.Office;
+  delete g.Excel;
+  delete g.CustomFunctions;
+  forgetWorkbookTraits();
+});
+
+const table = () => [['Date', 'Close'], [new DateCell(45292, 'yyyy-mm-dd'), 42000], [new DateCell(45293.5, 'yyyy-mm-dd hh:mm'), new CellError('#N/A', 'missing close')]];
+
+test('on CustomFunctionsRuntime 1.4 dates go to Excel as formatted numbers; errors as CustomFunctions.Error', async () => {
+  office('1.4', '1900');
+  const traits = await workbookTraits();
+  assert.deepEqual(traits, { formattedNumbers: true, dateSystem: '1900' });
+  const out = toExcel(table(), traits) as unknown[][];
+  assert.deepEqual(out[1], [{ type: 'FormattedNumber', basicValue: 45292, numberFormat: 'yyyy-mm-dd' }, 42000]);
+  assert.deepEqual(out[2][0], { type: 'FormattedNumber', basicValue: 45293.5, numberFormat: 'yyyy-mm-dd hh:mm' });
+  const err = out[2][1] as { code: string; message: string };
+  assert.ok(err instanceof (g.CustomFunctions as { Error: new () => Error }).Error);
+  assert.equal(err.code, '#N/A');
+  assert.equal(err.message, 'missing close');
+});
+
+test('on 1.3 (perpetual Office) dates go as plain serials; a single error result is thrown', async () => {
+  office('1.3', '1900');
+  const traits = await workbookTraits();
+  assert.equal(traits.formattedNumbers, false);
+  assert.deepEqual((toExcel(table(), traits) as unknown[][])[1], [45292, 42000]);
+  assert.equal(toExcel(new DateCell(45292, 'yyyy-mm-dd'), traits), 45292);
+  assert.throws(() => toExcel(new CellError('#VALUE!', 'bad'), traits), (e: { code?: string }) => e.code === '#VALUE!');
+});
+
+test('the 1904 date system is read through Excel\'s DATE(1904,1,1) (0 there, 1462 in the 1900 system), once; dates are written 1,462 days less', async () => {
+  const calls = office('1.4', '1904');
+  assert.equal(await workbookDateSystem(), '1904');
+  assert.equal(await workbookDateSystem(), '1904');
+  assert.deepEqual(calls, ['DATE(1904,1,1)', 'load'], 'asked once');
+  const out = toExcel(table(), await workbookTraits()) as unknown[][];
+  assert.deepEqual(out[1][0], { type: 'FormattedNumber', basicValue: 43830, numberFormat: 'yyyy-mm-dd' });
+});
+
+test('a call that cannot wait for a slow answer counts the workbook as 1900; the calls after it get the answer', async () => {
+  const calls = office('1.4', '1904', { slowMs: 80 });
+  assert.equal(await workbookDateSystem(10), '1900', 'this call');
+  await new Promise((r) => setTimeout(r, 120));
+  assert.equal(await workbookDateSystem(10), '1904', 'the next ones');
+  assert.deepEqual(calls, ['DATE(1904,1,1)', 'load'], 'still asked once');
+});
+
+test('when Excel cannot say (no Office, or the call fails) the workbook counts as the 1900 system and 1.3', async () => {
+  assert.equal(formattedNumbersSupported(), false);
+  assert.equal(await workbookDateSystem(), '1900');
+  forgetWorkbookTraits();
+  office('1.4', '1904', { failDate: true });
+  assert.equal(await workbookDateSystem(), '1900');
+  assert.equal(dateSystemOf(1462), '1900');
+  assert.equal(dateSystemOf(0), '1904');
+  assert.equal(dateSystemOf(undefined), '1900');
+});

@@ -1,0 +1,149 @@
+/**
+ * The preview playing different Excels (issue #27), in headless Chromium
+ * through the built development bundle: functions.js and its Office edge run by
+ * the preview's custom-functions runtime. ?runtime=1.4 advertises
+ * CustomFunctionsRuntime 1.4 (dates reach the workbook as formatted numbers),
+ * ?runtime=1.3 does not (plain serials); ?blanks=zero passes blank cells as 0
+ * as older desktop builds do; ?dates=1904 puts the workbook on the 1904 system.
+ *
+ *   node --import tsx --test test/preview-excel.test.ts
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { contentPolicy, pagePolicy } from '../scripts/content-policy';
+import { startEmulator, type Emulator } from '../src/emulator/server';
+import { launchBrowser } from './support/browser';
+import { developmentBuild } from './support/dev-build';
+import { startPaneServer, type PaneServer } from './support/pane-server';
+
+let dist: string;
+let em: Emulator;
+let server: PaneServer;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+const pageErrors: string[] = [];
+
+before(async () => {
+  dist = await developmentBuild('crypto-addin-preview-excel-test', ['index.html', 'preview.js', 'preview-host.js', 'preview-pane.html', 'functions.js']);
+  em = await startEmulator({ now: Date.now(), rpm: 5000 });
+  server = await startPaneServer({ apiTarget: em.url, distDir: dist });
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  for (const c of contexts) await c.close().catch(() => {});
+  await browser?.close();
+  await server?.close();
+  await em?.close();
+});
+
+/** The preview with the given switches; every result a call hands the workbook is recorded by cell. */
+async function openPreview(query: string): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'en-US', timezoneId: 'UTC' });
+  contexts.push(context);
+  const page = await context.newPage();
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  await page.goto(`${server.url}/index.html?template=blank&${query}`);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
+  await page.evaluate(() => {
+    const host = window.__previewWorkbook!.host;
+    const delivered: Record<string, unknown> = {};
+    (window as unknown as { __delivered: Record<string, unknown> }).__delivered = delivered;
+    const call = host.call.bind(host);
+    host.call = (req, onResult) => call(req, (grid) => {
+      delivered[req.address] = JSON.parse(JSON.stringify(grid));
+      onResult(grid);
+    });
+  });
+  return page;
+}
+
+async function enter(page: Page, address: string, text: string): Promise<void> {
+  await page.getByRole('gridcell', { name: address, exact: true }).click();
+  const bar = page.getByRole('textbox', { name: 'Formula', exact: true });
+  await bar.fill(text);
+  await bar.press('Enter');
+}
+
+const idle = (page: Page) => page.evaluate(() => window.__previewWorkbook!.sheet.whenIdle());
+const cell = (page: Page, address: string) => page.evaluate((a) => JSON.parse(JSON.stringify(window.__previewWorkbook!.sheet.value(a))), address);
+const delivered = (page: Page, address: string) =>
+  page.evaluate((a) => (window as unknown as { __delivered: Record<string, unknown> }).__delivered[a], address) as Promise<unknown[][]>;
+
+const OHLCV = '=CRYPTO.OHLCV("bitcoin","2024-01-01","2024-01-02","daily",1,"date","close")';
+
+test('advertising CustomFunctionsRuntime 1.4, OHLCV\'s date column reaches the workbook as formatted numbers', async () => {
+  const page = await openPreview('runtime=1.4');
+  assert.equal(await page.evaluate(() => (window.frames[0] as unknown as { Office: typeof Office }).Office.context.requirements.isSetSupported('CustomFunctionsRuntime', '1.4')), true);
+  await enter(page, 'A1', OHLCV);
+  await idle(page);
+  const grid = await delivered(page, 'Sheet1!A1');
+  assert.deepEqual(grid[0], ['Date', 'Close']);
+  assert.deepEqual(grid.slice(1).map((r) => r[0]), [
+    { type: 'FormattedNumber', basicValue: 45292, numberFormat: 'yyyy-mm-dd' },
+    { type: 'FormattedNumber', basicValue: 45293, numberFormat: 'yyyy-mm-dd' },
+  ]);
+  assert.ok(grid.slice(1).every((r) => typeof r[1] === 'number'), 'prices stay plain numbers');
+});
+
+test('advertising 1.3, the same dates reach the workbook and its cells as serials', async () => {
+  const page = await openPreview('runtime=1.3');
+  assert.equal(await page.evaluate(() => (window.frames[0] as unknown as { Office: typeof Office }).Office.context.requirements.isSetSupported('CustomFunctionsRuntime', '1.4')), false);
+  await enter(page, 'A1', OHLCV);
+  await idle(page);
+  assert.deepEqual((await delivered(page, 'Sheet1!A1')).slice(1).map((r) => r[0]), [45292, 45293]);
+  assert.deepEqual([await cell(page, 'A2'), await cell(page, 'A3')], [45292, 45293]);
+});
+
+test('blank cells passed as 0 (older desktop builds): a blank in a column of coins is a blank row; a blank end runs to today', async () => {
+  const page = await openPreview('runtime=1.3&blanks=zero');
+  await enter(page, 'A1', 'bitcoin');
+  await enter(page, 'A3', 'ethereum');
+  await enter(page, 'B1', '=CRYPTO.QUOTE(A1:A3,"price",,0)');
+  await enter(page, 'E1', '=CRYPTO.OHLCV("bitcoin","2024-01-01",D1,"monthly",0,"date")');
+  await idle(page);
+  assert.deepEqual(await delivered(page, 'Sheet1!B1').then((g) => g.map((r) => r.map((c) => typeof c))), [['string', 'number'], ['string', 'string'], ['string', 'number']]);
+  assert.deepEqual([await cell(page, 'B1'), await cell(page, 'B2'), await cell(page, 'C2'), await cell(page, 'B3')], ['bitcoin', '', '', 'ethereum']);
+  assert.equal(await cell(page, 'E1'), 45292);
+  assert.ok(typeof (await cell(page, 'E13')) === 'number', 'a month a row from January 2024 on, as with the end omitted');
+});
+
+test('a workbook on the 1904 system: its date serials are read and written 1,462 days apart, the same days', async () => {
+  const page = await openPreview('runtime=1.3&dates=1904');
+  await enter(page, 'A1', '=CRYPTO.OHLCV("bitcoin",43830,43831,"daily",0,"date","close")');
+  await idle(page);
+  const in1904 = await delivered(page, 'Sheet1!A1');
+  assert.deepEqual(in1904.map((r) => r[0]), [43830, 43831]);
+  const plain = await openPreview('runtime=1.3');
+  await enter(plain, 'A1', '=CRYPTO.OHLCV("bitcoin",45292,45293,"daily",0,"date","close")');
+  await idle(plain);
+  const in1900 = await delivered(plain, 'Sheet1!A1');
+  assert.deepEqual(in1900.map((r) => r[0]), [45292, 45293]);
+  assert.deepEqual(in1904.map((r) => r[1]), in1900.map((r) => r[1]), 'the same days\' closes');
+});
+
+test('the development pages carry the policy with the hosts Office.js needs when the build is sideloaded into Excel', () => {
+  for (const page of ['taskpane.html', 'preview-pane.html', 'index.html']) {
+    const { policy, problem } = pagePolicy(readFileSync(path.join(dist, page), 'utf8'));
+    assert.ok(policy, `${page}: ${problem}`);
+    assert.deepEqual(policy, contentPolicy({ apiOrigin: 'https://api.cryptorank.io', dev: true }), page);
+    assert.ok(policy['script-src'].includes('https://appsforoffice.microsoft.com') && policy['script-src'].includes('https://ajax.aspnetcdn.com'), page);
+    assert.ok(policy['connect-src'].includes('https://*.pipe.aria.microsoft.com'), page);
+  }
+});
+
+test('the help pages say what a blank cell does on each kind of build, headers\' 0 included', () => {
+  const ohlcv = readFileSync(path.join(dist, 'help/ohlcv.html'), 'utf8');
+  assert.match(ohlcv, /<h2>Blank cells<\/h2><p>An argument that points at a blank cell arrives as empty in Excel on the web and newer desktop builds, and as 0 in older desktop builds\./);
+  assert.match(ohlcv, /a blank <code>headers<\/code> cell shows the header row in Excel on the web and newer desktop builds and hides it on older desktop builds/);
+  const price = readFileSync(path.join(dist, 'help/price.html'), 'utf8');
+  assert.match(price, /<h2>Blank cells<\/h2>/);
+  assert.doesNotMatch(price, /<code>headers<\/code> is the exception/, 'PRICE has no headers');
+});
+
+test('no page errors', () => {
+  assert.deepEqual(pageErrors, []);
+});

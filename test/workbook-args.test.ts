@@ -1,0 +1,117 @@
+/**
+ * What a workbook hands the formulas and what they hand back, in Node: blank
+ * cells as null or as 0 (older desktop builds, office-js#4702, #5262, #1951),
+ * data types passed as coins (allowCustomDataForDataTypeAny), dates as
+ * formatted numbers on CustomFunctionsRuntime 1.4 and plain serials elsewhere,
+ * and the 1904 date system.
+ *
+ *   node --import tsx --test test/workbook-args.test.ts
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  choiceArg, choicesOf, coinArg, fieldArg, flatCells, flatValues, headersArg, intArg, rangeArgs, scalar, spanArg, textArg,
+} from '../src/formulas/args';
+import { COIN_ENTITY } from '../src/formulas/data-type-arg';
+import { CellError, DateCell, FormulaError, dateCell, forWorkbook, table, workbookCell } from '../src/formulas/cells';
+
+const NOW = Date.UTC(2026, 10, 21, 15, 30);
+const valueError = (re: RegExp) => (e: unknown) => e instanceof FormulaError && e.code === '#VALUE!' && re.test(e.message);
+
+describe('a blank cell as 0 (older desktop builds) means not given where 0 is no value', () => {
+  test('coins: a 0 is no coin (required alone; a blank row in a range)', () => {
+    assert.throws(() => coinArg(0), valueError(/^coin is required/));
+    assert.throws(() => coinArg(null), valueError(/^coin is required/));
+    assert.deepEqual(flatCells([['bitcoin'], [0], [''], [null], ['ethereum']]), ['bitcoin', null, null, null, 'ethereum']);
+    assert.equal(coinArg(1), 1);
+  });
+
+  test('dates: a 0 is an omitted date, so an end of 0 runs to now and a start alone is its period', () => {
+    assert.equal(spanArg(0, 'end', NOW), null);
+    assert.deepEqual(rangeArgs('2024-01-01', 0, NOW), rangeArgs('2024-01-01', null, NOW));
+    assert.deepEqual(rangeArgs('2024', 0, NOW), { start: Date.UTC(2024, 0, 1), end: Date.UTC(2025, 0, 1) });
+    assert.throws(() => spanArg(-1, 'start', NOW), valueError(/^start must be a date/));
+  });
+
+  test('text choices: 0 (or "0", how a string-typed enum parameter may receive it) is the default, unless 0 is a choice', () => {
+    const order = choicesOf(['asc', 'desc']);
+    assert.equal(choiceArg(0, 'sortOrder', order, 'desc'), 'desc');
+    assert.equal(choiceArg('0', 'sortOrder', order, 'desc'), 'desc');
+    assert.throws(() => choiceArg(0, 'period', order, undefined), valueError(/^period is required/));
+    // STOCKHISTORY's interval 0 is daily: a choice, so it keeps its meaning.
+    const interval = { daily: 'day', weekly: 'week', '0': 'day', '1': 'week' };
+    assert.equal(choiceArg(1, 'interval', interval, 'day'), 'week');
+    assert.equal(choiceArg(0, 'interval', interval, 'week'), 'day');
+  });
+
+  test('texts and field names: a 0 is not given; numbers keep their 0; headers keep STOCKHISTORY\'s 0 (no header row)', () => {
+    assert.equal(textArg(0, 'query'), null);
+    assert.equal(fieldArg(0, ['price', 'marketCap']), null);
+    assert.throws(() => intArg(0, 'count', 1, 100, 10), valueError(/^count must be a whole number from 1 to 100; got 0$/));
+    assert.equal(intArg(0, 'minUsdAmount', 0, 100, undefined), 0);
+    assert.equal(headersArg(0), false);
+    assert.equal(headersArg(null), true);
+  });
+
+  test('lists of names drop the 0s only where no name is 0 (QUOTE fields); OHLCV keeps STOCKHISTORY\'s 0 Date', () => {
+    assert.deepEqual(flatValues([['price'], [0], [null]], { zeroIsBlank: true }), ['price']);
+    assert.deepEqual(flatValues([[0], [1], [null]]), [0, 1]);
+  });
+});
+
+describe('data types as arguments (CustomFunctionsRuntime 1.4)', () => {
+  const str = (basicValue: string) => ({ type: 'String', basicValue });
+  test('the add-in\'s own coin entity is its id; another entity is read by slug, name or text', () => {
+    const ours = { type: 'Entity', text: 'Bitcoin', provider: { description: COIN_ENTITY.provider }, properties: { [COIN_ENTITY.id]: { type: 'Double', basicValue: 1 }, Name: str('Bitcoin') } };
+    assert.equal(coinArg(ours), 1);
+    assert.equal(coinArg([[ours]]), 1);
+    const foreignWithId = { type: 'Entity', text: 'Solana', properties: { id: { type: 'Double', basicValue: 7 }, name: str('Solana') } };
+    assert.equal(coinArg(foreignWithId), 'Solana', 'an id is ours only when the provider is');
+    assert.equal(coinArg({ type: 'LinkedEntity', text: 'Ether (ETH)', id: { serviceId: 1 }, properties: { Slug: 'ethereum' } }), 'ethereum');
+    assert.equal(coinArg({ type: 'Entity', text: 'Cardano' }), 'Cardano');
+  });
+
+  test('basic values that arrive as objects are their basicValue; anything else is #VALUE! naming what it got', () => {
+    assert.equal(scalar({ type: 'FormattedNumber', basicValue: 45292, numberFormat: 'yyyy-mm-dd' }), 45292);
+    assert.equal(coinArg({ type: 'String', basicValue: 'solana' }), 'solana');
+    assert.deepEqual(spanArg({ type: 'Double', basicValue: 45292 }, 'start', NOW), { start: Date.UTC(2024, 0, 1), end: Date.UTC(2024, 0, 2) });
+    assert.throws(() => coinArg({ type: 'Entity', properties: {} }), valueError(/^coin must be .*a coin data type; got a data type \(Entity\)$/));
+    assert.throws(() => coinArg({ type: 'WebImage', address: 'https://x' }), valueError(/got a WebImage value$/));
+    assert.throws(() => textArg({ type: 'Entity', text: 'Microsoft Corp' }, 'query'), valueError(/^query must be text; got a data type "Microsoft Corp" \(Entity\)$/));
+    assert.throws(() => choiceArg({ type: 'Entity', text: 'x' }, 'period', choicesOf(['monthly']), undefined), valueError(/got a data type "x"/));
+  });
+
+  test('lookups are prototype-safe: "constructor" is not a choice', () => {
+    assert.throws(() => choiceArg('constructor', 'period', choicesOf(['monthly']), undefined), valueError(/got "constructor"/));
+  });
+});
+
+describe('dates for the workbook: formatted numbers on 1.4, plain serials elsewhere, in the workbook\'s date system', () => {
+  const at1900 = { formattedNumbers: false, dateSystem: '1900' } as const;
+  test('a day is its date format, a time the date-time format; a table column with times shows every row with its time', () => {
+    assert.deepEqual(dateCell(Date.UTC(2024, 0, 1)), new DateCell(45292, 'yyyy-mm-dd'));
+    assert.deepEqual(dateCell(Date.UTC(2024, 0, 1, 6)), new DateCell(45292.25, 'yyyy-mm-dd hh:mm'));
+    const g = table([Date.UTC(2024, 0, 1), Date.UTC(2024, 0, 1, 1)], [{ header: 'Time', cell: (ms: number) => dateCell(ms) }], false);
+    assert.deepEqual(g.map((r) => (r[0] as DateCell).numberFormat), ['yyyy-mm-dd hh:mm', 'yyyy-mm-dd hh:mm']);
+  });
+
+  test('1.4: Excel.FormattedNumberCellValue; 1.3: the serial; errors and other cells unchanged', () => {
+    const d = new DateCell(45292, 'yyyy-mm-dd');
+    const fn: Excel.FormattedNumberCellValue = workbookCell(d, { formattedNumbers: true, dateSystem: '1900' }) as Excel.FormattedNumberCellValue;
+    assert.deepEqual(fn, { type: 'FormattedNumber', basicValue: 45292, numberFormat: 'yyyy-mm-dd' });
+    assert.equal(workbookCell(d, at1900), 45292);
+    const err = new CellError('#N/A', 'x');
+    assert.deepEqual(forWorkbook([[d, 1, 'a', err]], at1900), [[45292, 1, 'a', err]]);
+    assert.equal(forWorkbook(d, at1900), 45292);
+  });
+
+  test('the 1904 system: dates read and written 1,462 days apart, the same day either way', () => {
+    const d = new DateCell(45292, 'yyyy-mm-dd');
+    assert.equal(workbookCell(d, { formattedNumbers: false, dateSystem: '1904' }), 43830);
+    assert.deepEqual(workbookCell(d, { formattedNumbers: true, dateSystem: '1904' }), { type: 'FormattedNumber', basicValue: 43830, numberFormat: 'yyyy-mm-dd' });
+    assert.deepEqual(spanArg(43830, 'start', NOW, '1904'), spanArg(45292, 'start', NOW, '1900'));
+    assert.deepEqual(rangeArgs(43830, 43860, NOW, undefined, '1904'), rangeArgs(45292, 45322, NOW));
+    // Text dates do not depend on the system.
+    assert.deepEqual(spanArg('2024-01-01', 'start', NOW, '1904'), spanArg('2024-01-01', 'start', NOW, '1900'));
+  });
+});
