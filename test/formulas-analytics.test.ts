@@ -321,11 +321,11 @@ describe('CRYPTO.MARKETS fields and stablecoins; CRYPTO.RETURNS between dates', 
     g.slice(1).forEach((r, i) => assert.deepEqual(r, [full[i + 1][1], full[i + 1][5], full[i + 1][7]]));
   });
 
-  test('includeStablecoins FALSE leaves out the Stablecoin category and still fills the count', async () => {
+  test('excludeStablecoins TRUE leaves out the Stablecoin category and still fills the count', async () => {
     const all = grid(await calc('=CRYPTO.MARKETS(300,,,,,,,,0,"slug")')).map((r) => r[0]);
     const stables = grid(await calc('=CRYPTO.MARKETS(250,,,"stablecoin",,,,,0,"slug")')).map((r) => r[0]);
     assert.ok(stables.includes('tether') && stables.includes('usd-coin'));
-    const none = grid(await calc('=CRYPTO.MARKETS(260,,,,,,,,0,"slug",FALSE)')).map((r) => r[0]);
+    const none = grid(await calc('=CRYPTO.MARKETS(260,,,,,,,,0,"slug",TRUE)')).map((r) => r[0]);
     assert.equal(none.length, 260);
     assert.ok(none.every((x) => !stables.includes(x)), 'no stablecoin');
     assert.deepEqual(none, all.filter((x) => !stables.includes(x)).slice(0, 260), 'the others in rank order');

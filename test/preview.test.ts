@@ -43,7 +43,7 @@ before(async () => {
   em = await startEmulator({ now: Date.now(), rpm: 5000 });
   server = await startPaneServer({ apiTarget: em.url, distDir: dist });
   browser = await launchBrowser();
-  cli = await openSession({ apiUrl: em.url });
+  cli = await openSession({ apiUrl: em.url, workbook: { formattedNumbers: true } }); // the preview plays runtime 1.4: dates arrive formatted
 });
 
 after(async () => {

@@ -17,7 +17,7 @@ import { dailyCandles } from './history';
 import type { Catalog, FormulaContext } from './host';
 
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-const blank = (v: Arg) => flatValues(v).length === 0;
+const blank = (v: Arg) => flatValues(v, { zeroIsBlank: true }).length === 0;
 /** A row's Coin label: the input as typed. */
 const label = (input: Arg): Cell => (typeof input === 'string' || typeof input === 'number' || typeof input === 'boolean' ? String(input) : EMPTY);
 
@@ -104,7 +104,7 @@ const STATS: Record<Stat, { header: (c: Context, cur: string) => string; value: 
 };
 
 function statsFields(v: Arg): Stat[] {
-  const raw = flatValues(v).flatMap((x) => (typeof x === 'string' ? x.split(',').map((s) => s.trim()).filter(Boolean) : [x]));
+  const raw = flatValues(v, { zeroIsBlank: true }).flatMap((x) => (typeof x === 'string' ? x.split(',').map((s) => s.trim()).filter(Boolean) : [x]));
   if (raw.length === 0) return [...STATS_FIELDS];
   return raw.map((f) => choiceArg(f, 'fields', STAT_CHOICES, undefined, STATS_FIELDS.join(', ')));
 }

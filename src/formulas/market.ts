@@ -169,7 +169,7 @@ async function stablecoinCategory(ctx: FormulaContext): Promise<number> {
 
 async function markets(
   ctx: FormulaContext, count: Arg, sortBy: Arg, sortOrder: Arg, category: Arg, tag: Arg, ecosystem: Arg, lifecycle: Arg,
-  currency: Arg, headers: Arg, fields: Arg, includeStablecoins: Arg,
+  currency: Arg, headers: Arg, fields: Arg, excludeStablecoins: Arg,
 ): Promise<Grid> {
   const n = intArg(count, 'count', 1, 5000, 100);
   const sort = choiceArg(sortBy, 'sortBy', SORT_BY, 'rank', ENDPOINTS.markets.params.sortBy.values.map((x) => `"${x}"`).join(', '));
@@ -178,7 +178,8 @@ async function markets(
   const cur = currencyArg(currency, ctx.settings.defaultCurrency);
   const eco = textArg(ecosystem, 'ecosystem') === null ? undefined : intArg(ecosystem, 'ecosystem', 1, 1_000_000, undefined);
   const columns: Column<MoneyQuote>[] = quoteFields(fields, MARKET_DEFAULT_FIELDS).map((f) => QUOTE_FIELDS[f]);
-  const stables = boolArg(includeStablecoins, 'includeStablecoins', true);
+  // Named so its default is FALSE: a blank cell, 0 on older desktop builds, then means the default on every build.
+  const stables = !boolArg(excludeStablecoins, 'excludeStablecoins', false);
   const showHeaders = headersArg(headers);
   const api = isApiCurrency(cur);
   const [cat, tg, rate, stable] = await Promise.all([

@@ -173,13 +173,13 @@ export function quote(coins: any[][], fields?: any[][], currency?: Currency, hea
  * @param [currency] "USD" (default), "EUR", or any currency code of the provider's fiat list ("GBP", "JPY"...), converted at today's rate.
  * @param [headers] 1 (default) shows a header row, 0 hides it.
  * @param [fields] Columns: CRYPTO.QUOTE's field names, comma-separated or a range, e.g. "name,price,percentChange.d7". Default rank, name, symbol, slug, id, price, changes, market cap, volume, supplies, FDV, last updated.
- * @param [includeStablecoins] TRUE (default) lists every coin; FALSE leaves out coins in the API's Stablecoin category and fills the count with the next ones.
+ * @param [excludeStablecoins] TRUE leaves out coins in the API's Stablecoin category and fills the count with the next ones; FALSE (default) lists every coin.
  * @param invocation Invocation
  * @returns A table, one row per coin.
  * @cancelable
  */
-export function markets(count?: number, sortBy?: MarketsSortBy, sortOrder?: MarketsSortOrder, category?: any, tag?: any, ecosystem?: number, lifecycle?: MarketsLifecycle, currency?: Currency, headers?: any, fields?: any[][], includeStablecoins?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
-  return run('MARKETS', invocation, [count, sortBy, sortOrder, category, tag, ecosystem, lifecycle, currency, headers, fields, includeStablecoins]);
+export function markets(count?: number, sortBy?: MarketsSortBy, sortOrder?: MarketsSortOrder, category?: any, tag?: any, ecosystem?: number, lifecycle?: MarketsLifecycle, currency?: Currency, headers?: any, fields?: any[][], excludeStablecoins?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run('MARKETS', invocation, [count, sortBy, sortOrder, category, tag, ecosystem, lifecycle, currency, headers, fields, excludeStablecoins]);
 }
 
 /**
