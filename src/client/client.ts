@@ -18,7 +18,8 @@ import {
 } from '../api/endpoints';
 import type { RejectedItem } from '../api/read-data';
 import type { AccountStatus, MarketItem, Profile } from '../api/records';
-import { allowsStaleFallback, ApiError, abortedError, errorRule } from './api-error';
+import { allowsStaleFallback, ApiError, abortedError } from './api-error';
+import { errorRule } from './error-rules';
 import { canonicalRequest, freshnessOf, type CanonicalRequest, type QueryInput } from './canonical-request';
 import { abortable, realSleep, type Sleep } from './clock';
 import { CoinMap, CoinMapStorage, MARKETS_PAGE_SIZE, RankBook } from './coin-map';

@@ -5,6 +5,7 @@
  */
 import { ENDPOINTS, PLANS, SPARKLINE_DEPTH_DAYS, type Plan } from '../api/endpoints';
 import type { Candle, HistoricalItem, Performance } from '../api/records';
+import { hasCode } from '../client/api-error';
 import {
   choiceArg, choicesOf, coinArg, currencyArg, dateArg, fieldArg, flatValues, headersArg, rangeArgs, type Arg,
 } from './args';
@@ -174,7 +175,7 @@ async function sparkline(ctx: FormulaContext, coin: Arg, headers: Arg, start: Ar
   };
   const res = await ctx.client.get('sparkline', { id: ref.id, query, caller: ctx.caller, signal: ctx.signal }).catch((e: unknown) => {
     const known = ctx.client.meter.snapshot().plan?.plan; // read by now: the sparkline waits for the plan
-    if ((e as { code?: unknown } | null)?.code === 'PLAN_LIMIT_EXCEEDED') throw notAvailable(sparklineDepth(known), 'PLAN_LIMIT_EXCEEDED');
+    if (hasCode(e, 'PLAN_LIMIT_EXCEEDED')) throw notAvailable(sparklineDepth(known), 'PLAN_LIMIT_EXCEEDED');
     throw e;
   });
   const rows = [...res.data].sort((a, b) => a.time - b.time);

@@ -248,7 +248,7 @@ export class CalculationHost extends EventTarget {
   private failed(formula: string, entry: SharedEvaluation, e: unknown): FormulaResult {
     this.settled(entry);
     const err = toFormulaError(e, formula);
-    const known = err.transient ? this.lastGood.get(entry.key) : undefined;
+    const known = err.lastGood ? this.lastGood.get(entry.key) : undefined;
     this.record(formula, err, known !== undefined);
     if (known) return known.result;
     throw err;

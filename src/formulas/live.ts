@@ -24,7 +24,7 @@ import type { AccountStatus } from '../api/records';
 import { DEFAULT_FRESHNESS_MS, type Quote } from '../client';
 import { coinArg, currencyArg, intArg, type Arg } from './args';
 import { notAvailable, type FormulaError } from './cells';
-import { toFormulaError } from './failure';
+import { notTraded, toFormulaError } from './failure';
 import type { Catalog, FormulaContext } from './host';
 
 export const LIVE_CALLER = 'LIVEPRICE';
@@ -300,7 +300,7 @@ export class PriceStream {
         try {
           const q = await this.#client.quote(s.args.coin, { currency: s.args.currency, caller: this.#caller, signal });
           s.rank = q.rank;
-          if (q.price === null) return { error: notAvailable(`${q.name} has no market price (not traded)`, 'NOT_TRADED') };
+          if (q.price === null) return { error: notTraded(q.name) };
           return { price: q.price, quote: q };
         } catch (e) {
           return { error: toFormulaError(e, this.#caller) };
@@ -372,7 +372,7 @@ export function liveCell(
 async function livePriceOnce(ctx: FormulaContext, coin: Arg, intervalSeconds: Arg, currency: Arg): Promise<number> {
   const a = liveArgs(coin, intervalSeconds, currency, ctx.settings.defaultCurrency);
   const q = await ctx.client.quote(a.coin, { currency: a.currency, caller: ctx.caller, signal: ctx.signal });
-  if (q.price === null) throw notAvailable(`${q.name} has no market price (not traded)`, 'NOT_TRADED');
+  if (q.price === null) throw notTraded(q.name);
   return q.price;
 }
 

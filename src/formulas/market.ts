@@ -11,7 +11,7 @@ import {
   EMPTY, dateCell, decimalCell, recordCells, invalidValue, notAvailable, numberCell, table, textCell,
   type Cell, type Column, type Grid,
 } from './cells';
-import { toFormulaError } from './failure';
+import { notTraded, scopeOf, toFormulaError } from './failure';
 import type { Catalog, FormulaContext } from './host';
 
 // ---------------------------------------------------------------- quote fields
@@ -74,7 +74,7 @@ function price(ctx: FormulaContext, coin: Arg, currency: Arg): Promise<number> {
 }
 
 function priceOf(q: Quote): number {
-  if (q.price === null) throw notAvailable(`${q.name} has no market price (not traded)`);
+  if (q.price === null) throw notTraded(q.name);
   return q.price;
 }
 
@@ -97,11 +97,11 @@ async function quote(ctx: FormulaContext, coins: Arg, fields: Arg, currency: Arg
         return [label(input), ...names.map((f) => QUOTE_FIELDS[f].cell(q))];
       } catch (e) {
         const err = toFormulaError(e, ctx.caller);
-        // What is wrong with one coin (unknown, bad input, a field its answer lacks) fails its
-        // own row. A service failure fails the formula: the host then keeps the last good
-        // table, which rows of errors would have replaced.
-        const ownRow = err.apiCode === 'UNKNOWN_COIN' || err.apiCode === 'INVALID_ARGUMENT' || err.apiCode === 'MISSING_FIELD';
-        if (!ownRow && (err.transient || err.code === '#N/A')) throw err;
+        // What is wrong with one coin (unknown, bad input, a field its answer lacks: the rule's
+        // scope `item`) fails its own row. A failure of the whole call (the service, the key)
+        // fails the formula: the host then keeps the last good table, which rows of errors would
+        // have replaced.
+        if (scopeOf(err) === 'call') throw err;
         return [label(input), ...names.map(() => err.toCell())];
       }
     }),

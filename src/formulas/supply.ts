@@ -3,6 +3,7 @@
  * Dates go out as Excel serial dates (UTC); a missing value is an empty cell.
  */
 import { ENDPOINTS } from '../api/endpoints';
+import { hasCode } from '../client/api-error';
 import {
   HOLDER_BUCKETS, HOLDER_TIERS,
   type HolderBucket, type HolderItem, type HolderTier, type HoldersSummary, type Tokenomics, type UpcomingUnlock,
@@ -94,8 +95,6 @@ export const UNLOCK_COLUMNS: Column<UpcomingUnlock>[] = [
   { header: 'Market cap', cell: (u) => decimalCell(u.marketCap) },
 ];
 export const MAX_UNLOCKS = 1000;
-/** Answers that say the 200-a-request list is not there for this key (it is a guess): use the list of 25. */
-const REFUSALS = new Set(['ENDPOINT_NOT_AVAILABLE', 'NOT_FOUND', 'VALIDATION_ERROR']);
 const DAY = 86_400_000;
 
 async function unlocks(
@@ -125,7 +124,7 @@ async function unlocks(
       .getPages('tokenUnlocks', { maxItems: n, takeWhile: (u) => (u as UpcomingUnlock).time < horizon, caller: ctx.caller, signal: ctx.signal })
       // Its plan and parameters are guesses: where the service says no, the list of 25 a page answers.
       .catch((e: unknown) => {
-        if (REFUSALS.has((e as { code?: string } | null)?.code ?? '')) return null;
+        if (hasCode(e, 'ENDPOINT_NOT_AVAILABLE', 'NOT_FOUND', 'VALIDATION_ERROR')) return null;
         throw e;
       });
     if (soonest) return table(soonest.data.slice(0, n), UNLOCK_COLUMNS, showHeaders, empty, soonest.rejected);
@@ -171,7 +170,7 @@ async function vcpressure(ctx: FormulaContext, coin: Arg, field: Arg): Promise<G
   const ref = await resolveCoin(ctx, input);
   const res = await ctx.client.get('vcPressure', { id: ref.id, caller: ctx.caller, signal: ctx.signal }).catch((e: unknown) => {
     // The service answers 404 for a coin without investor data: say which coin.
-    if ((e as { code?: unknown } | null)?.code === 'NOT_FOUND') throw notAvailable(`${ref.name} has no VC pressure data`, 'NOT_FOUND');
+    if (hasCode(e, 'NOT_FOUND')) throw notAvailable(`${ref.name} has no VC pressure data`, 'NOT_FOUND');
     throw e;
   });
   return recordCells(VCPRESSURE_FIELDS, res.data, f);
