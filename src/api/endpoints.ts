@@ -42,6 +42,11 @@ export const SPARKLINE_DEPTH_DAYS: Record<Plan, { intraday: number; daily: numbe
   Pro: { intraday: 90, daily: 5 * 365 },
 };
 
+/** Whether a plan name (from /v3/status) is one of ours; own names only. */
+export function isPlan(p: string): p is Plan {
+  return (PLANS as readonly string[]).includes(p);
+}
+
 export function planAllows(plan: Plan, required: Plan): boolean {
   return PLANS.indexOf(plan) >= PLANS.indexOf(required);
 }
@@ -87,6 +92,14 @@ export type CostRule = 'free' | 'flat' | 'markets' | 'buckets';
  * - account: plan and credits: never served from cache for long.
  */
 export type Freshness = 'live' | 'history' | 'reference' | 'account';
+
+/** How long each class keeps by default (ms); the live figure is a user setting (office/settings.ts). */
+export const DEFAULT_FRESHNESS_MS: Readonly<Record<Freshness, number>> = {
+  live: 60_000,
+  history: 24 * 3_600_000,
+  reference: 24 * 3_600_000,
+  account: 15_000,
+};
 
 export interface EndpointSpec {
   path: string;

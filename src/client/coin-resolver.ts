@@ -14,25 +14,26 @@
  *
  * Unknown input: ApiError UNKNOWN_COIN naming the input and up to three close
  * matches (edit distance and prefix over slug, symbol and name).
+ *
+ * Resolutions are remembered while the map they were read from is the store's
+ * current one. The pages and profiles it reads come back to it; the ranks they
+ * carry reach the rank book through the client's learners.
  */
 import { ApiError, abortedError } from './api-error';
+import { canonicalRequest } from './canonical-request';
 import { abortable } from './clock';
 import { describeCoin, type Ambiguity, type CoinRef } from './coin-ref';
 import { MARKETS_PAGE_SIZE, type CoinMap, type RankBook } from './coin-map';
+import type { CallOptions, Requester } from './types';
 
-export interface ResolveOptions {
-  caller?: string;
-  signal?: AbortSignal;
-}
+export type ResolveOptions = CallOptions;
 
 export interface ResolverDeps {
-  loadMap(o: ResolveOptions): Promise<CoinMap>;
+  /** The currency map's store (map-store.ts): `current` is the map in memory. */
+  maps: { load(o: CallOptions): Promise<CoinMap>; readonly current: CoinMap | null };
   ranks: RankBook;
-  /** Fetch markets page `page` (0-based, sorted by rank, 250 per page) and learn from it; returns how many items it held. */
-  fetchListingPage(page: number, o: ResolveOptions): Promise<number>;
-  /** Fetch a profile and learn its rank. */
-  fetchProfileRank(id: number, o: ResolveOptions): Promise<void>;
-  now(): number;
+  /** The request lifecycle: listing pages and profiles. */
+  requester: Requester;
 }
 
 /** Pages of the markets list read to settle an ambiguous symbol before falling back to profiles. */
@@ -46,6 +47,8 @@ type Kind = 'id' | 'slug' | 'symbol' | 'name' | 'any';
 export class CoinResolver {
   readonly #deps: ResolverDeps;
   readonly #memo = new Map<string, Promise<CoinRef>>();
+  /** The map the memo's resolutions were read from: another map, another memo. */
+  #memoFor: CoinMap | null = null;
   readonly #ambiguities: Ambiguity[] = [];
 
   constructor(deps: ResolverDeps) {
@@ -56,13 +59,9 @@ export class CoinResolver {
     return this.#ambiguities;
   }
 
-  /** Forget memoised resolutions (after a map reload or a refresh). */
+  /** Forget memoised resolutions (a refresh). */
   forget(): void {
     this.#memo.clear();
-  }
-
-  clearAmbiguities(): void {
-    this.#ambiguities.length = 0;
   }
 
   resolve(input: string | number, o: ResolveOptions = {}): Promise<CoinRef> {
@@ -70,6 +69,11 @@ export class CoinResolver {
     const { kind, text } = parseInput(input);
     if (text === '') {
       return Promise.reject(new ApiError({ code: 'UNKNOWN_COIN', message: 'No coin given.', suggestions: [] }));
+    }
+    const current = this.#deps.maps.current;
+    if (current !== this.#memoFor) {
+      this.#memo.clear(); // a new map: what it says may differ
+      this.#memoFor = current;
     }
     const memoKey = `${kind}:${text.toLowerCase()}`;
     const known = this.#memo.get(memoKey);
@@ -84,7 +88,7 @@ export class CoinResolver {
       if (this.#memo.get(memoKey) === p) this.#memo.delete(memoKey);
       throw e;
     };
-    const p: Promise<CoinRef> = this.#deps.loadMap(shared).then((map) => {
+    const p: Promise<CoinRef> = this.#deps.maps.load(shared).then((map) => {
       try {
         const found = this.#lookup(map, kind, text, original, shared);
         return found instanceof Promise ? found.catch(forget) : found;
@@ -132,13 +136,16 @@ export class CoinResolver {
       // Walk the list from page 1: once pages 0..n-1 are read and one of them
       // lists a candidate, every unlisted candidate ranks lower.
       let settled = false;
+      const ids = new Set(cands.map((c) => c.id));
       for (let page = 0; page < AMBIGUITY_PAGE_CAP; page++) {
-        const n = await this.#deps.fetchListingPage(page, o);
-        if (firstListedPage() <= page) {
+        const cr = canonicalRequest('markets', undefined, { offset: page * MARKETS_PAGE_SIZE, limit: MARKETS_PAGE_SIZE });
+        const { entry } = await this.#deps.requester.request(cr, o);
+        const items = entry.data as readonly { id: number }[];
+        if (items.some((it) => ids.has(it.id)) || firstListedPage() <= page) {
           settled = true;
           break;
         }
-        if (n < MARKETS_PAGE_SIZE) {
+        if (items.length + (entry.rejected?.length ?? 0) < MARKETS_PAGE_SIZE) {
           for (const c of cands) if (ranks.page(c.id) === undefined) ranks.markUnlisted(c.id);
           settled = true;
           break;
@@ -146,7 +153,7 @@ export class CoinResolver {
       }
       if (!settled) {
         const unknown = cands.filter((c) => ranks.rank(c.id) === undefined).slice(0, AMBIGUITY_PROFILE_CAP);
-        const results = await Promise.allSettled(unknown.map((c) => this.#deps.fetchProfileRank(c.id, o)));
+        const results = await Promise.allSettled(unknown.map((c) => this.#deps.requester.request(canonicalRequest('profile', c.id, {}), o)));
         const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
         if (failed && results.every((r) => r.status === 'rejected')) throw failed.reason;
       }
@@ -157,7 +164,7 @@ export class CoinResolver {
     };
     const sorted = [...cands].sort((a, b) => score(a) - score(b) || a.id - b.id);
     const chosen = sorted[0];
-    this.#record({ input, chosen, alternatives: sorted.slice(1), at: this.#deps.now() });
+    this.#record({ input, chosen, alternatives: sorted.slice(1), at: this.#deps.requester.now() });
     return chosen;
   }
 

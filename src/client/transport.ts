@@ -8,7 +8,7 @@
  * throws contains it: messages are ours, and server messages are scrubbed.
  */
 import * as v from 'valibot';
-import { API_ERROR_CODES, ENDPOINTS, PLANS, type EndpointSpec, type Plan } from '../api/endpoints';
+import { API_ERROR_CODES, ENDPOINTS, type EndpointSpec, type Plan } from '../api/endpoints';
 import { EnvelopeStatus, ErrorBody, PageMeta } from '../api/records';
 import { readData, type DataReading, type RejectedItem } from '../api/read-data';
 import { ApiError, abortedError, scrub } from './api-error';
@@ -193,8 +193,4 @@ export function parseRetryAfter(h: string | null, now: number): number | undefin
   if (/^\d+(\.\d+)?$/.test(s)) return Math.ceil(Number(s) * 1000);
   const at = Date.parse(s);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
-
-export function isPlan(p: string): p is Plan {
-  return (PLANS as readonly string[]).includes(p);
 }

@@ -3,7 +3,7 @@
  * value at a date, coalesced across cells), RETURNS, SPARKLINE, PERFORMANCE.
  * Dates go out as Excel serial dates (UTC); series are oldest first.
  */
-import { ENDPOINTS, PLANS, SPARKLINE_DEPTH_DAYS, type Plan } from '../api/endpoints';
+import { ENDPOINTS, SPARKLINE_DEPTH_DAYS, isPlan } from '../api/endpoints';
 import type { Candle, HistoricalItem, Performance } from '../api/records';
 import { hasCode } from '../client/api-error';
 import {
@@ -14,13 +14,11 @@ import {
   type Cell, type Column, type FormulaResult, type Grid,
 } from './cells';
 import { chartRange } from './global';
-import { loadHistorical } from './historical-batch';
 import type { Catalog, FormulaContext } from './host';
 
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-const isPlan = (p: string): p is Plan => (PLANS as readonly string[]).includes(p);
 
 // ---------------------------------------------------------------- OHLCV
 
@@ -120,7 +118,7 @@ async function historical(ctx: FormulaContext, coin: Arg, date: Arg, field: Arg,
   const f = fieldArg(field, HISTORICAL_FIELD_NAMES) ?? 'price';
   const cur = currencyArg(currency, ctx.settings.defaultCurrency);
   const ref = await ctx.client.resolveCoin(input, { caller: ctx.caller, signal: ctx.signal });
-  const item = await loadHistorical(ctx.client, { date: at, currency: cur, id: ref.id, name: ref.name, caller: ctx.caller }, ctx.signal);
+  const item = await ctx.client.historical({ date: at, currency: cur, id: ref.id, name: ref.name }, { caller: ctx.caller, signal: ctx.signal });
   return HISTORICAL_FIELDS[f](item);
 }
 
