@@ -83,7 +83,7 @@ async function ohlcv(ctx: FormulaContext, coin: Arg, start: Arg, end: Arg, inter
     from = Math.max(from, Math.floor((now - HOURLY_SPAN) / HOUR) * HOUR + HOUR);
     if (span.end <= from) throw notAvailable('Hourly candles cover the last 30 days only: pick a later start, or a daily interval');
   }
-  const ref = await ctx.client.resolveCoin(input, { caller: ctx.caller, signal: ctx.signal });
+  const ref = await ctx.client.resolveCoin(input);
   // `to` is the last instant of the range. A range reaching now asks up to the start of
   // the current hour: the candle containing it is the current one, and the request and
   // its cache key stay the same for the hour. (The client's paging skips candles it
@@ -91,8 +91,8 @@ async function ohlcv(ctx: FormulaContext, coin: Arg, start: Arg, end: Arg, inter
   const to = span.end >= now ? Math.floor(now / HOUR) * HOUR : span.end - 1;
   const query = { interval: iv, from: new Date(from).toISOString(), to: new Date(to).toISOString() };
   const res = iv === 'hour'
-    ? await ctx.client.getPages('ohlcv', { id: ref.id, query, caller: ctx.caller, signal: ctx.signal })
-    : await ctx.client.getPages('candles', { id: ref.id, query, caller: ctx.caller, signal: ctx.signal });
+    ? await ctx.client.getPages('ohlcv', { id: ref.id, query })
+    : await ctx.client.getPages('candles', { id: ref.id, query });
   // Candles that open within the range (the current one when it reaches now), oldest first.
   const rows = res.data.filter((c) => c.time <= to).sort((a, b) => a.time - b.time);
   return table(rows, cols, showHeaders, `No ${iv === 'day' ? 'daily' : `${iv}ly`} candles for ${ref.name} from ${isoDay(span.start)} to ${isoDay(span.end - 1)}`, res.rejected);
@@ -117,8 +117,8 @@ async function historical(ctx: FormulaContext, coin: Arg, date: Arg, field: Arg,
   if (at > now) throw invalidValue(`date must not be in the future; got ${isoDay(at)}`);
   const f = fieldArg(field, HISTORICAL_FIELD_NAMES) ?? 'price';
   const cur = currencyArg(currency, ctx.settings.defaultCurrency);
-  const ref = await ctx.client.resolveCoin(input, { caller: ctx.caller, signal: ctx.signal });
-  const item = await ctx.client.historical({ date: at, currency: cur, id: ref.id, name: ref.name }, { caller: ctx.caller, signal: ctx.signal });
+  const ref = await ctx.client.resolveCoin(input);
+  const item = await ctx.client.historical({ date: at, currency: cur, id: ref.id, name: ref.name });
   return HISTORICAL_FIELDS[f](item);
 }
 
@@ -130,8 +130,8 @@ async function returns(ctx: FormulaContext, coin: Arg, period: Arg, headers: Arg
   const input = coinArg(coin);
   const p = choiceArg(period, 'period', PERIODS, undefined, '"monthly", "quarterly" or "yearly"');
   const showHeaders = headersArg(headers);
-  const ref = await ctx.client.resolveCoin(input, { caller: ctx.caller, signal: ctx.signal });
-  const res = await ctx.client.get('returns', { id: ref.id, query: { period: p }, caller: ctx.caller, signal: ctx.signal });
+  const ref = await ctx.client.resolveCoin(input);
+  const res = await ctx.client.get('returns', { id: ref.id, query: { period: p } });
   const rows = [...res.data].sort((a, b) => Date.parse(a.date) - Date.parse(b.date));
   return table(rows, [
     { header: 'Date', cell: (r) => dateCell(r.date) },
@@ -165,13 +165,13 @@ async function sparkline(ctx: FormulaContext, coin: Arg, headers: Arg, start: Ar
     const depth = SPARKLINE_DEPTH_DAYS[plan][iv === '1d' ? 'daily' : 'intraday'];
     if (range.span.start < ctx.now() - (depth + 1) * DAY) throw notAvailable(sparklineDepth(plan), 'PLAN_LIMIT_EXCEEDED');
   }
-  const ref = await ctx.client.resolveCoin(input, { caller: ctx.caller, signal: ctx.signal });
+  const ref = await ctx.client.resolveCoin(input);
   const query = {
     interval: iv === '1h' ? undefined : iv,
     from: range ? new Date(range.query.from).toISOString() : undefined,
     to: range?.query.to === undefined ? undefined : new Date(range.query.to).toISOString(),
   };
-  const res = await ctx.client.get('sparkline', { id: ref.id, query, caller: ctx.caller, signal: ctx.signal }).catch((e: unknown) => {
+  const res = await ctx.client.get('sparkline', { id: ref.id, query }).catch((e: unknown) => {
     const known = ctx.client.meter.snapshot().plan?.plan; // read by now: the sparkline waits for the plan
     if (hasCode(e, 'PLAN_LIMIT_EXCEEDED')) throw notAvailable(sparklineDepth(known), 'PLAN_LIMIT_EXCEEDED');
     throw e;
@@ -202,8 +202,8 @@ const PERFORMANCE_FIELD_NAMES = Object.keys(PERFORMANCE_FIELDS) as (keyof typeof
 async function performance(ctx: FormulaContext, coin: Arg, field: Arg): Promise<Grid> {
   const input = coinArg(coin);
   const f = fieldArg(field, PERFORMANCE_FIELD_NAMES);
-  const ref = await ctx.client.resolveCoin(input, { caller: ctx.caller, signal: ctx.signal });
-  const res = await ctx.client.get('performance', { id: ref.id, caller: ctx.caller, signal: ctx.signal });
+  const ref = await ctx.client.resolveCoin(input);
+  const res = await ctx.client.get('performance', { id: ref.id });
   return recordCells<Performance>(PERFORMANCE_FIELDS, res.data, f);
 }
 

@@ -9,7 +9,9 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { MarketClient } from '../client';
+import type { CallClient } from '../client/call-client';
 import { abortedError } from '../client/api-error';
+import { abortable } from '../client/clock';
 import { CellError, FormulaError, notAvailable, type FormulaResult, type Grid } from './cells';
 import type { Arg } from './args';
 import { CALL_DEADLINE_MS, Deadlines, EXPIRED, deadlineError } from './call-deadline';
@@ -21,7 +23,8 @@ export interface Settings {
 }
 
 export interface FormulaContext {
-  client: MarketClient;
+  /** The client bound to this call: its requests carry the caller and the call's signal. */
+  client: CallClient;
   settings: Settings;
   now(): number;
   /** The formula's id, e.g. "PRICE": credits are attributed to it. */
@@ -122,22 +125,8 @@ export class CalculationHost extends EventTarget {
     }
     if (signal.aborted) return Promise.reject(toFormulaError(abortedError(), id.toUpperCase()));
     const call = this.call(id, args, { preview: opts.preview, cancelable: true });
-    return new Promise<FormulaResult>((resolve, reject) => {
-      const onAbort = () => {
-        reject(toFormulaError(abortedError(), id.toUpperCase()));
-        call.cancel();
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      call.result.then(
-        (r) => {
-          signal.removeEventListener('abort', onAbort);
-          resolve(r);
-        },
-        (e: unknown) => {
-          signal.removeEventListener('abort', onAbort);
-          reject(e);
-        },
-      );
+    return abortable(call.result, signal, call.cancel).catch((e: unknown) => {
+      throw toFormulaError(e, id.toUpperCase());
     });
   }
 
@@ -210,7 +199,8 @@ export class CalculationHost extends EventTarget {
    * suspended frame each is memory the garbage collector keeps copying.
    */
   private run(formula: string, fn: FormulaFn, entry: SharedEvaluation, args: Arg[]): Promise<FormulaResult> {
-    const ctx: FormulaContext = { client: this.client, settings: this.settings, now: this.now, caller: formula, signal: entry.controller?.signal };
+    const signal = entry.controller?.signal;
+    const ctx: FormulaContext = { client: this.client.for(formula, signal), settings: this.settings, now: this.now, caller: formula, signal };
     let pending: Promise<FormulaResult>;
     try {
       pending = fn(ctx, ...args);

@@ -371,7 +371,7 @@ export function liveCell(
 /** Outside a streaming host (CLI, tests, benchmark) LIVEPRICE answers the current price once. */
 async function livePriceOnce(ctx: FormulaContext, coin: Arg, intervalSeconds: Arg, currency: Arg): Promise<number> {
   const a = liveArgs(coin, intervalSeconds, currency, ctx.settings.defaultCurrency);
-  const q = await ctx.client.quote(a.coin, { currency: a.currency, caller: ctx.caller, signal: ctx.signal });
+  const q = await ctx.client.quote(a.coin, { currency: a.currency });
   if (q.price === null) throw notTraded(q.name);
   return q.price;
 }

@@ -65,7 +65,7 @@ function quoteFields(v: Arg): string[] {
 // ---------------------------------------------------------------- PRICE, QUOTE
 
 function quoteOf(ctx: FormulaContext, coin: string | number, currency: 'USD' | 'EUR'): Promise<Quote> {
-  return ctx.client.quote(coin, { currency, caller: ctx.caller, signal: ctx.signal });
+  return ctx.client.quote(coin, { currency });
 }
 
 // Not async: a column of PRICE cells waits at once, and a suspended frame each is memory.
@@ -124,7 +124,7 @@ async function lookupId(ctx: FormulaContext, v: Arg, name: 'category' | 'tag'): 
   if (typeof v === 'number' && Number.isInteger(v) && v > 0) return v;
   const text = String(v).trim().toLowerCase();
   if (/^\d+$/.test(text)) return Number(text);
-  const list = await ctx.client.get(name === 'category' ? 'categories' : 'tags', { caller: ctx.caller, signal: ctx.signal });
+  const list = await ctx.client.get(name === 'category' ? 'categories' : 'tags');
   const hit = list.data.find((c) => c.slug.toLowerCase() === text || c.name.toLowerCase() === text);
   if (!hit) throw notAvailable(`Unknown ${name} "${String(v)}"`, 'NOT_FOUND');
   return hit.id;
@@ -151,8 +151,6 @@ async function markets(
       convert: cur === 'USD' ? undefined : cur,
     },
     maxItems: n,
-    caller: ctx.caller,
-    signal: ctx.signal,
   });
   const rows = page.data.slice(0, n).map((m) => ({ ...quoteFromMarketItem(m, cur), stale: page.stale }));
   return table(rows, MARKET_COLUMNS, headersArg(headers), 'No coins match these filters', page.rejected);
@@ -164,7 +162,7 @@ async function search(ctx: FormulaContext, query: Arg, headers: Arg): Promise<Gr
   const q = textArg(query, 'query');
   if (!q) throw invalidValue('query is required: part of a coin name, slug or symbol');
   if (q.length > 100) throw invalidValue('query must be at most 100 characters');
-  const res = await ctx.client.get('search', { query: { query: q }, caller: ctx.caller, signal: ctx.signal });
+  const res = await ctx.client.get('search', { query: { query: q } });
   return table(res.data, [
     { header: 'Rank', cell: (r) => numberCell(r.rank) },
     { header: 'Name', cell: (r) => r.name },
@@ -214,16 +212,16 @@ async function profile(ctx: FormulaContext, coin: Arg, field: Arg, currency: Arg
   const input = coinArg(coin);
   const f = fieldArg(field, PROFILE_FIELD_NAMES);
   const cur = currencyArg(currency, ctx.settings.defaultCurrency);
-  const ref = await ctx.client.resolveCoin(input, { caller: ctx.caller, signal: ctx.signal });
+  const ref = await ctx.client.resolveCoin(input);
   const res = await ctx.client.get('profile', {
-    id: ref.id, query: { convert: cur === 'USD' ? undefined : cur }, caller: ctx.caller, signal: ctx.signal,
+    id: ref.id, query: { convert: cur === 'USD' ? undefined : cur },
   });
   return recordCells(PROFILE_FIELDS, res.data, f);
 }
 
 async function contracts(ctx: FormulaContext, coin: Arg, headers: Arg): Promise<Grid> {
-  const ref = await ctx.client.resolveCoin(coinArg(coin), { caller: ctx.caller, signal: ctx.signal });
-  const res = await ctx.client.get('contracts', { id: ref.id, caller: ctx.caller, signal: ctx.signal });
+  const ref = await ctx.client.resolveCoin(coinArg(coin));
+  const res = await ctx.client.get('contracts', { id: ref.id });
   return table(res.data, [
     { header: 'Blockchain', cell: (c) => c.blockchainName },
     { header: 'Blockchain slug', cell: (c) => c.blockchainSlug },
