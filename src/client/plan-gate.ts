@@ -15,7 +15,7 @@
  *   cost (the endpoint table's creditCost) may not exceed it.
  * reset() forgets plan and refusals (a new key).
  */
-import { DEFAULT_RATE_LIMIT_PER_MINUTE, ENDPOINTS, creditCost, isPlan, planAllows, type EndpointName } from '../api/endpoints';
+import { DEFAULT_RATE_LIMIT_PER_MINUTE, ENDPOINTS, PLAN_LIMITS, creditCost, isPlan, planAllows, type EndpointName } from '../api/endpoints';
 import type { AccountStatus } from '../api/records';
 import { ApiError } from './api-error';
 import type { CanonicalRequest } from './canonical-request';
@@ -36,6 +36,22 @@ export interface PlanGateOptions {
 }
 
 const noop = () => undefined;
+
+/**
+ * The daily credits to pace by: the figure /v3/status reports; without one (an
+ * older answer), the month's credits spread evenly over its longest month (a
+ * pacing bound, never shown as a figure); before the plan is known, the lowest
+ * plan's (the endpoint table's PLAN_LIMITS).
+ */
+export function dailyCreditsToPace(plan: AccountStatus | null): number {
+  if (!plan) return PLAN_LIMITS.Sandbox.dailyCredits;
+  return plan.credits.dailyLimit ?? plan.credits.monthlyLimit / 31;
+}
+
+/** The requests a minute to pace by: the plan's, else (before /v3/status) the lowest plan's. */
+export function rateToPace(plan: AccountStatus | null): number {
+  return plan?.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE;
+}
 
 export class PlanGate {
   readonly #o: PlanGateOptions;

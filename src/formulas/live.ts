@@ -19,9 +19,10 @@
  * Each subscription is then polled no more often than max(its interval, floor).
  * The loop stops when the last subscriber leaves: no timer is left behind.
  */
-import { DEFAULT_RATE_LIMIT_PER_MINUTE, PLAN_LIMITS, type ConvertCurrency } from '../api/endpoints';
+import { DEFAULT_FRESHNESS_MS, ENDPOINTS, creditCost, type ConvertCurrency } from '../api/endpoints';
 import type { AccountStatus } from '../api/records';
-import { DEFAULT_FRESHNESS_MS, type Quote } from '../client';
+import type { Quote } from '../client';
+import { dailyCreditsToPace, rateToPace } from '../client/plan-gate';
 import { coinArg, currencyArg, intArg, type Arg } from './args';
 import { notAvailable, type FormulaError } from './cells';
 import { notTraded, toFormulaError } from './failure';
@@ -31,7 +32,6 @@ export const LIVE_CALLER = 'LIVEPRICE';
 export const DEFAULT_INTERVAL_SECONDS = 60;
 export const MIN_INTERVAL_SECONDS = 1;
 export const MAX_INTERVAL_SECONDS = 86_400;
-const MARKETS_PAGE = 250;
 /** A subscription is due when at most this much of its interval is left (timer jitter). */
 const DUE_SLACK_MS = 1_000;
 /** setTimeout fires at once beyond 2^31-1 ms: longer waits are taken in steps. */
@@ -170,17 +170,17 @@ export class PriceStream {
     let requests = 0;
     let credits = 0;
     for (const s of this.#subs.values()) {
-      const cost = s.args.currency === 'USD' ? 1 : 2;
+      const convert = s.args.currency;
       if (s.rank === null) {
         requests++;
-        credits += 1; // a profile request
+        credits += creditCost('profile', { convert }); // an unlisted coin: its profile
         continue;
       }
-      const page = s.rank === undefined ? `?${s.key}` : `${s.args.currency}:${Math.floor((s.rank - 1) / MARKETS_PAGE)}`;
+      const page = s.rank === undefined ? `?${s.key}` : `${convert}:${Math.floor((s.rank - 1) / ENDPOINTS.markets.pageSize)}`;
       if (pages.has(page)) continue;
       pages.add(page);
       requests++;
-      credits += cost;
+      credits += creditCost('markets', { convert });
     }
     return { requests, credits };
   }
@@ -188,10 +188,8 @@ export class PriceStream {
   /** The shortest time between polls the plan affords (ms, whole seconds). */
   floorMs(): number {
     const plan = this.#client.meter.snapshot().plan;
-    const rpm = plan?.rateLimitPerMinute ?? this.#client.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE;
-    // Without a reported daily limit (an older /v3/status), pace as if the month's
-    // credits were spread evenly over 31 days: a pacing bound, never shown as a figure.
-    const daily = plan ? plan.credits.dailyLimit ?? plan.credits.monthlyLimit / 31 : PLAN_LIMITS.Sandbox.dailyCredits;
+    const rpm = plan ? rateToPace(plan) : this.#client.rateLimitPerMinute ?? rateToPace(null);
+    const daily = dailyCreditsToPace(plan);
     const { requests, credits } = this.perTick();
     const rateFloor = rpm > 0 ? (Math.max(1, requests) * 60_000) / (rpm * this.#rateShare) : Infinity;
     const creditFloor = daily > 0 ? (Math.max(1, credits) * 86_400_000) / (daily * this.#dailyShare) : Infinity;
