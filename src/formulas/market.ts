@@ -161,7 +161,8 @@ async function markets(
 async function search(ctx: FormulaContext, query: Arg, headers: Arg): Promise<Grid> {
   const q = textArg(query, 'query');
   if (!q) throw invalidValue('query is required: part of a coin name, slug or symbol');
-  if (q.length > 100) throw invalidValue('query must be at most 100 characters');
+  const { maxLength } = ENDPOINTS.search.params.query;
+  if (q.length > maxLength) throw invalidValue(`query must be at most ${maxLength} characters`);
   const res = await ctx.client.get('search', { query: { query: q } });
   return table(res.data, [
     { header: 'Rank', cell: (r) => numberCell(r.rank) },
