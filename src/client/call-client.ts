@@ -27,13 +27,17 @@ export interface CallTarget {
   historical(key: HistoricalKey, o: CallOptions): Promise<HistoricalItem>;
 }
 
+type QuoteOptions = CallOptions & { currency?: ConvertCurrency };
+
 export class CallClient {
   readonly #c: CallTarget;
   readonly #o: CallOptions;
+  /** quote()'s options per currency, built once: a column of PRICE cells asks thousands of times. */
+  readonly #quoteOptions = new Map<ConvertCurrency | undefined, QuoteOptions>();
 
   constructor(client: CallTarget, caller: string, signal?: AbortSignal) {
     this.#c = client;
-    this.#o = signal ? { caller, signal } : { caller };
+    this.#o = { caller, signal };
   }
 
   /** Requests and credits of this session (plan included). */
@@ -59,7 +63,9 @@ export class CallClient {
   }
 
   quote(coin: string | number | CoinRef, opts: { currency?: ConvertCurrency } = {}): Promise<Quote> {
-    return this.#c.quote(coin, { ...opts, ...this.#o });
+    let o = this.#quoteOptions.get(opts.currency);
+    if (!o) this.#quoteOptions.set(opts.currency, (o = { caller: this.#o.caller, signal: this.#o.signal, currency: opts.currency }));
+    return this.#c.quote(coin, o);
   }
 
   /** One coin at one date, coalesced with every other HISTORICAL load (historical-batcher.ts). */
