@@ -144,8 +144,9 @@ export class MarketClient {
       return Promise.reject(new ApiError({ code: 'VALIDATION_ERROR', message: `Currency must be one of ${CONVERT_CURRENCIES.join(', ')}.` }));
     }
     // Not async: thousands of cells wait here at once, and a pending async frame each is memory the GC keeps copying.
-    if (typeof coin === 'object' && coin !== null) return Promise.resolve(this.#quoteOf(coin, currency, opts));
-    return this.resolveCoin(coin, opts).then((ref) => this.#quoteOf(ref, currency, opts));
+    const ref = typeof coin === 'object' && coin !== null ? coin : this.#resolver.known(coin);
+    if (ref && !opts.signal?.aborted) return Promise.resolve(this.#quoteOf(ref, currency, opts));
+    return this.resolveCoin(coin as string | number, opts).then((r) => this.#quoteOf(r, currency, opts));
   }
 
   #quoteOf(ref: CoinRef, currency: ConvertCurrency, opts: CallOptions): Quote | Promise<Quote> {

@@ -47,6 +47,8 @@ type Kind = 'id' | 'slug' | 'symbol' | 'name' | 'any';
 export class CoinResolver {
   readonly #deps: ResolverDeps;
   readonly #memo = new Map<string, Promise<CoinRef>>();
+  /** What the memo's settled resolutions gave, by the input as typed: known() answers from it at once. */
+  readonly #resolved = new Map<string | number, CoinRef>();
   /** The map the memo's resolutions were read from: another map, another memo. */
   #memoFor: CoinMap | null = null;
   readonly #ambiguities: Ambiguity[] = [];
@@ -62,6 +64,16 @@ export class CoinResolver {
   /** Forget memoised resolutions (a refresh). */
   forget(): void {
     this.#memo.clear();
+    this.#resolved.clear();
+  }
+
+  /**
+   * The coin an input already resolved to on the current map, or undefined: no
+   * promise to wait on, for the warm path of a recalculation (thousands of
+   * cells whose coins are all known).
+   */
+  known(input: string | number): CoinRef | undefined {
+    return this.#deps.maps.current === this.#memoFor ? this.#resolved.get(input) : undefined;
   }
 
   resolve(input: string | number, o: ResolveOptions = {}): Promise<CoinRef> {
@@ -72,7 +84,7 @@ export class CoinResolver {
     }
     const current = this.#deps.maps.current;
     if (current !== this.#memoFor) {
-      this.#memo.clear(); // a new map: what it says may differ
+      this.forget(); // a new map: what it says may differ
       this.#memoFor = current;
     }
     const memoKey = `${kind}:${text.toLowerCase()}`;
@@ -88,10 +100,14 @@ export class CoinResolver {
       if (this.#memo.get(memoKey) === p) this.#memo.delete(memoKey);
       throw e;
     };
+    const remember = (ref: CoinRef): CoinRef => {
+      if (this.#memo.get(memoKey) === p) this.#resolved.set(input, ref);
+      return ref;
+    };
     const p: Promise<CoinRef> = this.#deps.maps.load(shared).then((map) => {
       try {
         const found = this.#lookup(map, kind, text, original, shared);
-        return found instanceof Promise ? found.catch(forget) : found;
+        return found instanceof Promise ? found.then(remember, forget) : remember(found);
       } catch (e) {
         return forget(e);
       }
