@@ -24,6 +24,7 @@ export interface CallTarget {
   status(opts: { signal?: AbortSignal; force?: boolean }): Promise<AccountStatus>;
   resolveCoin(input: string | number, o: CallOptions): Promise<CoinRef>;
   quote(coin: string | number | CoinRef, o: CallOptions & { currency?: ConvertCurrency }): Promise<Quote>;
+  quoteNow(coin: string | number | CoinRef, currency?: ConvertCurrency): Quote | undefined;
   historical(key: HistoricalKey, o: CallOptions): Promise<HistoricalItem>;
 }
 
@@ -66,6 +67,11 @@ export class CallClient {
     let o = this.#quoteOptions.get(opts.currency);
     if (!o) this.#quoteOptions.set(opts.currency, (o = { caller: this.#o.caller, signal: this.#o.signal, currency: opts.currency }));
     return this.#c.quote(coin, o);
+  }
+
+  /** The quote at once when nothing needs waiting for (resolved coin, fresh quote), else undefined. */
+  quoteNow(coin: string | number | CoinRef, opts: { currency?: ConvertCurrency } = {}): Quote | undefined {
+    return this.#c.quoteNow(coin, opts.currency);
   }
 
   /** One coin at one date, coalesced with every other HISTORICAL load (historical-batcher.ts). */

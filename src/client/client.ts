@@ -149,6 +149,18 @@ export class MarketClient {
     return this.resolveCoin(coin as string | number, opts).then((r) => this.#quoteOf(r, currency, opts));
   }
 
+  /**
+   * The quote at once when it needs no waiting (the coin already resolved, its
+   * quote fresh in the cache), else undefined: a warm recalculation's PRICE
+   * cells need no promise each.
+   */
+  quoteNow(coin: string | number | CoinRef, currency: ConvertCurrency = 'USD'): Quote | undefined {
+    const ref = typeof coin === 'object' && coin !== null ? coin : this.#resolver.known(coin);
+    const q = ref && this.#batcher.fresh(ref.id, currency);
+    if (q) this.meter.recordCacheHit();
+    return q;
+  }
+
   #quoteOf(ref: CoinRef, currency: ConvertCurrency, opts: CallOptions): Quote | Promise<Quote> {
     const cached = this.#batcher.fresh(ref.id, currency);
     if (cached) {

@@ -32,7 +32,8 @@ export interface FormulaContext {
   signal?: AbortSignal;
 }
 
-export type FormulaFn = (ctx: FormulaContext, ...args: Arg[]) => Promise<FormulaResult>;
+/** A formula: its result, or a promise of it (a result known at once, a price from the quote cache, needs no promise). */
+export type FormulaFn = (ctx: FormulaContext, ...args: Arg[]) => Promise<FormulaResult> | FormulaResult;
 export type Catalog = Readonly<Record<string, FormulaFn>>;
 
 export interface ErrorLogEntry {
@@ -82,6 +83,8 @@ interface SharedEvaluation {
   cancelable: number;
   /** A caller that cannot cancel waits: the evaluation runs to the end. */
   pinned: boolean;
+  /** Settled: calls from now on start a new evaluation. */
+  done: boolean;
 }
 
 export class CalculationHost extends EventTarget {
@@ -198,31 +201,38 @@ export class CalculationHost extends EventTarget {
     // No controller (and no signal for the client to listen to) unless a caller can cancel: a
     // call's requests end by the client's own request deadline all the same.
     const controller = cancelable ? new AbortController() : null;
-    const entry: SharedEvaluation = { key, promise: null as unknown as Promise<FormulaResult>, controller, cancelable: 0, pinned: false };
+    const entry: SharedEvaluation = { key, promise: null as unknown as Promise<FormulaResult>, controller, cancelable: 0, pinned: false, done: false };
     entry.promise = this.start(formula, fn, entry, args);
-    this.inFlight.set(key, entry);
+    if (!entry.done) this.inFlight.set(key, entry); // a result known at once has nothing to share
     return entry;
   }
 
   /** Runs now, or in a later slice (see slices.ts). */
   private start(formula: string, fn: FormulaFn, entry: SharedEvaluation, args: Arg[]): Promise<FormulaResult> {
     const turn = this.slices.turn();
-    return turn ? turn.then(() => this.run(formula, fn, entry, args)) : this.run(formula, fn, entry, args);
+    if (turn) return turn.then(() => this.run(formula, fn, entry, args));
+    try {
+      return Promise.resolve(this.run(formula, fn, entry, args));
+    } catch (e) {
+      return Promise.reject(e);
+    }
   }
 
   /**
    * Not an async function: thousands of evaluations wait at once, and a
    * suspended frame each is memory the garbage collector keeps copying.
    */
-  private run(formula: string, fn: FormulaFn, entry: SharedEvaluation, args: Arg[]): Promise<FormulaResult> {
+  private run(formula: string, fn: FormulaFn, entry: SharedEvaluation, args: Arg[]): Promise<FormulaResult> | FormulaResult {
     const signal = entry.controller?.signal;
     const ctx: FormulaContext = { client: this.client.for(formula, signal), settings: this.settings, now: this.now, caller: formula, signal };
-    let pending: Promise<FormulaResult>;
+    let pending: Promise<FormulaResult> | FormulaResult;
     try {
       pending = fn(ctx, ...args);
     } catch (e) {
       pending = Promise.reject(e);
     }
+    // Known at once: nothing to wait for, no deadline to keep.
+    if (!(pending instanceof Promise)) return this.succeeded(formula, entry, pending);
     // The deadline settles the call whatever the formula waits on (call-deadline.ts).
     const bucket = this.deadlines.join();
     return Promise.race([pending, bucket.expired]).then(
@@ -241,6 +251,7 @@ export class CalculationHost extends EventTarget {
 
   /** The evaluation is over: calls from now on start a new one. */
   private settled(entry: SharedEvaluation): void {
+    entry.done = true;
     if (this.inFlight.get(entry.key) === entry) this.inFlight.delete(entry.key);
   }
 

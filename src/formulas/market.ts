@@ -69,8 +69,12 @@ function quoteOf(ctx: FormulaContext, coin: string | number, currency: 'USD' | '
 }
 
 // Not async: a column of PRICE cells waits at once, and a suspended frame each is memory.
-function price(ctx: FormulaContext, coin: Arg, currency: Arg): Promise<number> {
-  return quoteOf(ctx, coinArg(coin), currencyArg(currency, ctx.settings.defaultCurrency)).then(priceOf);
+// A quote the client holds fresh is answered at once, without a promise.
+function price(ctx: FormulaContext, coin: Arg, currency: Arg): Promise<number> | number {
+  const c = coinArg(coin);
+  const cur = currencyArg(currency, ctx.settings.defaultCurrency);
+  const known = ctx.client.quoteNow(c, { currency: cur });
+  return known ? priceOf(known) : quoteOf(ctx, c, cur).then(priceOf);
 }
 
 function priceOf(q: Quote): number {
