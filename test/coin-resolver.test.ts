@@ -105,3 +105,26 @@ test('a caller that leaves (cancelled, or out of time) does not fail the others 
   assert.deepEqual(await b, BTC, 'the other still gets its coin');
   assert.deepEqual(seen, [undefined], 'the shared map load carries no caller\'s signal');
 });
+
+test('known(): a resolved input answers at once while its map is current; a replacing map (a refresh) starts the memo again', async () => {
+  const BTC2: CoinRef = { ...BTC, id: 101 };
+  const store = { map: new CoinMap([BTC], 0), loads: 0 };
+  const resolver = new CoinResolver({
+    maps: {
+      load: () => (store.loads++, Promise.resolve(store.map)),
+      get current() {
+        return store.loads > 0 ? store.map : null;
+      },
+    },
+    ranks: new RankBook(),
+    requester: down,
+  });
+  assert.equal(resolver.known('bitcoin'), undefined, 'nothing resolved yet');
+  assert.deepEqual(await resolver.resolve('bitcoin'), BTC);
+  assert.deepEqual(resolver.known('bitcoin'), BTC, 'resolved on the current map: at once');
+  assert.equal(resolver.known('BTC'), undefined, 'another input is its own resolution');
+  store.map = new CoinMap([BTC2], 1); // the map was refreshed
+  assert.equal(resolver.known('bitcoin'), undefined, 'not from the old map');
+  assert.deepEqual(await resolver.resolve('bitcoin'), BTC2, 'resolved again on the new map');
+  assert.deepEqual(resolver.known('bitcoin'), BTC2);
+});

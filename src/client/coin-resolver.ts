@@ -49,7 +49,7 @@ export class CoinResolver {
   readonly #memo = new Map<string, Promise<CoinRef>>();
   /** What the memo's settled resolutions gave, by the input as typed: known() answers from it at once. */
   readonly #resolved = new Map<string | number, CoinRef>();
-  /** The map the memo's resolutions were read from: another map, another memo. */
+  /** The map the memo's resolutions were read from (null: none yet): another map, another memo. */
   #memoFor: CoinMap | null = null;
   readonly #ambiguities: Ambiguity[] = [];
 
@@ -73,7 +73,8 @@ export class CoinResolver {
    * cells whose coins are all known).
    */
   known(input: string | number): CoinRef | undefined {
-    return this.#deps.maps.current === this.#memoFor ? this.#resolved.get(input) : undefined;
+    const current = this.#deps.maps.current;
+    return current !== null && current === this.#memoFor ? this.#resolved.get(input) : undefined;
   }
 
   resolve(input: string | number, o: ResolveOptions = {}): Promise<CoinRef> {
@@ -83,9 +84,9 @@ export class CoinResolver {
       return Promise.reject(new ApiError({ code: 'UNKNOWN_COIN', message: 'No coin given.', suggestions: [] }));
     }
     const current = this.#deps.maps.current;
-    if (current !== this.#memoFor) {
-      this.forget(); // a new map: what it says may differ
-      this.#memoFor = current;
+    if (current !== null && this.#memoFor !== null && current !== this.#memoFor) {
+      this.forget(); // another map replaced the one the memo read: what it says may differ
+      this.#memoFor = null;
     }
     const memoKey = `${kind}:${text.toLowerCase()}`;
     const known = this.#memo.get(memoKey);
@@ -105,6 +106,7 @@ export class CoinResolver {
       return ref;
     };
     const p: Promise<CoinRef> = this.#deps.maps.load(shared).then((map) => {
+      this.#memoFor ??= map;
       try {
         const found = this.#lookup(map, kind, text, original, shared);
         return found instanceof Promise ? found.then(remember, forget) : remember(found);

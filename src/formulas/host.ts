@@ -209,13 +209,7 @@ export class CalculationHost extends EventTarget {
 
   /** Runs now, or in a later slice (see slices.ts). */
   private start(formula: string, fn: FormulaFn, entry: SharedEvaluation, args: Arg[]): Promise<FormulaResult> {
-    const turn = this.slices.turn();
-    if (turn) return turn.then(() => this.run(formula, fn, entry, args));
-    try {
-      return Promise.resolve(this.run(formula, fn, entry, args));
-    } catch (e) {
-      return Promise.reject(e);
-    }
+    return this.slices.run(() => this.run(formula, fn, entry, args));
   }
 
   /**
