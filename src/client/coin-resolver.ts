@@ -97,25 +97,34 @@ export class CoinResolver {
     // A then() rather than an async frame, and the failure handled in it rather than by a
     // catch() of its own: every distinct input waits here for the map at once.
     const original = String(input).trim();
-    const forget = (e: unknown): never => {
-      if (this.#memo.get(memoKey) === p) this.#memo.delete(memoKey);
-      throw e;
-    };
-    const remember = (ref: CoinRef): CoinRef => {
-      if (this.#memo.get(memoKey) === p) this.#resolved.set(input, ref);
-      return ref;
-    };
-    const p: Promise<CoinRef> = this.#deps.maps.load(shared).then((map) => {
-      this.#memoFor ??= map;
-      try {
-        const found = this.#lookup(map, kind, text, original, shared);
-        return found instanceof Promise ? found.then(remember, forget) : remember(found);
-      } catch (e) {
-        return forget(e);
-      }
-    }, forget);
+    const p: Promise<CoinRef> = this.#deps.maps.load(shared).then(
+      (map) => this.#settle(map, kind, text, original, shared, memoKey, input, p),
+      (e: unknown) => this.#forget(memoKey, p, e),
+    );
     this.#memo.set(memoKey, p);
     return abortable(p, o.signal);
+  }
+
+  /** A memoised resolution on `map`: remembered when it succeeds, forgotten when it fails (the next call tries again). */
+  #settle(map: CoinMap, kind: Kind, text: string, original: string, o: ResolveOptions, memoKey: string, input: string | number, p: Promise<CoinRef>): CoinRef | Promise<CoinRef> {
+    this.#memoFor ??= map;
+    try {
+      const found = this.#lookup(map, kind, text, original, o);
+      if (found instanceof Promise) return found.then((ref) => this.#remember(memoKey, p, input, ref), (e: unknown) => this.#forget(memoKey, p, e));
+      return this.#remember(memoKey, p, input, found);
+    } catch (e) {
+      return this.#forget(memoKey, p, e);
+    }
+  }
+
+  #remember(memoKey: string, p: Promise<CoinRef>, input: string | number, ref: CoinRef): CoinRef {
+    if (this.#memo.get(memoKey) === p) this.#resolved.set(input, ref);
+    return ref;
+  }
+
+  #forget(memoKey: string, p: Promise<CoinRef>, e: unknown): never {
+    if (this.#memo.get(memoKey) === p) this.#memo.delete(memoKey);
+    throw e;
   }
 
   /** The coin for the input in this map; a promise only when a shared symbol needs ranks. */
