@@ -7,9 +7,9 @@
  * with the same added latency as the Node workloads.
  */
 import { startEmulator } from '../src/emulator/server';
-import { launchBrowser } from '../test/support/browser';
-import { developmentBuild } from '../test/support/dev-build';
-import { startPaneServer } from '../test/support/pane-server';
+import { launchBrowser } from '../harness/browser';
+import { PREVIEW_FILES, developmentBuild } from '../harness/dev-build';
+import { startPaneServer } from '../harness/pane-server';
 
 /**
  * Runs in the page, as source text (a function from here would carry the
@@ -49,7 +49,7 @@ export async function runBrowserWorkloads(
   const out: Record<string, BrowserResult> = {};
   if (workloads.length === 0) return out;
   opts.log('browser: building the development bundle …');
-  const dist = await developmentBuild('crypto-addin-bench-browser', ['index.html', 'preview.js', 'preview-host.js', 'preview-pane.html', 'functions.js']);
+  const dist = await developmentBuild('crypto-addin-bench-browser', PREVIEW_FILES);
   const browser = await launchBrowser();
   try {
     for (const w of workloads) {

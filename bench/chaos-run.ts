@@ -11,6 +11,7 @@
  * minute window are the product's own.
  */
 import { isDeepStrictEqual } from 'node:util';
+import { FROZEN_NOW } from '../harness/instant';
 import { openSession, type Session } from '../src/cli/session';
 import { recalculate, type RecalcOutcome } from '../src/cli/recalculation';
 import type { ResponseLogEntry } from '../src/emulator/server';
@@ -34,7 +35,7 @@ export interface ChaosTiming {
 export const SCALED_TIMING: ChaosTiming = { deadlineMs: 3_000, timeoutMs: 1_000, slowMs: 700, graceMs: 500 };
 
 /** The instant the market is read at: every session sees the same data. */
-const AT = Date.parse('2026-03-15T12:00:00.000Z');
+const AT = FROZEN_NOW;
 
 const COINS = [
   'bitcoin', 'ethereum', 'solana', 'cardano', 'dogecoin', 'tron', 'chainlink', 'avalanche', 'polkadot', 'litecoin',

@@ -10,6 +10,7 @@
  * 0.7 s). Progress goes to stderr.
  */
 import fc from 'fast-check';
+import { FROZEN_NOW } from '../harness/instant';
 import { argumentsFor, judge } from './bad-input';
 import { FAULT_KINDS, FAULT_RATES, SCALED_TIMING, WORKLOAD, referenceAnswers, runScenario, type ChaosTiming, type ScenarioResult } from './chaos-run';
 import { DEFAULT_TIMEOUT_MS } from '../src/client/client';
@@ -33,7 +34,7 @@ async function badInput(seed: number): Promise<BadInputTally> {
   const box: { s?: Session } = {};
   // A frozen clock whose sleeps advance it: pacing costs no real time.
   const s = await openSession({
-    emulator: { now: '2026-03-15T12:00:00Z' },
+    emulator: { now: FROZEN_NOW },
     client: { sleep: async (ms) => void box.s?.emulator?.clock.advance(ms) },
   });
   box.s = s;

@@ -4,6 +4,7 @@
  */
 
 import type { BrowserResult } from './browser';
+import { TARGET_LINES } from './targets';
 
 export type NaiveResult =
   | {
@@ -88,16 +89,6 @@ export interface BenchReport {
   growth?: { cells: number; peakMemoryMB: number; requests: number; credits: number; coldMs: number }[];
 }
 
-export const TARGETS = {
-  credits: 'credits ≤ 1.15 × minimum',
-  naive: 'portfolio: ≥ 10× fewer credits than naive',
-  warm: 'warm: 0 requests, < 100 ms per 1,000 cells filled (a spilled range counts each of its cells)',
-  cold: 'cold ≤ 2 × latency bound (rate limit not binding)',
-  exact: "analytics, data: credits = minimum exactly (the coins' daily OHLCV; PRICE's windows)",
-  errors: 'no error cells',
-  memory: 'scale: linear, < 100 MB at 10,000 cells',
-} as const;
-
 const mark = (t: Target | undefined) => (t === undefined || t.pass === null ? '·' : t.pass ? '✓' : '✗');
 const fmt = (n: number, d = 0) => (Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d }) : '—');
 
@@ -143,7 +134,7 @@ export function renderTable(r: BenchReport): string {
   out.push(widths.map((w) => '─'.repeat(w)).join('  '));
   for (const row of rows) out.push(line(row));
   out.push('');
-  out.push(`Targets: ${Object.values(TARGETS).join('; ')}. ✓ pass, ✗ fail, · not applicable.`);
+  out.push(`Targets: ${Object.values(TARGET_LINES).join('; ')}. ✓ pass, ✗ fail, · not applicable.`);
   out.push('');
   for (const [name, w] of Object.entries(r.workloads)) {
     out.push(`${name} — ${w.description} (key ${w.key})`);

@@ -16,7 +16,8 @@ import { startEmulator, type Emulator } from '../src/emulator/server';
 import { coverWindows, latencyBound, minimumCredits } from '../bench/minimum';
 import { createNaiveClient, runNaive } from '../bench/naive-client';
 import type { BenchCell } from '../bench/workloads';
-import { recalculate, sheetOf } from '../bench/run';
+import { isErrorOutcome } from '../bench/run';
+import { recalculate } from '../src/cli/recalculation';
 import { openSession } from '../src/cli/session';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -178,14 +179,14 @@ describe('npm run bench -- --json', () => {
   });
 });
 
-describe('recalculate', () => {
-  test('a formula that does not parse is a #VALUE! cell; the others are calculated', async () => {
+describe('recalculate (the CLI\'s, which the benchmark times)', () => {
+  test('a formula that does not parse is an error cell the report counts; the others are calculated', async () => {
     const em = await startEmulator({});
     const session = await openSession({ key: 'demo-pro', apiUrl: em.url });
     try {
-      const sheet = sheetOf(['=CRYPTO.PRICE("bitcoin"', '=CRYPTO.PRICE("bitcoin")', '=CRYPTO.NOPE()']);
-      const [broken, price, unknown] = await recalculate(session.host, sheet);
-      assert.ok('error' in broken && broken.error === '#VALUE!', JSON.stringify(broken));
+      const [broken, price, unknown] = await recalculate(session.host, ['=CRYPTO.PRICE("bitcoin"', '=CRYPTO.PRICE("bitcoin")', '=CRYPTO.NOPE()']);
+      assert.ok('error' in broken && broken.error === '#PARSE!', JSON.stringify(broken));
+      assert.deepEqual([broken, price, unknown].map(isErrorOutcome), [true, false, true]);
       assert.ok('value' in price && typeof price.value[0][0] === 'number' && price.value[0][0] > 0, JSON.stringify(price));
       assert.ok('error' in unknown && unknown.error === '#NAME?', JSON.stringify(unknown));
     } finally {

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { afterEach, test } from 'node:test';
-import { BROWSER_ENV, findBrowser, launchBrowser } from './support/browser';
+import { BROWSER_ENV, findBrowser, launchBrowser } from '../harness/browser';
 
 const saved = process.env[BROWSER_ENV];
 afterEach(() => {

@@ -4,11 +4,12 @@
  * advances it (minutes of pacing run in milliseconds), a distinctive key to
  * search for, and a recorder of console output and of every error seen.
  */
+import { FROZEN_NOW } from '../harness/instant';
 import { startEmulator, type Emulator, type EmulatorOptions, type ResponseLogEntry } from '../src/emulator/server';
 import type { MarketDataSource } from '../src/emulator/contract';
 import { ApiError, MarketClient, MemoryKeyStore, MemoryKvStore, type ClientOptions } from '../src/client/index';
 
-export const NOW = Date.parse('2026-03-15T12:00:00.000Z');
+export const NOW = FROZEN_NOW;
 /** Distinctive keys registered in every emulator the tests start; searched for in every output. */
 export const SECRET_PRO = 'sk-live-7Q2fZ9-SECRET-pro-4b1e';
 export const SECRET_SANDBOX = 'sk-live-3Xv8K1-SECRET-sandbox-9d2a';

@@ -9,24 +9,31 @@ import { CoinMap, RankBook } from '../src/client/coin-map';
 import { CoinResolver, type ResolverDeps } from '../src/client/coin-resolver';
 import { ApiError } from '../src/client/api-error';
 import type { CoinRef } from '../src/client/coin-ref';
+import type { Answer, Requester } from '../src/client/types';
 
 const BTC: CoinRef = { id: 1, slug: 'bitcoin', symbol: 'BTC', name: 'Bitcoin' };
 const NEW: CoinRef = { id: 9, slug: 'newcoin', symbol: 'NEW', name: 'New Coin' };
 const TWIN_A: CoinRef = { id: 20, slug: 'twin-a', symbol: 'TWIN', name: 'Twin A' };
 const TWIN_B: CoinRef = { id: 21, slug: 'twin-b', symbol: 'TWIN', name: 'Twin B' };
 
-/** A resolver whose map answers come from `answers`, one per load (an Error fails that load). */
+/** A service that is down: every page and profile fails. */
+const down: Requester = { request: () => Promise.reject(new ApiError({ code: 'NETWORK_ERROR', message: 'down' })), now: () => 0 };
+/** An answer of the lifecycle carrying `data`. */
+const answer = (data: unknown): Answer => ({ entry: { data, fetchedAt: 0, timestamp: null }, stale: false, fromCache: false });
+
+/** A resolver whose map answers come from `answers`, one per load (an Error fails that load); the store keeps no map in memory. */
 function scripted(answers: (readonly CoinRef[] | Error)[], deps: Partial<ResolverDeps> = {}) {
   let loads = 0;
   const resolver = new CoinResolver({
-    loadMap: () => {
-      const a = answers[Math.min(loads++, answers.length - 1)];
-      return a instanceof Error ? Promise.reject(a) : Promise.resolve(new CoinMap(a, 0));
+    maps: {
+      load: () => {
+        const a = answers[Math.min(loads++, answers.length - 1)];
+        return a instanceof Error ? Promise.reject(a) : Promise.resolve(new CoinMap(a, 0));
+      },
+      current: null,
     },
     ranks: new RankBook(),
-    fetchListingPage: () => Promise.reject(new ApiError({ code: 'NETWORK_ERROR', message: 'down' })),
-    fetchProfileRank: () => Promise.reject(new ApiError({ code: 'NETWORK_ERROR', message: 'down' })),
-    now: () => 0,
+    requester: down,
     ...deps,
   });
   return { resolver, loads: () => loads };
@@ -60,10 +67,14 @@ test('a shared symbol whose ranks cannot be read is not remembered either', asyn
   const ranks = new RankBook();
   const { resolver } = scripted([[TWIN_A, TWIN_B]], {
     ranks,
-    fetchListingPage: () => {
-      if (fail) return Promise.reject(new ApiError({ code: 'NETWORK_ERROR', message: 'down' }));
-      ranks.learnListing(0, 250, [{ id: TWIN_B.id, rank: 1 }, { id: TWIN_A.id, rank: 2 }] as never);
-      return Promise.resolve(2);
+    requester: {
+      now: () => 0,
+      request: () => {
+        if (fail) return Promise.reject(new ApiError({ code: 'NETWORK_ERROR', message: 'down' }));
+        const items = [{ id: TWIN_B.id, rank: 1 }, { id: TWIN_A.id, rank: 2 }];
+        ranks.learnListing(0, 250, items); // as the client's markets learner does
+        return Promise.resolve(answer(items));
+      },
     },
   });
   await assert.rejects(resolver.resolve('TWIN'), (e) => e instanceof ApiError && e.code === 'NETWORK_ERROR');
@@ -75,14 +86,15 @@ test('a caller that leaves (cancelled, or out of time) does not fail the others 
   let release!: (m: CoinMap) => void;
   const seen: (AbortSignal | undefined)[] = [];
   const resolver = new CoinResolver({
-    loadMap: (o) => {
-      seen.push(o.signal);
-      return new Promise((r) => (release = r));
+    maps: {
+      load: (o) => {
+        seen.push(o.signal);
+        return new Promise((r) => (release = r));
+      },
+      current: null,
     },
     ranks: new RankBook(),
-    fetchListingPage: () => Promise.reject(new Error('not used')),
-    fetchProfileRank: () => Promise.reject(new Error('not used')),
-    now: () => 0,
+    requester: { request: () => Promise.reject(new Error('not used')), now: () => 0 },
   });
   const first = new AbortController();
   const a = resolver.resolve('bitcoin', { signal: first.signal });
@@ -92,4 +104,27 @@ test('a caller that leaves (cancelled, or out of time) does not fail the others 
   release(new CoinMap([BTC], 0));
   assert.deepEqual(await b, BTC, 'the other still gets its coin');
   assert.deepEqual(seen, [undefined], 'the shared map load carries no caller\'s signal');
+});
+
+test('known(): a resolved input answers at once while its map is current; a replacing map (a refresh) starts the memo again', async () => {
+  const BTC2: CoinRef = { ...BTC, id: 101 };
+  const store = { map: new CoinMap([BTC], 0), loads: 0 };
+  const resolver = new CoinResolver({
+    maps: {
+      load: () => (store.loads++, Promise.resolve(store.map)),
+      get current() {
+        return store.loads > 0 ? store.map : null;
+      },
+    },
+    ranks: new RankBook(),
+    requester: down,
+  });
+  assert.equal(resolver.known('bitcoin'), undefined, 'nothing resolved yet');
+  assert.deepEqual(await resolver.resolve('bitcoin'), BTC);
+  assert.deepEqual(resolver.known('bitcoin'), BTC, 'resolved on the current map: at once');
+  assert.equal(resolver.known('BTC'), undefined, 'another input is its own resolution');
+  store.map = new CoinMap([BTC2], 1); // the map was refreshed
+  assert.equal(resolver.known('bitcoin'), undefined, 'not from the old map');
+  assert.deepEqual(await resolver.resolve('bitcoin'), BTC2, 'resolved again on the new map');
+  assert.deepEqual(resolver.known('bitcoin'), BTC2);
 });

@@ -24,8 +24,9 @@ import type { MarketDataSource } from '../src/emulator/contract';
 import { FaultInjector, parseFaultSpec } from '../src/emulator/faults';
 import { RateLimiter } from '../src/emulator/rate-limit';
 import { DEMO_KEYS, matchRoute, parseLatency, startEmulator, type Emulator, type EmulatorOptions } from '../src/emulator/server';
+import { FROZEN_NOW } from '../harness/instant';
 
-const NOW = Date.parse('2026-03-15T12:00:00.000Z');
+const NOW = FROZEN_NOW;
 const DAY = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 

@@ -1,15 +1,17 @@
 /**
- * One table of error rules (src/client/api-error.ts ERROR_RULES), and every
+ * One table of error rules (src/client/error-rules.ts ERROR_RULES), and every
  * reader agrees with it: the retry loop (over HTTP), the stale fallback of the
- * cache and the formula failure mapping.
+ * cache, the formula failure mapping (Excel error, words, last good value) and
+ * QUOTE's rows (scope).
  *
  *   node --import tsx --test test/error-rules.test.ts
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { API_ERROR_CODES } from '../src/api/endpoints';
-import { ApiError, CLIENT_ERROR_CODES, ERROR_RULES, allowsStaleFallback, errorRule } from '../src/client/index';
-import { toFormulaError } from '../src/formulas/failure';
+import { ApiError, CLIENT_ERROR_CODES, ERROR_RULES, FORMULA_ERROR_CODES, allowsStaleFallback, errorRule, hasCode, type ErrorCode } from '../src/client/index';
+import { codeForStatus } from '../src/client/error-rules';
+import { formulaError, scopeOf, toFormulaError } from '../src/formulas/failure';
 import { ENDPOINTS } from '../src/api/endpoints';
 import { rejects, rig, type Rig } from './client-harness';
 
@@ -19,26 +21,69 @@ before(async () => {
 });
 after(() => r.close());
 
-test('every API and client code has exactly one rule', () => {
-  const codes = [...Object.keys(API_ERROR_CODES), ...CLIENT_ERROR_CODES].sort();
+const RULES = Object.entries(ERROR_RULES) as [ErrorCode, (typeof ERROR_RULES)[ErrorCode]][];
+
+test('every API, client and formula code has exactly one rule', () => {
+  const codes = [...Object.keys(API_ERROR_CODES), ...CLIENT_ERROR_CODES, ...FORMULA_ERROR_CODES].sort();
   assert.deepEqual(Object.keys(ERROR_RULES).sort(), codes);
 });
 
 test('the readers follow the table: retryable, stale fallback, the formula mapping', () => {
-  for (const [code, rule] of Object.entries(ERROR_RULES)) {
+  for (const [code, rule] of RULES) {
     const e = new ApiError({ code, message: 'm', status: 400 });
     assert.equal(e.retryable, rule.retry, `${code} retry`);
     assert.equal(allowsStaleFallback(e), rule.lastGood, `${code} lastGood`);
-    assert.equal(toFormulaError(e, 'PRICE').transient, rule.lastGood, `${code}: a formula may keep the last good value`);
+    const f = toFormulaError(e, 'PRICE');
+    assert.equal(f.lastGood, rule.lastGood, `${code}: a formula may keep the last good value`);
+    assert.equal(f.code, rule.cell, `${code}: its Excel error`);
+    assert.equal(f.apiCode, code, `${code}: logged under its own code`);
+    assert.equal(scopeOf(f), rule.scope, `${code}: scope`);
   }
   // outages the service names in its own words: by status
   assert.equal(errorRule('SERVICE_UNAVAILABLE', 503).retry, true);
   assert.equal(errorRule('SOMETHING_NEW', 418).retry, false);
   assert.equal(new ApiError({ code: 'SERVICE_UNAVAILABLE', message: 'm', status: 503 }).retryable, true);
   // "fix your key" codes are the key's, and never retried
-  const fixKey = Object.entries(ERROR_RULES).filter(([, x]) => x.fixKey).map(([c]) => c).sort();
+  const fixKey = RULES.filter(([, x]) => x.fixKey).map(([c]) => c).sort();
   assert.deepEqual(fixKey, ['API_KEY_INVALID', 'API_KEY_MISSING', 'NO_ACTIVE_SUBSCRIPTION', 'NO_API_KEY']);
   for (const c of fixKey) assert.equal(ERROR_RULES[c].retry, false);
+});
+
+test('the words: each code says its own thing in a cell, and "needs the plan" is worded once', () => {
+  const say = (code: string, extra: Partial<ApiError> = {}) => toFormulaError(Object.assign(new ApiError({ code, message: 'the detail.' }), extra), 'TVL').message;
+  assert.equal(say('ENDPOINT_NOT_AVAILABLE', { requiredPlan: 'Basic' }), 'CRYPTO.TVL needs the Basic plan or higher; see your plan in the Crypto Data pane');
+  assert.equal(say('NO_API_KEY'), say('API_KEY_MISSING'));
+  assert.match(say('NO_API_KEY'), /^No API key: .*add your key$/);
+  assert.match(say('RATE_LIMIT_EXCEEDED'), /^Rate limit reached \(the detail\); the next recalculation retries$/);
+  assert.match(say('INTERNAL_ERROR'), /^Market data unavailable \(INTERNAL_ERROR\): the detail; the next recalculation retries$/);
+  assert.equal(say('NOT_FOUND'), 'No data: the detail.');
+  assert.equal(say('ABORTED'), 'Canceled');
+  assert.equal(say('UNKNOWN_COIN'), 'the detail.');
+  // A formula's own codes: the same table decides the Excel error and the last good value.
+  assert.equal(formulaError('INVALID_ARGUMENT', 'x').code, '#VALUE!');
+  assert.equal(formulaError('DEADLINE', 'x').lastGood, true);
+  assert.equal(toFormulaError(new TypeError('boom'), 'PRICE').message, 'PRICE: unexpected error: boom');
+  assert.equal(toFormulaError(new TypeError('boom'), 'PRICE').apiCode, 'UNEXPECTED');
+});
+
+test("a bare status is classified by the table's byStatus marks; unknown and prototype names are not codes", () => {
+  assert.equal(codeForStatus(401), 'API_KEY_INVALID');
+  assert.equal(codeForStatus(404), 'NOT_FOUND');
+  assert.equal(codeForStatus(429), 'RATE_LIMIT_EXCEEDED');
+  assert.equal(codeForStatus(503), 'INTERNAL_ERROR');
+  assert.equal(codeForStatus(403), null, 'a 403 may be any of three codes');
+  assert.equal(codeForStatus(400), null);
+  for (const name of ['constructor', '__proto__', 'toString']) {
+    assert.equal(errorRule(name, 500), ERROR_RULES.INTERNAL_ERROR, `${name} on a 500 is an outage`);
+    assert.equal(errorRule(name, 418).retry, false);
+  }
+  assert.equal(errorRule('SOMETHING_NEW', 401), ERROR_RULES.API_KEY_INVALID);
+  // the one guard
+  const e = new ApiError({ code: 'NOT_FOUND', message: 'm' });
+  assert.equal(hasCode(e, 'NOT_FOUND'), true);
+  assert.equal(hasCode(e, 'VALIDATION_ERROR', 'NOT_FOUND'), true);
+  assert.equal(hasCode(e, 'VALIDATION_ERROR'), false);
+  assert.equal(hasCode({ code: 'NOT_FOUND', message: 'm' }, 'NOT_FOUND'), false, 'only the client\'s errors');
 });
 
 test('over HTTP: a credit limit is not retried, and the last good value stands in for it', async () => {

@@ -13,9 +13,10 @@ import { loadFunctionMetadata } from '../src/cli/metadata';
 import type { JsonCell } from '../src/cli/calculate';
 import { openSession, type Session } from '../src/cli/session';
 import { DIALECTS, type Dialect } from '../src/emulator/server';
+import { FROZEN_ISO } from '../harness/instant';
 
 /** One session per dialect of the local API server, on the same frozen clock: the same market in each documented shape. */
-const NOW = '2026-03-15T12:00:00.000Z';
+const NOW = FROZEN_ISO;
 const sessions = {} as Record<Dialect, Session>;
 before(async () => {
   for (const d of DIALECTS) sessions[d] = await openSession({ emulator: { rpm: 5000, now: NOW, dialect: d } });

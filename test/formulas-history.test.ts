@@ -6,14 +6,14 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { calculate, type JsonCell, type Outcome } from '../src/cli/calculate';
+import { calculate, type JsonCell } from '../src/cli/calculate';
 import { openSession, type Session } from '../src/cli/session';
 import { toSerial } from '../src/formulas/cells';
+import { FROZEN_ISO as NOW_ISO, FROZEN_NOW as NOW } from '../harness/instant';
 import { TEST_DIALECT } from './support/dialect';
 import { TEST_WORKBOOK } from './support/workbook';
+import { close, failed as failure, formulaChecks, numberIn as num, valueOf as grid } from './support/formula-checks';
 
-const NOW_ISO = '2026-03-15T12:00:00.000Z';
-const NOW = Date.parse(NOW_ISO);
 const TODAY = Math.floor(toSerial(NOW)); // 46096
 const serial = (iso: string) => toSerial(Date.parse(`${iso}T00:00:00Z`));
 const HISTORICAL_PATH = '/v3/currencies/historical';
@@ -28,32 +28,7 @@ after(async () => {
   await s?.close();
 });
 
-const calc = (text: string, session: Session = s): Promise<Outcome> => calculate(session.host, text);
-
-function grid(out: Outcome): JsonCell[][] {
-  assert.ok('value' in out, `expected a value, got ${JSON.stringify(out)}`);
-  return out.value;
-}
-async function table(text: string): Promise<JsonCell[][]> {
-  return grid(await calc(text));
-}
-async function one(text: string): Promise<number> {
-  const g = await table(text);
-  assert.equal(g.length, 1);
-  assert.equal(g[0].length, 1);
-  assert.equal(typeof g[0][0], 'number', `${text} → ${JSON.stringify(g)}`);
-  return g[0][0] as number;
-}
-function failure(out: Outcome): { error: string; message: string } {
-  assert.ok('error' in out, `expected an error, got ${JSON.stringify(out).slice(0, 300)}`);
-  return out;
-}
-const num = (c: JsonCell): number => {
-  assert.equal(typeof c, 'number', `expected a number, got ${JSON.stringify(c)}`);
-  return c as number;
-};
-const close = (a: number, b: number, rel = 1e-9) =>
-  assert.ok(Math.abs(a - b) <= rel * Math.max(Math.abs(a), Math.abs(b), 1e-12), `${a} ≉ ${b}`);
+const { calc, grid: table, num: one } = formulaChecks(() => s);
 
 const OHLCV_HEADER = ['Date', 'Open', 'High', 'Low', 'Close', 'Volume'];
 

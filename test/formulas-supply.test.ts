@@ -6,14 +6,14 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { calculate, type JsonCell, type Outcome } from '../src/cli/calculate';
+import type { JsonCell } from '../src/cli/calculate';
 import { openSession, type Session } from '../src/cli/session';
 import { toSerial } from '../src/formulas/cells';
+import { FROZEN_ISO as NOW_ISO, FROZEN_NOW as NOW } from '../harness/instant';
 import { TEST_DIALECT } from './support/dialect';
 import { TEST_WORKBOOK } from './support/workbook';
+import { failed as failure, formulaChecks, near, numberIn as num } from './support/formula-checks';
 
-const NOW_ISO = '2026-03-15T12:00:00.000Z';
-const NOW = Date.parse(NOW_ISO);
 const TODAY = Math.floor(toSerial(NOW));
 const UNLOCKS_PATH = '/v3/currencies/upcoming-token-unlocks';
 const TOKEN_UNLOCKS_PATH = '/v3/token-unlocks/upcoming';
@@ -26,22 +26,8 @@ after(async () => {
   await s?.close();
 });
 
-const calc = (text: string, session: Session = s): Promise<Outcome> => calculate(session.host, text);
-async function table(text: string, session: Session = s): Promise<JsonCell[][]> {
-  const out = await calc(text, session);
-  assert.ok('value' in out, `${text}: expected a value, got ${JSON.stringify(out)}`);
-  return out.value;
-}
-function failure(out: Outcome): { error: string; message: string } {
-  assert.ok('error' in out, `expected an error, got ${JSON.stringify(out).slice(0, 300)}`);
-  return out;
-}
-const num = (c: JsonCell): number => {
-  assert.equal(typeof c, 'number', `expected a number, got ${JSON.stringify(c)}`);
-  return c as number;
-};
+const { calc, grid: table } = formulaChecks(() => s);
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
-const near = (a: number, b: number, tol: number, what = '') => assert.ok(Math.abs(a - b) <= tol, `${what} ${a} ≉ ${b} (±${tol})`);
 const record = (g: JsonCell[][]) => Object.fromEntries(g.slice(1).map((r) => [r[0] as string, r[1]]));
 
 /** A plan test: a session with another key, closed at once. */

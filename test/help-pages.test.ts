@@ -15,7 +15,7 @@ import { loadExamples } from '../scripts/formula-table';
 import { calculate, type Outcome } from '../src/cli/calculate';
 import { loadFunctionMetadata, type FunctionMeta } from '../src/cli/metadata';
 import { openSession, type Session } from '../src/cli/session';
-import { developmentBuild } from './support/dev-build';
+import { developmentBuild } from '../harness/dev-build';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const AREAS = JSON.parse(readFileSync(path.join(root, 'src/help/areas.json'), 'utf8')) as {

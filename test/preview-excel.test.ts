@@ -15,9 +15,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { contentPolicy, pagePolicy } from '../scripts/content-policy';
 import { startEmulator, type Emulator } from '../src/emulator/server';
-import { launchBrowser } from './support/browser';
-import { developmentBuild } from './support/dev-build';
-import { startPaneServer, type PaneServer } from './support/pane-server';
+import { launchBrowser } from '../harness/browser';
+import { developmentBuild } from '../harness/dev-build';
+import { startPaneServer, type PaneServer } from '../harness/pane-server';
 
 let dist: string;
 let em: Emulator;

@@ -18,9 +18,9 @@ import { calculate, type JsonCell } from '../src/cli/calculate';
 import { openSession, type Session } from '../src/cli/session';
 import { PLAN_LIMITS } from '../src/api/endpoints';
 import { startEmulator, type Emulator } from '../src/emulator/server';
-import { launchBrowser } from './support/browser';
-import { developmentBuild } from './support/dev-build';
-import { startPaneServer, type PaneServer } from './support/pane-server';
+import { launchBrowser } from '../harness/browser';
+import { PREVIEW_FILES, developmentBuild } from '../harness/dev-build';
+import { startPaneServer, type PaneServer } from '../harness/pane-server';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // The README's screenshot is rewritten only when asked (UPDATE_SCREENSHOTS=1), as test/taskpane.test.ts does.
@@ -38,7 +38,7 @@ const contexts: BrowserContext[] = [];
 let dist: string;
 
 before(async () => {
-  dist = await developmentBuild('crypto-addin-preview-test', ['index.html', 'preview.js', 'preview-host.js', 'preview-pane.html', 'functions.js']);
+  dist = await developmentBuild('crypto-addin-preview-test', PREVIEW_FILES);
   // A frozen clock (at the real time) so a test can move the market on by advancing it.
   em = await startEmulator({ now: Date.now(), rpm: 5000 });
   server = await startPaneServer({ apiTarget: em.url, distDir: dist });

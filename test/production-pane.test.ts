@@ -18,9 +18,9 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { DEFAULT_API_ORIGIN, OFFICE_CDN_ORIGIN } from '../scripts/content-policy';
 import { startEmulator, type Emulator } from '../src/emulator/server';
 import { STORED } from '../src/pages/privacy';
-import { launchBrowser } from './support/browser';
+import { launchBrowser } from '../harness/browser';
 import { contrastFailures, overflow, textSamples } from './support/page-checks';
-import { OFFICE_JS_DIR, startPaneServer, type PaneServer } from './support/pane-server';
+import { OFFICE_JS_DIR, startPaneServer, type PaneServer } from '../harness/pane-server';
 
 const root = path.resolve(import.meta.dirname, '..');
 const CDN_PREFIX = `${OFFICE_CDN_ORIGIN}/lib/1/hosted/`;

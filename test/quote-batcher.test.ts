@@ -6,10 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import type { ConvertCurrency } from '../src/api/endpoints';
 import type { MarketItem } from '../src/api/records';
 import { RankBook } from '../src/client/coin-map';
-import { QuoteBatcher, type PageResult, type QuoteSource } from '../src/client/quote-batcher';
+import { QuoteBatcher, type QuoteSource } from '../src/client/quote-batcher';
+import type { Answer } from '../src/client/types';
 import { market, NOW } from './client-harness';
 
 let listing: MarketItem[] = [];
@@ -18,33 +18,33 @@ before(async () => {
   listing = [0, 250].flatMap((offset) => m.handlers.markets({ query: { offset: String(offset), limit: '250' }, now: NOW }).data as MarketItem[]);
 });
 
-/** A source whose pages arrive when the test says so; it records every page asked for, and when. */
+/** A request lifecycle whose markets pages arrive when the test says so; it records every page asked for, and when. */
 function source() {
   const asked: { page: number; at: number }[] = [];
   const arrivals = new Map<number, () => void>();
   const t0 = performance.now();
-  let batcher!: QuoteBatcher;
   const src: QuoteSource = {
     ranks: new RankBook(),
-    now: () => NOW,
     ttlMs: () => 60_000,
-    fetchPage(page: number, currency: ConvertCurrency): Promise<PageResult> {
-      asked.push({ page, at: performance.now() - t0 });
-      return new Promise((resolve) => {
-        arrivals.set(page, () => {
-          const items = listing.slice(page * 250, page * 250 + 250);
-          src.ranks.learnListing(page * 250, 250, items);
-          batcher.absorb(items, currency, NOW);
-          resolve({ items, stale: false, fetchedAt: NOW });
+    requester: {
+      now: () => NOW,
+      request(cr): Promise<Answer> {
+        if (cr.name !== 'markets') return Promise.reject(new Error('no profiles in this test'));
+        const page = Number(cr.query.offset ?? 0) / 250;
+        asked.push({ page, at: performance.now() - t0 });
+        return new Promise((resolve) => {
+          arrivals.set(page, () => {
+            const items = listing.slice(page * 250, page * 250 + 250);
+            src.ranks.learnListing(page * 250, 250, items); // as the client's markets learner does
+            resolve({ entry: { data: items, fetchedAt: NOW, timestamp: null }, stale: false, fromCache: false });
+          });
         });
-      });
+      },
     },
-    fetchProfile: () => Promise.reject(new Error('no profiles in this test')),
   };
   return {
     src,
     asked,
-    attach: (b: QuoteBatcher) => (batcher = b),
     arrive: (page: number) => arrivals.get(page)!(),
     waitForPages: async (n: number) => {
       const until = Date.now() + 5_000;
@@ -66,7 +66,6 @@ describe('quote batcher', () => {
   test('a burst of calls is sent once quiet, well before the longest window, as one batch', async () => {
     const s = source();
     const b = new QuoteBatcher(s.src, 2_000, 1_000);
-    s.attach(b);
     // A burst over several macrotasks (Excel delivers calls in messages), then quiet.
     const quotes = [b.load({ id: listing[0].id, currency: 'USD' })];
     for (let i = 1; i < 4; i++) {
@@ -86,7 +85,6 @@ describe('quote batcher', () => {
     s.src.ranks.learnListing(0, 250, listing.slice(0, 250));
     s.src.ranks.learnListing(250, 250, listing.slice(250, 500));
     const b = new QuoteBatcher(s.src, 5, 1_000);
-    s.attach(b);
     const top = b.load({ id: listing[3].id, currency: 'USD' });
     const deep = b.load({ id: listing[300].id, currency: 'USD' });
     await s.waitForPages(2);
@@ -102,7 +100,6 @@ describe('quote batcher', () => {
   test('one coin asked a thousand times is one entry: every caller gets the same quote', async () => {
     const s = source();
     const b = new QuoteBatcher(s.src, 5, 1_000);
-    s.attach(b);
     const many = Array.from({ length: 1_000 }, () => b.load({ id: listing[7].id, currency: 'USD' }));
     await s.waitForPages(1);
     s.arrive(0);

@@ -35,3 +35,19 @@ test('the first slice starts at once; the rest start in order, a slice per task,
   await new Promise((r) => setImmediate(r));
   assert.equal(slices.turn(), null);
 });
+
+test('run(): the same order and slices as turn(), its value or failure passed on, one promise per call', async () => {
+  const slices = new Slices(2);
+  const started: number[] = [];
+  const results = Array.from({ length: 5 }, (_, i) =>
+    slices.run(() => {
+      started.push(i);
+      if (i === 3) throw new Error('boom');
+      return i * 10;
+    }),
+  );
+  assert.deepEqual(started, [0, 1], 'a slice of 2 started synchronously');
+  const settled = await Promise.allSettled(results);
+  assert.deepEqual(started, [0, 1, 2, 3, 4], 'every caller started, in the order asked');
+  assert.deepEqual(settled.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message)), [0, 10, 20, 'boom', 40]);
+});

@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import type { AccountStatus, Ambiguity, MeterSnapshot } from '../src/client';
 import { formatInt, formatRelative, maskKey, nextUtcMidnight } from '../src/taskpane/format';
 import { keyCheckOutcome, refreshDoneMessage, statusErrorMessage } from '../src/taskpane/messages';
-import { parseSettingsForm, toFormValues } from '../src/taskpane/settings-form';
+import { FRESHNESS_MIN, parseSettingsForm, toFormValues } from '../src/taskpane/settings-form';
+import { normalizeSettings, type AddinSettings } from '../src/office/settings';
 import { throttle } from '../src/taskpane/throttle';
 import {
   CONFIRM_ABOVE_CREDITS,
@@ -237,6 +238,25 @@ describe('settings form', () => {
     const r = parseSettingsForm({ ...good, apiBaseUrl: 'http://127.0.0.1:4010' }, BASE);
     assert.ok(r.ok);
     assert.equal(r.settings.apiBaseUrl, 'http://127.0.0.1:4010');
+  });
+  test('one set of rules: whatever is stored is brought within what the form accepts', () => {
+    const stored = [
+      { defaultCurrency: 'eur', liveFreshnessSeconds: 5, dailyCreditBudget: 2.7, apiBaseUrl: 'ftp://localhost:4010' },
+      { defaultCurrency: 'GBP', liveFreshnessSeconds: 99_999, dailyCreditBudget: -3, apiBaseUrl: 'https://user:pw@api.example.com' },
+      { defaultCurrency: 'USD', liveFreshnessSeconds: 90.4, dailyCreditBudget: '', apiBaseUrl: 'https://api.cryptorank.io/v3/' },
+      { defaultCurrency: 'EUR', liveFreshnessSeconds: 'x', dailyCreditBudget: null, apiBaseUrl: 'https://api.example.com/?k=1' },
+    ] as unknown as AddinSettings[];
+    for (const raw of stored) {
+      const s = normalizeSettings(raw);
+      const r = parseSettingsForm(toFormValues(s), BASE);
+      assert.ok(r.ok, `${JSON.stringify(raw)} → ${JSON.stringify(s)}: ${JSON.stringify(!r.ok && r.errors)}`);
+      assert.deepEqual(r.settings, s, 'the form reads back what was stored');
+      assert.deepEqual(normalizeSettings(s), s, 'within the rules, nothing changes');
+    }
+    assert.equal(normalizeSettings(stored[0]).defaultCurrency, 'EUR');
+    assert.equal(normalizeSettings(stored[0]).liveFreshnessSeconds, FRESHNESS_MIN);
+    assert.equal(normalizeSettings(stored[2]).apiBaseUrl, 'https://api.cryptorank.io', 'the same /v3 the form strips');
+    assert.equal(normalizeSettings(stored[2]).dailyCreditBudget, null);
   });
   test('round trip through the form values', () => {
     const s = { defaultCurrency: 'USD' as const, liveFreshnessSeconds: 60, dailyCreditBudget: null, apiBaseUrl: BASE };

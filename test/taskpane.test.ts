@@ -1,7 +1,7 @@
 /**
  * The task pane, built (development bundle) and driven in headless Chromium:
  * Office.js from the local @microsoft/office-js copy, the API from an emulator
- * in this process (proxied at /v3 by test/support/pane-server.ts, as the dev
+ * in this process (proxied at /v3 by harness/pane-server.ts, as the dev
  * server does), Excel's object model from office-addin-mock (bridged into the
  * page: see excelBridge below).
  *
@@ -25,10 +25,10 @@ import { PLAN_LIMITS, type Plan } from '../src/api/endpoints';
 import type { MeterSnapshot } from '../src/client';
 import { DEMO_KEYS, startEmulator, type Emulator } from '../src/emulator/server';
 import { PLAN_LINES } from '../src/pages/plans';
-import { launchBrowser } from './support/browser';
-import { developmentBuild } from './support/dev-build';
+import { launchBrowser } from '../harness/browser';
+import { developmentBuild } from '../harness/dev-build';
 import { contrastFailures, overflow, textSamples } from './support/page-checks';
-import { startPaneServer, type PaneServer } from './support/pane-server';
+import { startPaneServer, type PaneServer } from '../harness/pane-server';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // The README's screenshots are rewritten only when asked (UPDATE_SCREENSHOTS=1), so a test

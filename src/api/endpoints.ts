@@ -42,6 +42,11 @@ export const SPARKLINE_DEPTH_DAYS: Record<Plan, { intraday: number; daily: numbe
   Pro: { intraday: 90, daily: 5 * 365 },
 };
 
+/** Whether a plan name (from /v3/status) is one of ours; own names only. */
+export function isPlan(p: string): p is Plan {
+  return (PLANS as readonly string[]).includes(p);
+}
+
 export function planAllows(plan: Plan, required: Plan): boolean {
   return PLANS.indexOf(plan) >= PLANS.indexOf(required);
 }
@@ -87,6 +92,14 @@ export type CostRule = 'free' | 'flat' | 'markets' | 'buckets';
  * - account: plan and credits: never served from cache for long.
  */
 export type Freshness = 'live' | 'history' | 'reference' | 'account';
+
+/** How long each class keeps by default (ms); the live figure is a user setting (office/settings.ts). */
+export const DEFAULT_FRESHNESS_MS: Readonly<Record<Freshness, number>> = {
+  live: 60_000,
+  history: 24 * 3_600_000,
+  reference: 24 * 3_600_000,
+  account: 15_000,
+};
 
 export interface EndpointSpec {
   path: string;
@@ -398,16 +411,21 @@ export function validateQuery(name: EndpointName, query: Readonly<Record<string,
   return problems;
 }
 
-/** Error codes the API answers with (spec and [doc]). */
+/**
+ * Error codes the API answers with (spec and [doc]). `byStatus`: the code a bare
+ * status means when the answer carries no code we know (every 5xx as 500); a 401
+ * is the key's fault because a key is sent with every request; a 403 may be any
+ * of three, so it says nothing alone.
+ */
 export const API_ERROR_CODES = {
   VALIDATION_ERROR: { status: 400, message: 'Validation failed' },
   API_KEY_MISSING: { status: 401, message: 'API key is missing' },
-  API_KEY_INVALID: { status: 401, message: 'API key is invalid' },
+  API_KEY_INVALID: { status: 401, message: 'API key is invalid', byStatus: true },
   NO_ACTIVE_SUBSCRIPTION: { status: 403, message: 'No active subscription found' },
   ENDPOINT_NOT_AVAILABLE: { status: 403, message: 'Endpoint is not available for your plan' },
   PLAN_LIMIT_EXCEEDED: { status: 403, message: 'Plan limit exceeded' },
-  NOT_FOUND: { status: 404, message: 'Resource not found' },
-  RATE_LIMIT_EXCEEDED: { status: 429, message: 'Rate limit exceeded' },
-  INTERNAL_ERROR: { status: 500, message: 'Internal server error' },
+  NOT_FOUND: { status: 404, message: 'Resource not found', byStatus: true },
+  RATE_LIMIT_EXCEEDED: { status: 429, message: 'Rate limit exceeded', byStatus: true },
+  INTERNAL_ERROR: { status: 500, message: 'Internal server error', byStatus: true },
 } as const;
 export type ApiErrorCode = keyof typeof API_ERROR_CODES;

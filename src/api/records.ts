@@ -24,9 +24,6 @@ const N = v.nullable;
 
 export const LIFECYCLES = ['scheduled', 'funding', 'crowdsale', 'traded', 'inactive', 'unknown'] as const;
 export const CURRENCY_TYPES = ['coin', 'token', 'etf', 'leveraged-token', 'fiat', 'no-token', 'derivative'] as const;
-export const LINK_TYPES = [
-  'web', 'whitepaper', 'github', 'twitter', 'discord', 'telegram', 'reddit', 'medium', 'youtube', 'gitbook', 'farcaster',
-] as const;
 export const FEAR_GREED_BANDS = [
   { label: 'Extreme Fear', max: 25 },
   { label: 'Fear', max: 45 },

@@ -18,20 +18,26 @@ export const realSleep: Sleep = (ms, signal) =>
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 
-/** Settle with `p`, or reject ABORTED as soon as `signal` aborts (p keeps running for others). */
-export function abortable<T>(p: Promise<T>, signal?: AbortSignal): Promise<T> {
+/**
+ * Settle with `p`, or reject ABORTED as soon as `signal` aborts (p keeps running
+ * for others; `onAbort` is told, e.g. to cancel work nobody else waits for).
+ */
+export function abortable<T>(p: Promise<T>, signal?: AbortSignal, onAbort?: () => void): Promise<T> {
   if (!signal) return p;
   if (signal.aborted) return Promise.reject(abortedError());
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortedError());
-    signal.addEventListener('abort', onAbort, { once: true });
+    const aborted = () => {
+      reject(abortedError());
+      onAbort?.();
+    };
+    signal.addEventListener('abort', aborted, { once: true });
     p.then(
       (x) => {
-        signal.removeEventListener('abort', onAbort);
+        signal.removeEventListener('abort', aborted);
         resolve(x);
       },
       (e) => {
-        signal.removeEventListener('abort', onAbort);
+        signal.removeEventListener('abort', aborted);
         reject(e);
       },
     );

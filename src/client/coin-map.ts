@@ -1,17 +1,18 @@
 /**
  * The currency map (every coin's id, slug, symbol, name) with lookup indexes,
  * and what the client has learned about coins' places in the markets list
- * (rank, position, or "not listed"). Both persist in a KvStore so that a
- * workbook reopened the same day spends no credit on the map: the map for
- * MAP_TTL_MS after it was fetched, the learned places with it.
+ * (rank, position, or "not listed"). Both persist (map-store.ts) so that a
+ * workbook reopened the same day spends no credit on the map: for the
+ * reference freshness after it was fetched, the learned places with it.
  */
+import { ENDPOINTS } from '../api/endpoints';
+import type { Profile } from '../api/records';
 import type { CoinRef } from './coin-ref';
-import type { KvStore } from './kv-store';
 
-export const MAP_TTL_MS = 24 * 3_600_000;
-export const MARKETS_PAGE_SIZE = 250;
-const MAP_KEY = 'crypto-addin:currency-map:v1';
-const RANKS_KEY = 'crypto-addin:coin-ranks:v1';
+/** A page of the markets list, as the quote batcher and the resolver read it: the endpoint's largest page. */
+export const MARKETS_PAGE_SIZE = ENDPOINTS.markets.pageSize;
+/** Query parameters that reorder or filter the markets list: an answer with any of them says nothing of places. */
+const LISTING_FILTERS = ['sortBy', 'sortOrder', 'category', 'tag', 'ecosystem', 'lifecycle'] as const;
 
 export class CoinMap {
   readonly fetchedAt: number;
@@ -50,8 +51,9 @@ export class CoinMap {
   byName(name: string): readonly CoinRef[] {
     return this.#byName.get(name.trim().toLowerCase()) ?? [];
   }
-  isFresh(now: number): boolean {
-    return now - this.fetchedAt < MAP_TTL_MS;
+  /** Younger than `ttlMs` (the reference freshness). */
+  isFresh(now: number, ttlMs: number): boolean {
+    return now - this.fetchedAt < ttlMs;
   }
 
   /** Compact form for storage: [id, slug, symbol, name] rows. */
@@ -131,6 +133,18 @@ export class RankBook {
     return true;
   }
 
+  /** A fresh markets answer: places, when it is the list by rank (no filters). */
+  learnMarkets(query: Readonly<Record<string, string | undefined>>, items: readonly { id: number; rank: number | null }[]): void {
+    if (LISTING_FILTERS.some((k) => query[k] !== undefined)) return;
+    this.learnListing(Number(query.offset ?? 0), Number(query.limit ?? ENDPOINTS.markets.params.limit.default), items);
+  }
+
+  /** A fresh profile: its rank; not traded or unranked, the markets list will not have it (quotes go straight to the profile). */
+  learnProfile(p: Pick<Profile, 'id' | 'rank' | 'lifecycle'>): void {
+    this.learnRank(p.id, p.rank);
+    if (p.lifecycle !== 'traded' || p.rank === null) this.markUnlisted(p.id);
+  }
+
   /** A markets page sorted by rank (no filters), starting at `offset`, asked with `limit`. */
   learnListing(offset: number, limit: number, items: readonly { id: number; rank: number | null }[]): void {
     if (limit === MARKETS_PAGE_SIZE && offset % MARKETS_PAGE_SIZE === 0) this.#pagesSeen.add(offset / MARKETS_PAGE_SIZE);
@@ -177,8 +191,8 @@ export class RankBook {
     });
   }
 
-  /** Merge a stored book (ignored when older than the map TTL or unreadable). */
-  load(text: string, now: number): void {
+  /** Merge a stored book (ignored when older than `maxAgeMs`, the map's freshness, or unreadable). */
+  load(text: string, now: number, maxAgeMs: number): void {
     try {
       const o = JSON.parse(text) as {
         savedAt?: number;
@@ -187,7 +201,7 @@ export class RankBook {
         unlisted?: number[];
         pagesSeen?: number[];
       };
-      if (typeof o.savedAt !== 'number' || now - o.savedAt >= MAP_TTL_MS) return;
+      if (typeof o.savedAt !== 'number' || now - o.savedAt >= maxAgeMs) return;
       for (const [id, r] of o.rank ?? []) if (!this.#rank.has(id)) this.#rank.set(id, r);
       for (const [id, p] of o.position ?? []) if (!this.#position.has(id)) this.#position.set(id, p);
       for (const id of o.unlisted ?? []) if (!this.#position.has(id)) this.#unlisted.add(id);
@@ -195,30 +209,5 @@ export class RankBook {
     } catch {
       // unreadable: start empty
     }
-  }
-}
-
-/** Reads and writes the map and the rank book; a failing store is treated as empty. */
-export class CoinMapStorage {
-  readonly #kv: KvStore;
-  constructor(kv: KvStore) {
-    this.#kv = kv;
-  }
-  async loadMap(): Promise<CoinMap | null> {
-    const text = await this.#kv.get(MAP_KEY).catch(() => null);
-    return text ? CoinMap.parse(text) : null;
-  }
-  async saveMap(map: CoinMap): Promise<void> {
-    await this.#kv.set(MAP_KEY, map.serialize()).catch(() => undefined);
-  }
-  async loadRanks(into: RankBook, now: number): Promise<void> {
-    const text = await this.#kv.get(RANKS_KEY).catch(() => null);
-    if (text) into.load(text, now);
-  }
-  async saveRanks(book: RankBook, now: number): Promise<void> {
-    await this.#kv.set(RANKS_KEY, book.serialize(now)).catch(() => undefined);
-  }
-  async clear(): Promise<void> {
-    await Promise.all([this.#kv.remove(MAP_KEY).catch(() => undefined), this.#kv.remove(RANKS_KEY).catch(() => undefined)]);
   }
 }

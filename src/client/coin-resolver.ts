@@ -14,25 +14,26 @@
  *
  * Unknown input: ApiError UNKNOWN_COIN naming the input and up to three close
  * matches (edit distance and prefix over slug, symbol and name).
+ *
+ * Resolutions are remembered while the map they were read from is the store's
+ * current one. The pages and profiles it reads come back to it; the ranks they
+ * carry reach the rank book through the client's learners.
  */
 import { ApiError, abortedError } from './api-error';
+import { canonicalRequest } from './canonical-request';
 import { abortable } from './clock';
 import { describeCoin, type Ambiguity, type CoinRef } from './coin-ref';
 import { MARKETS_PAGE_SIZE, type CoinMap, type RankBook } from './coin-map';
+import type { CallOptions, Requester } from './types';
 
-export interface ResolveOptions {
-  caller?: string;
-  signal?: AbortSignal;
-}
+export type ResolveOptions = CallOptions;
 
 export interface ResolverDeps {
-  loadMap(o: ResolveOptions): Promise<CoinMap>;
+  /** The currency map's store (map-store.ts): `current` is the map in memory. */
+  maps: { load(o: CallOptions): Promise<CoinMap>; readonly current: CoinMap | null };
   ranks: RankBook;
-  /** Fetch markets page `page` (0-based, sorted by rank, 250 per page) and learn from it; returns how many items it held. */
-  fetchListingPage(page: number, o: ResolveOptions): Promise<number>;
-  /** Fetch a profile and learn its rank. */
-  fetchProfileRank(id: number, o: ResolveOptions): Promise<void>;
-  now(): number;
+  /** The request lifecycle: listing pages and profiles. */
+  requester: Requester;
 }
 
 /** Pages of the markets list read to settle an ambiguous symbol before falling back to profiles. */
@@ -46,6 +47,10 @@ type Kind = 'id' | 'slug' | 'symbol' | 'name' | 'any';
 export class CoinResolver {
   readonly #deps: ResolverDeps;
   readonly #memo = new Map<string, Promise<CoinRef>>();
+  /** What the memo's settled resolutions gave, by the input as typed: known() answers from it at once. */
+  readonly #resolved = new Map<string | number, CoinRef>();
+  /** The map the memo's resolutions were read from (null: none yet): another map, another memo. */
+  #memoFor: CoinMap | null = null;
   readonly #ambiguities: Ambiguity[] = [];
 
   constructor(deps: ResolverDeps) {
@@ -56,13 +61,20 @@ export class CoinResolver {
     return this.#ambiguities;
   }
 
-  /** Forget memoised resolutions (after a map reload or a refresh). */
+  /** Forget memoised resolutions (a refresh). */
   forget(): void {
     this.#memo.clear();
+    this.#resolved.clear();
   }
 
-  clearAmbiguities(): void {
-    this.#ambiguities.length = 0;
+  /**
+   * The coin an input already resolved to on the current map, or undefined: no
+   * promise to wait on, for the warm path of a recalculation (thousands of
+   * cells whose coins are all known).
+   */
+  known(input: string | number): CoinRef | undefined {
+    const current = this.#deps.maps.current;
+    return current !== null && current === this.#memoFor ? this.#resolved.get(input) : undefined;
   }
 
   resolve(input: string | number, o: ResolveOptions = {}): Promise<CoinRef> {
@@ -70,6 +82,11 @@ export class CoinResolver {
     const { kind, text } = parseInput(input);
     if (text === '') {
       return Promise.reject(new ApiError({ code: 'UNKNOWN_COIN', message: 'No coin given.', suggestions: [] }));
+    }
+    const current = this.#deps.maps.current;
+    if (current !== null && this.#memoFor !== null && current !== this.#memoFor) {
+      this.forget(); // another map replaced the one the memo read: what it says may differ
+      this.#memoFor = null;
     }
     const memoKey = `${kind}:${text.toLowerCase()}`;
     const known = this.#memo.get(memoKey);
@@ -80,20 +97,34 @@ export class CoinResolver {
     // A then() rather than an async frame, and the failure handled in it rather than by a
     // catch() of its own: every distinct input waits here for the map at once.
     const original = String(input).trim();
-    const forget = (e: unknown): never => {
-      if (this.#memo.get(memoKey) === p) this.#memo.delete(memoKey);
-      throw e;
-    };
-    const p: Promise<CoinRef> = this.#deps.loadMap(shared).then((map) => {
-      try {
-        const found = this.#lookup(map, kind, text, original, shared);
-        return found instanceof Promise ? found.catch(forget) : found;
-      } catch (e) {
-        return forget(e);
-      }
-    }, forget);
+    const p: Promise<CoinRef> = this.#deps.maps.load(shared).then(
+      (map) => this.#settle(map, kind, text, original, shared, memoKey, input, p),
+      (e: unknown) => this.#forget(memoKey, p, e),
+    );
     this.#memo.set(memoKey, p);
     return abortable(p, o.signal);
+  }
+
+  /** A memoised resolution on `map`: remembered when it succeeds, forgotten when it fails (the next call tries again). */
+  #settle(map: CoinMap, kind: Kind, text: string, original: string, o: ResolveOptions, memoKey: string, input: string | number, p: Promise<CoinRef>): CoinRef | Promise<CoinRef> {
+    this.#memoFor ??= map;
+    try {
+      const found = this.#lookup(map, kind, text, original, o);
+      if (found instanceof Promise) return found.then((ref) => this.#remember(memoKey, p, input, ref), (e: unknown) => this.#forget(memoKey, p, e));
+      return this.#remember(memoKey, p, input, found);
+    } catch (e) {
+      return this.#forget(memoKey, p, e);
+    }
+  }
+
+  #remember(memoKey: string, p: Promise<CoinRef>, input: string | number, ref: CoinRef): CoinRef {
+    if (this.#memo.get(memoKey) === p) this.#resolved.set(input, ref);
+    return ref;
+  }
+
+  #forget(memoKey: string, p: Promise<CoinRef>, e: unknown): never {
+    if (this.#memo.get(memoKey) === p) this.#memo.delete(memoKey);
+    throw e;
   }
 
   /** The coin for the input in this map; a promise only when a shared symbol needs ranks. */
@@ -132,13 +163,16 @@ export class CoinResolver {
       // Walk the list from page 1: once pages 0..n-1 are read and one of them
       // lists a candidate, every unlisted candidate ranks lower.
       let settled = false;
+      const ids = new Set(cands.map((c) => c.id));
       for (let page = 0; page < AMBIGUITY_PAGE_CAP; page++) {
-        const n = await this.#deps.fetchListingPage(page, o);
-        if (firstListedPage() <= page) {
+        const cr = canonicalRequest('markets', undefined, { offset: page * MARKETS_PAGE_SIZE, limit: MARKETS_PAGE_SIZE });
+        const { entry } = await this.#deps.requester.request(cr, o);
+        const items = entry.data as readonly { id: number }[];
+        if (items.some((it) => ids.has(it.id)) || firstListedPage() <= page) {
           settled = true;
           break;
         }
-        if (n < MARKETS_PAGE_SIZE) {
+        if (items.length + (entry.rejected?.length ?? 0) < MARKETS_PAGE_SIZE) {
           for (const c of cands) if (ranks.page(c.id) === undefined) ranks.markUnlisted(c.id);
           settled = true;
           break;
@@ -146,7 +180,7 @@ export class CoinResolver {
       }
       if (!settled) {
         const unknown = cands.filter((c) => ranks.rank(c.id) === undefined).slice(0, AMBIGUITY_PROFILE_CAP);
-        const results = await Promise.allSettled(unknown.map((c) => this.#deps.fetchProfileRank(c.id, o)));
+        const results = await Promise.allSettled(unknown.map((c) => this.#deps.requester.request(canonicalRequest('profile', c.id, {}), o)));
         const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
         if (failed && results.every((r) => r.status === 'rejected')) throw failed.reason;
       }
@@ -157,7 +191,7 @@ export class CoinResolver {
     };
     const sorted = [...cands].sort((a, b) => score(a) - score(b) || a.id - b.id);
     const chosen = sorted[0];
-    this.#record({ input, chosen, alternatives: sorted.slice(1), at: this.#deps.now() });
+    this.#record({ input, chosen, alternatives: sorted.slice(1), at: this.#deps.requester.now() });
     return chosen;
   }
 

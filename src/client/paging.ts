@@ -3,8 +3,8 @@
  * concatenates `data`, each endpoint as the endpoint table declares it.
  */
 import { ENDPOINTS, type EndpointData, type EndpointName, type EndpointSpec } from '../api/endpoints';
-import { canonicalRequest, type CanonicalRequest, type QueryInput } from './canonical-request';
-import type { Answer, Fetched, RequestFlags, RequestOptions } from './client';
+import { canonicalRequest, type QueryInput } from './canonical-request';
+import { toFetched, type Answer, type Fetched, type RequestOptions, type Requester } from './types';
 import type { RejectedItem } from '../api/read-data';
 
 export interface PagesOptions extends RequestOptions {
@@ -13,12 +13,6 @@ export interface PagesOptions extends RequestOptions {
   takeWhile?: (item: unknown) => boolean;
 }
 
-/** What the paging loops need of the client. */
-export interface PagingClient {
-  request(cr: CanonicalRequest, f: RequestFlags): Promise<Answer>;
-  get<N extends EndpointName>(name: N, req: RequestOptions): Promise<Fetched<EndpointData<N>>>;
-  now(): number;
-}
 
 /** Start of the candle after the one opening at `time` (UTC; weeks are 7 days, months calendar months). */
 function nextPeriodStart(interval: string, time: number): number {
@@ -44,10 +38,11 @@ const MAX_PAGES = 200;
  * first item it rejects (a list sorted by the thing it tests).
  */
 export async function getPages<N extends EndpointName>(
-  client: PagingClient,
+  client: Requester,
   name: N,
   req: PagesOptions,
 ): Promise<Fetched<EndpointData<N>>> {
+  const once = async () => toFetched<EndpointData<N>>(await client.request(canonicalRequest(name, req.id, req.query), { caller: req.caller, signal: req.signal }));
   const spec: EndpointSpec = ENDPOINTS[name];
   const params: Readonly<Record<string, unknown>> = spec.params;
   const max = req.maxItems ?? Number.POSITIVE_INFINITY;
@@ -122,9 +117,9 @@ export async function getPages<N extends EndpointName>(
       if (from > end) break;
     }
   } else {
-    return client.get(name, req);
+    return once();
   }
-  if (answers.length === 0) return client.get(name, req);
+  if (answers.length === 0) return once();
   const last = answers[answers.length - 1];
   const out: Fetched<EndpointData<N>> = {
     data: (Array.isArray(last.entry.data) ? items.slice(0, max) : last.entry.data) as EndpointData<N>,

@@ -14,7 +14,14 @@
  *    says they are not traded or unranked, are remembered as unlisted and go
  *    straight to step 3 next time; a profile's rank points step 1 at a page.
  * A failed request settles every coin waiting on it with the error, or with
- * its last good quote marked stale when the failure allows it.
+ * its last good quote marked stale when the failure allows it. A page failure
+ * of the whole call (scope `call` in ERROR_RULES: the service, the key) ends
+ * the batch; one of the thing asked (scope `item`: no such page) ends the walk
+ * there, as the list's end would.
+ *
+ * Answers come back to the batcher: it asks the request lifecycle for pages and
+ * profiles and fills its quote cache from what it got (the client's learners
+ * take the places in the list from the same answers).
  */
 import DataLoader from 'dataloader';
 import { LRUCache } from 'lru-cache';
@@ -22,9 +29,12 @@ import type { ConvertCurrency } from '../api/endpoints';
 import type { MarketItem, Profile } from '../api/records';
 import type { RejectedItem } from '../api/read-data';
 import { allowsStaleFallback, ApiError, unreadableItemError } from './api-error';
+import { canonicalRequest } from './canonical-request';
 import { abortable } from './clock';
 import { MARKETS_PAGE_SIZE, type RankBook } from './coin-map';
+import { errorRule } from './error-rules';
 import { quoteFromMarketItem, quoteFromProfile, type Quote } from './quote';
+import type { Requester } from './types';
 
 export const WALK_PAGE_CAP = 8;
 /** A batch goes out once no coin has been asked for this long (ms). */
@@ -36,28 +46,11 @@ export interface QuoteKey {
   caller?: string;
 }
 
-export interface PageResult {
-  items: readonly MarketItem[];
-  /** Items of the page that could not be read: each fails its own coin. */
-  rejected?: readonly RejectedItem[];
-  stale: boolean;
-  fetchedAt: number;
-}
-
-export interface ProfileResult {
-  profile: Profile;
-  stale: boolean;
-  fetchedAt: number;
-  timestamp: number | null;
-}
-
 export interface QuoteSource {
-  /** Markets page `page` (0-based) of 250 sorted by rank, in `currency`. Must feed absorb() on a fresh answer. */
-  fetchPage(page: number, currency: ConvertCurrency, caller: string | undefined): Promise<PageResult>;
-  /** A profile in `currency`. Must teach the rank book its rank (and that it is unlisted when not traded or unranked). */
-  fetchProfile(id: number, currency: ConvertCurrency, caller: string | undefined): Promise<ProfileResult>;
+  /** The request lifecycle: markets pages and profiles come back from it. */
+  requester: Requester;
+  /** Places in the markets list (learned by the client from every fresh answer). */
   ranks: RankBook;
-  now(): number;
   /** How long a quote is fresh (the live freshness). */
   ttlMs(): number;
 }
@@ -104,7 +97,7 @@ export class QuoteBatcher {
   /** A fresh quote from the cache, if any. Quotes are shared, not copied: callers only read them. */
   fresh(id: number, currency: ConvertCurrency): Quote | undefined {
     const h = this.#quotes.get(`${currency}:${id}`);
-    return h && this.#src.now() - h.fetchedAt < this.#src.ttlMs() ? h.quote : undefined;
+    return h && this.#src.requester.now() - h.fetchedAt < this.#src.ttlMs() ? h.quote : undefined;
   }
 
   /**
@@ -143,13 +136,25 @@ export class QuoteBatcher {
     return abortable(p, signal);
   }
 
-  /** Fill the quote cache from a freshly fetched markets answer (any page, any filter). */
-  absorb(items: readonly MarketItem[], currency: ConvertCurrency, fetchedAt: number): void {
-    for (const it of items) {
-      const k = `${currency}:${it.id}`;
-      const old = this.#quotes.peek(k);
-      if (!old || old.fetchedAt <= fetchedAt) this.#quotes.set(k, { quote: quoteFromMarketItem(it, currency), fetchedAt });
-    }
+  /** Markets page `page` (0-based, sorted by rank) in `currency`, as the lifecycle answers it. */
+  #page(page: number, currency: ConvertCurrency, caller: string | undefined) {
+    const cr = canonicalRequest('markets', undefined, { offset: page * MARKETS_PAGE_SIZE, limit: MARKETS_PAGE_SIZE, convert: currency });
+    return this.#src.requester.request(cr, { caller }).then((a) => ({
+      items: a.entry.data as readonly MarketItem[],
+      rejected: a.entry.rejected as readonly RejectedItem[] | undefined,
+      stale: a.stale,
+      fetchedAt: a.entry.fetchedAt,
+    }));
+  }
+
+  /** Keep a page's quote (unless a fresher one is held) and return it. */
+  #absorb(it: MarketItem, currency: ConvertCurrency, fetchedAt: number): Quote {
+    const k = `${currency}:${it.id}`;
+    const old = this.#quotes.peek(k);
+    if (old && old.fetchedAt > fetchedAt) return old.quote;
+    const quote = quoteFromMarketItem(it, currency);
+    this.#quotes.set(k, { quote, fetchedAt });
+    return quote;
   }
 
   clear(): void {
@@ -193,25 +198,31 @@ export class QuoteBatcher {
     }
     const pagesRead = new Map<number, number>(); // page → item count
     let failure: unknown = null;
+    /** A page was refused: the list's end is not known, so no coin is marked unlisted. */
+    let cutShort = false;
 
     const readPages = (pages: number[]) =>
       Promise.all(
         pages.map((p) =>
-          this.#src.fetchPage(p, currency, caller).then(
+          this.#page(p, currency, caller).then(
             (r) => {
               pagesRead.set(p, r.items.length + (r.rejected?.length ?? 0));
               for (const bad of r.rejected ?? []) {
                 if (bad.id !== null && missing.has(bad.id)) settle(bad.id, this.#fallback(bad.id, currency, unreadableItemError(bad, 'markets')));
               }
+              // A page that is not a stale stand-in fills the quote cache, for every coin on it.
               for (const it of r.items) {
-                if (!missing.has(it.id)) continue;
-                // A fresh page was absorbed into the cache: its quote is already built.
-                const q = r.stale ? undefined : this.fresh(it.id, currency);
-                settle(it.id, q ?? { ...quoteFromMarketItem(it, currency), stale: r.stale });
+                const q = r.stale ? null : this.#absorb(it, currency, r.fetchedAt);
+                if (missing.has(it.id)) settle(it.id, q ?? { ...quoteFromMarketItem(it, currency), stale: true });
               }
             },
             (e: unknown) => {
-              failure ??= e;
+              // A refusal of this page alone (scope item: no such page): the walk ends before it,
+              // and what is still missing goes to profiles. Anything else fails the batch.
+              if (e instanceof ApiError && errorRule(e.code, e.status).scope === 'item') {
+                pagesRead.set(p, 0);
+                cutShort = true;
+              } else failure ??= e;
             },
           ),
         ),
@@ -253,7 +264,7 @@ export class QuoteBatcher {
         break;
       }
     }
-    if (endReached && failure === null) {
+    if (endReached && failure === null && !cutShort) {
       for (const id of missing) ranks.markUnlisted(id);
     }
 
@@ -262,10 +273,10 @@ export class QuoteBatcher {
       await Promise.all(
         [...missing].map(async (id) => {
           try {
-            const r = await this.#src.fetchProfile(id, currency, caller);
-            const q = quoteFromProfile(r.profile, currency, r.timestamp);
-            if (!r.stale) this.#quotes.set(`${currency}:${id}`, { quote: q, fetchedAt: r.fetchedAt });
-            settle(id, { ...q, stale: r.stale });
+            const a = await this.#src.requester.request(canonicalRequest('profile', id, { convert: currency }), { caller });
+            const q = quoteFromProfile(a.entry.data as Profile, currency, a.entry.timestamp);
+            if (!a.stale) this.#quotes.set(`${currency}:${id}`, { quote: q, fetchedAt: a.entry.fetchedAt });
+            settle(id, { ...q, stale: a.stale });
           } catch (e) {
             settle(id, this.#fallback(id, currency, e));
           }

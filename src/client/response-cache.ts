@@ -100,8 +100,4 @@ export class ResponseCache {
     });
     return { promise, shared };
   }
-
-  inFlightCount(): number {
-    return this.#inFlight.size;
-  }
 }

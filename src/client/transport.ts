@@ -8,10 +8,11 @@
  * throws contains it: messages are ours, and server messages are scrubbed.
  */
 import * as v from 'valibot';
-import { API_ERROR_CODES, ENDPOINTS, PLANS, type EndpointSpec, type Plan } from '../api/endpoints';
+import { API_ERROR_CODES, ENDPOINTS, type EndpointSpec, type Plan } from '../api/endpoints';
 import { EnvelopeStatus, ErrorBody, PageMeta } from '../api/records';
 import { readData, type DataReading, type RejectedItem } from '../api/read-data';
 import { ApiError, abortedError, scrub } from './api-error';
+import { codeForStatus, errorRule } from './error-rules';
 import { guardMissing } from './missing-fields';
 import type { CanonicalRequest } from './canonical-request';
 
@@ -170,39 +171,19 @@ function errorFromResponse(
   } catch {
     // not JSON: classified by status below
   }
-  if (!code) {
-    if (status === 429) code = 'RATE_LIMIT_EXCEEDED';
-    else if (status >= 500) code = 'INTERNAL_ERROR';
-    else if (status === 404) code = 'NOT_FOUND';
-    else if (status === 401) code = 'API_KEY_INVALID';
-    else code = 'UNEXPECTED_RESPONSE';
-  }
-  const known = (API_ERROR_CODES as Record<string, { message: string }>)[code];
+  if (!code) code = codeForStatus(status) ?? 'UNEXPECTED_RESPONSE';
+  const known = Object.hasOwn(API_ERROR_CODES, code) ? (API_ERROR_CODES as Record<string, { message: string }>)[code] : undefined;
   const detail = scrub(serverMessage ?? known?.message ?? `HTTP ${status}`, apiKey);
   const retryAfterMs = status === 429 ? parseRetryAfter(retryAfterHeader, now) : undefined;
   const requiredPlan: Plan | undefined = code === 'ENDPOINT_NOT_AVAILABLE' || code === 'PLAN_LIMIT_EXCEEDED' ? ENDPOINTS[name].plan : undefined;
   return new ApiError({
     code,
-    message: describe(name, code, detail, requiredPlan),
+    message: errorRule(code, status).tell(name, detail, requiredPlan),
     status,
     endpoint: name,
     requiredPlan,
     retryAfterMs,
   });
-}
-
-function describe(name: string, code: string, detail: string, requiredPlan: Plan | undefined): string {
-  switch (code) {
-    case 'API_KEY_MISSING':
-    case 'API_KEY_INVALID':
-      return `${detail}. Check the API key in the task pane.`;
-    case 'NO_ACTIVE_SUBSCRIPTION':
-      return `${detail}. The API key has no active subscription.`;
-    case 'ENDPOINT_NOT_AVAILABLE':
-      return `${name} needs the ${requiredPlan} plan or higher (${detail}).`;
-    default:
-      return `${name}: ${detail}.`.replace(/\.\.$/, '.');
-  }
 }
 
 /** Retry-After: delta seconds or an HTTP date. */
@@ -212,8 +193,4 @@ export function parseRetryAfter(h: string | null, now: number): number | undefin
   if (/^\d+(\.\d+)?$/.test(s)) return Math.ceil(Number(s) * 1000);
   const at = Date.parse(s);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
-
-export function isPlan(p: string): p is Plan {
-  return (PLANS as readonly string[]).includes(p);
 }

@@ -37,7 +37,7 @@ export const CREDIT_FIELD_NAMES = Object.keys(CREDIT_FIELDS);
 async function credits(ctx: FormulaContext, field: Arg): Promise<Grid> {
   const f = fieldArg(field, CREDIT_FIELD_NAMES);
   // /v3/status costs nothing: always ask, so dailyUsed is the account's figure now.
-  const status = await ctx.client.status({ force: true, signal: ctx.signal });
+  const status = await ctx.client.status({ force: true });
   const view: AccountView = { status, meter: ctx.client.meter.snapshot() };
   return recordCells(CREDIT_FIELDS, view, f);
 }

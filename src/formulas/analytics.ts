@@ -32,7 +32,7 @@ const toBar = (c: Candle): A.DailyBar => ({ time: c.time, close: Number(c.close)
 
 /** One coin's candles as a series. Unreadable candles fail the coin: statistics over silently skipped days would be wrong. */
 async function seriesOf(ctx: FormulaContext, input: string | number, span: Span): Promise<Series> {
-  const ref = await ctx.client.resolveCoin(input, { caller: ctx.caller, signal: ctx.signal });
+  const ref = await ctx.client.resolveCoin(input);
   const res = await dailyCandles(ctx, ref.id, span);
   if (res.rejected?.length) {
     throw notAvailable(`${res.rejected.length} daily candle(s) of ${ref.name} could not be read (${res.rejected[0].message}): statistics would skip those days`, 'MISSING_FIELD');
@@ -50,7 +50,7 @@ async function seriesOf(ctx: FormulaContext, input: string | number, span: Span)
 function ownRowError(e: unknown, caller: string): CellError {
   const err = toFormulaError(e, caller);
   const own = ['UNKNOWN_COIN', 'INVALID_ARGUMENT', 'MISSING_FIELD', 'NOT_FOUND'].includes(err.apiCode ?? '');
-  if (!own && (err.transient || err.code === '#N/A')) throw err;
+  if (!own && (err.lastGood || err.code === '#N/A')) throw err;
   return err.toCell();
 }
 
@@ -134,7 +134,7 @@ async function stats(
       const err = toFormulaError(e, ctx.caller);
       throw err.apiCode === 'UNKNOWN_COIN' || err.apiCode === 'NOT_FOUND' ? notAvailable(`benchmark: ${err.message}`, err.apiCode) : err;
     }),
-    names.includes('vwap') && cur !== 'USD' ? fiatRate(ctx.client, cur, { caller: ctx.caller, signal: ctx.signal }) : null,
+    names.includes('vwap') && cur !== 'USD' ? fiatRate(ctx.client, cur) : null,
     loadAll(ctx, inputs, span),
   ]);
   const c: Context = { bench, riskFree: rf, rate };

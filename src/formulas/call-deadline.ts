@@ -10,7 +10,8 @@
  * and room for two of the client's 20 s attempts.
  */
 import { DEFAULT_REQUEST_DEADLINE_MS, type AttemptFailure } from '../client/client';
-import { notAvailable, type FormulaError } from './cells';
+import type { FormulaError } from './cells';
+import { formulaError } from './failure';
 
 export const CALL_DEADLINE_MS = DEFAULT_REQUEST_DEADLINE_MS;
 
@@ -30,7 +31,7 @@ export function deadlineError(ms: number, startedAt: number, client: WaitDiagnos
       : client.queuedForRate > 0
         ? `requests are queued under the plan's limit of ${client.rateLimitPerMinute} a minute`
         : 'the service did not answer';
-  return notAvailable(`No answer within ${Math.ceil(ms / 1000)} s (${why}); the next recalculation retries`, 'DEADLINE', true);
+  return formulaError('DEADLINE', `No answer within ${Math.ceil(ms / 1000)} s (${why}); the next recalculation retries`);
 }
 
 /** What a bucket's `expired` rejects with: the host turns it into deadlineError for each call. */

@@ -6,8 +6,10 @@
  * CustomFunctions.Error and a date into what the workbook can hold
  * (forWorkbook below); the CLI prints them.
  */
+import { hasCode } from '../client/api-error';
+import type { ExcelErrorCode } from '../client/error-rules';
 
-export type ExcelErrorCode = '#N/A' | '#VALUE!';
+export type { ExcelErrorCode };
 
 /** An error shown in one cell (inside a table) or as the whole result. */
 export class CellError {
@@ -25,10 +27,10 @@ export class FormulaError extends Error {
   constructor(
     readonly code: ExcelErrorCode,
     message: string,
-    /** The client error behind it, for the task pane's error log. */
+    /** Its code in the error vocabulary (client/error-rules.ts), for the task pane's error log. */
     readonly apiCode?: string,
-    /** Whether a last good value may stand in for it (rate limit, outage). */
-    readonly transient = false,
+    /** Whether a last good value may stand in for it (the rule's `lastGood`: rate limit, outage). */
+    readonly lastGood = false,
   ) {
     super(message);
   }
@@ -38,8 +40,8 @@ export class FormulaError extends Error {
 }
 
 export const invalidValue = (message: string) => new FormulaError('#VALUE!', message, 'INVALID_ARGUMENT');
-export const notAvailable = (message: string, apiCode?: string, transient = false) =>
-  new FormulaError('#N/A', message, apiCode, transient);
+export const notAvailable = (message: string, apiCode?: string, lastGood = false) =>
+  new FormulaError('#N/A', message, apiCode, lastGood);
 
 export type Scalar = number | string | boolean;
 
@@ -192,13 +194,11 @@ function missingAsCell(read: () => Cell): Cell {
   try {
     return read();
   } catch (e) {
-    if (isMissingField(e)) return new CellError('#N/A', e.message);
+    if (hasCode(e, 'MISSING_FIELD')) return new CellError('#N/A', e.message);
     throw e;
   }
 }
 
-const isMissingField = (e: unknown): e is { code: 'MISSING_FIELD'; message: string } =>
-  typeof e === 'object' && e !== null && (e as { code?: unknown }).code === 'MISSING_FIELD' && typeof (e as { message?: unknown }).message === 'string';
 
 /** A record as a two-column field/value table (for "all fields" forms like PROFILE(coin)). */
 export function fieldTable(pairs: readonly [string, Cell][], headers: boolean): Grid {

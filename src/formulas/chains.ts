@@ -58,7 +58,7 @@ export async function resolveChain(ctx: FormulaContext, v: Arg): Promise<Blockch
     if (text === null) throw invalidValue(`chain is required: ${CHAIN_HELP}`);
     if (/^\d+$/.test(text)) id = Number(text);
   }
-  const map = (await ctx.client.get('blockchainMap', { caller: ctx.caller, signal: ctx.signal })).data;
+  const map = (await ctx.client.get('blockchainMap')).data;
   let hit: BlockchainMapItem | undefined;
   if (id !== null) hit = map.find((c) => c.id === id);
   else {
@@ -80,7 +80,7 @@ export async function resolveChain(ctx: FormulaContext, v: Arg): Promise<Blockch
 
 async function blockchains(ctx: FormulaContext, headers: Arg): Promise<Grid> {
   const show = headersArg(headers);
-  const res = await ctx.client.getPages('blockchainList', { caller: ctx.caller, signal: ctx.signal });
+  const res = await ctx.client.getPages('blockchainList');
   return table(res.data, [
     { header: 'Name', cell: (c) => c.name },
     { header: 'Slug', cell: (c) => c.slug },
@@ -112,7 +112,7 @@ const CHAIN_FIELD_NAMES = Object.keys(CHAIN_FIELDS);
 async function blockchain(ctx: FormulaContext, chain: Arg, field: Arg): Promise<Grid> {
   const f = fieldArg(field, CHAIN_FIELD_NAMES);
   const ref = await resolveChain(ctx, chain);
-  const res = await ctx.client.get('blockchain', { id: ref.id, caller: ctx.caller, signal: ctx.signal });
+  const res = await ctx.client.get('blockchain', { id: ref.id });
   return recordCells(CHAIN_FIELDS, res.data, f);
 }
 
@@ -126,7 +126,7 @@ async function tvl(ctx: FormulaContext, chain: Arg, start: Arg, end: Arg, header
   const range = chartRange(ctx, start, end, (now) => startOfUtcDay(now) - TVL_DEFAULT_DAYS * DAY);
   const show = headersArg(headers);
   const ref = await resolveChain(ctx, chain);
-  const res = await ctx.client.get('tvlChart', { id: ref.id, query: range?.query, caller: ctx.caller, signal: ctx.signal });
+  const res = await ctx.client.get('tvlChart', { id: ref.id, query: range?.query });
   const rows = [...res.data].sort((a, b) => a.time - b.time);
   return table(rows, [
     { header: 'Date', cell: (p) => dateCell(p.time) },
@@ -141,7 +141,7 @@ const TVL_PERIODS: Record<string, TvlPeriod> = { ...choicesOf(ENDPOINTS.tvlChang
 async function tvlChange(ctx: FormulaContext, chain: Arg, period: Arg): Promise<number> {
   const p = choiceArg(period, 'period', TVL_PERIODS, '1d', '"1d" (default), "7d", "30d", "90d" or "1y"');
   const ref = await resolveChain(ctx, chain);
-  const res = await ctx.client.get('tvlChange', { id: ref.id, query: { period: p }, caller: ctx.caller, signal: ctx.signal });
+  const res = await ctx.client.get('tvlChange', { id: ref.id, query: { period: p } });
   if (res.data.tvlChange === null) throw notAvailable(`No TVL change for ${ref.name} over ${p}`, 'NOT_FOUND');
   return res.data.tvlChange;
 }
@@ -151,7 +151,7 @@ async function tvlChange(ctx: FormulaContext, chain: Arg, period: Arg): Promise<
 async function persons(ctx: FormulaContext, query: Arg, headers: Arg): Promise<Grid> {
   const q = textArg(query, 'query');
   const show = headersArg(headers);
-  const res = await ctx.client.get('personsMap', { caller: ctx.caller, signal: ctx.signal });
+  const res = await ctx.client.get('personsMap');
   const needle = q === null ? null : norm(q);
   const rows = needle === null
     ? res.data

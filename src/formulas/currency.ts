@@ -16,7 +16,8 @@
  */
 import { CONVERT_CURRENCIES, type ConvertCurrency } from '../api/endpoints';
 import type { FiatItem, Profile } from '../api/records';
-import type { MarketClient, Quote } from '../client';
+import type { Quote } from '../client';
+import type { Fetched } from '../client/types';
 import { invalidValue, notAvailable } from './cells';
 
 /**
@@ -47,15 +48,13 @@ export interface FiatRate {
   usdPerUnit: number;
 }
 
-/** What the conversions need of the client (MarketClient has it). */
+/**
+ * What the conversions need of the client: a client bound to its caller and
+ * signal (a formula's ctx.client, src/client/call-client.ts; LIVEPRICE binds one per poll).
+ */
 export interface FiatClient {
-  get: MarketClient['get'];
-  quote(coin: string | number, opts: { currency?: ConvertCurrency; caller?: string; signal?: AbortSignal }): Promise<Quote>;
-}
-
-export interface CallOptions {
-  caller?: string;
-  signal?: AbortSignal;
+  get(name: 'fiatList'): Promise<Fetched<FiatItem[]>>;
+  quote(coin: string | number, opts: { currency?: ConvertCurrency }): Promise<Quote>;
 }
 
 /** guess: the list's `price` is USD per one unit (see the fiatList row in src/api/endpoints.ts). */
@@ -78,9 +77,9 @@ function indexOf(list: readonly FiatItem[]): Map<string, FiatItem> {
 }
 
 /** The current rate of `code` (upper case) from the fiat list; USD needs no request. */
-export async function fiatRate(client: Pick<FiatClient, 'get'>, code: string, o: CallOptions = {}): Promise<FiatRate> {
+export async function fiatRate(client: Pick<FiatClient, 'get'>, code: string): Promise<FiatRate> {
   if (code === 'USD') return { code, name: 'US Dollar', usdPerUnit: 1 };
-  const res = await client.get('fiatList', { caller: o.caller, signal: o.signal });
+  const res = await client.get('fiatList');
   const index = indexOf(res.data);
   const item = index.get(code);
   if (!item) {
@@ -135,11 +134,11 @@ export function convertProfile(p: Profile, rate: FiatRate): Profile {
  * like PRICE's, converted at the fiat list's rate. Not async: thousands of cells
  * wait here at once.
  */
-export function quoteIn(client: FiatClient, coin: string | number, code: string, o: CallOptions = {}): Promise<MoneyQuote> {
-  if (isApiCurrency(code)) return client.quote(coin, { currency: code, caller: o.caller, signal: o.signal });
+export function quoteIn(client: FiatClient, coin: string | number, code: string): Promise<MoneyQuote> {
+  if (isApiCurrency(code)) return client.quote(coin, { currency: code });
   // Both asked at once; a bad currency is reported before the coin (it is the same for every cell).
-  const quote = client.quote(coin, { currency: 'USD', caller: o.caller, signal: o.signal });
-  const rate = fiatRate(client, code, o);
+  const quote = client.quote(coin, { currency: 'USD' });
+  const rate = fiatRate(client, code);
   quote.catch(() => undefined); // settled through the chain below, or moot when the rate fails
   return rate.then((r) => quote.then((q) => convertQuote(q, r)));
 }

@@ -1,59 +1,32 @@
 /**
- * One place that turns any failure into the cell error a user sees. Messages
- * come from our own text and the client's (which never carries the key).
+ * Any failure to the cell error a user sees, by the one table of error rules
+ * (client/error-rules.ts): its Excel error, its words, whether a last good
+ * value may stand in and what it costs (scope). Messages come from our own text
+ * and the client's (which never carries the key).
  */
-import { errorRule } from '../client/api-error';
-import { FormulaError, invalidValue, notAvailable } from './cells';
-
-interface ClientFailure {
-  code: string;
-  message: string;
-  requiredPlan?: string;
-}
-const isClientFailure = (e: unknown): e is ClientFailure =>
-  typeof e === 'object' && e !== null && typeof (e as ClientFailure).code === 'string' && typeof (e as ClientFailure).message === 'string';
+import { ApiError } from '../client/api-error';
+import { ERROR_RULES, errorRule, notTradedMessage, type FormulaErrorCode } from '../client/error-rules';
+import { FormulaError } from './cells';
 
 export function toFormulaError(e: unknown, formula: string): FormulaError {
   if (e instanceof FormulaError) return e;
-  if (!isClientFailure(e)) {
-    return notAvailable(`${formula}: unexpected error${e instanceof Error ? `: ${e.message}` : ''}`, 'UNEXPECTED');
-  }
-  // From the one table of error rules: whether the last good value may stand in, and whether the condition passes.
-  const rule = errorRule(e.code, (e as { status?: number | null }).status);
-  const lastGood = rule.lastGood;
-  switch (e.code) {
-    case 'UNKNOWN_COIN':
-      return notAvailable(e.message, e.code);
-    case 'NO_API_KEY':
-    case 'API_KEY_MISSING':
-      return notAvailable('No API key: open Crypto Data on the Home tab and add your key', e.code);
-    case 'API_KEY_INVALID':
-      return notAvailable('The API key was rejected: check it in the Crypto Data pane', e.code);
-    case 'NO_ACTIVE_SUBSCRIPTION':
-      return notAvailable('Your API key has no active subscription', e.code);
-    case 'ENDPOINT_NOT_AVAILABLE':
-      return notAvailable(
-        `CRYPTO.${formula} needs the ${e.requiredPlan ?? 'a higher'} plan or higher; see your plan in the Crypto Data pane`,
-        e.code,
-      );
-    case 'VALIDATION_ERROR':
-      return invalidValue(e.message);
-    case 'NOT_FOUND':
-      return notAvailable(`No data: ${e.message}`, e.code);
-    case 'BUDGET_EXCEEDED':
-      return notAvailable(e.message, e.code, lastGood);
-    case 'ABORTED':
-      return notAvailable('Canceled', e.code);
-    case 'MISSING_FIELD':
-      // "The API answered without price (bitcoin, /v3/currencies/markets)": the field and where, as the client wrote it.
-      return notAvailable(e.message, e.code, lastGood);
-    case 'RATE_LIMIT_EXCEEDED':
-      return notAvailable(`Rate limit reached (${e.message.replace(/\.$/, '')}); the next recalculation retries`, e.code, lastGood);
-    default:
-      return notAvailable(
-        rule.transient ? `Market data unavailable (${e.code}): ${e.message.replace(/\.$/, '')}; the next recalculation retries` : e.message,
-        e.code,
-        lastGood,
-      );
-  }
+  if (!(e instanceof ApiError)) return formulaError('UNEXPECTED', ERROR_RULES.UNEXPECTED.say({ code: 'UNEXPECTED', message: e instanceof Error ? e.message : '' }, formula));
+  const rule = errorRule(e.code, e.status);
+  return new FormulaError(rule.cell, rule.say(e, formula), e.code, rule.lastGood);
+}
+
+/** An error a formula raises itself, with its row's Excel error and last-good rule. */
+export function formulaError(code: FormulaErrorCode, message: string): FormulaError {
+  const rule = ERROR_RULES[code];
+  return new FormulaError(rule.cell, message, code, rule.lastGood);
+}
+
+/** A coin without a market price: the one wording (PRICE, LIVEPRICE). */
+export function notTraded(name: string): FormulaError {
+  return formulaError('NOT_TRADED', notTradedMessage(name));
+}
+
+/** What a failure costs: its own item (a coin's row of a table) or the whole call. */
+export function scopeOf(err: FormulaError): 'item' | 'call' {
+  return errorRule(err.apiCode).scope;
 }

@@ -54,7 +54,7 @@ const moverRow = (g: GainerLoser): MoverRow => ({
 
 async function trending(ctx: FormulaContext, headers: Arg): Promise<Grid> {
   const show = headersArg(headers);
-  const res = await ctx.client.get('trending', { caller: ctx.caller, signal: ctx.signal });
+  const res = await ctx.client.get('trending');
   const rows = [...res.data].sort((a, b) => a.rank - b.rank).map(trendingRow);
   return table(rows, MOVER_COLUMNS, show, 'No trending coins right now');
 }
@@ -70,7 +70,7 @@ function movers(type: 'gainers' | 'losers') {
     const n = intArg(count, 'count', spec.min, spec.max, spec.default);
     const show = headersArg(headers);
     const res = await ctx.client.get('gainersLosers', {
-      query: { type, period: p, limit: n }, caller: ctx.caller, signal: ctx.signal,
+      query: { type, period: p, limit: n },
     });
     const rows = res.data.slice(0, n).map(moverRow);
     return table(rows, MOVER_COLUMNS, show, `No ${type} over ${p}`);
@@ -105,11 +105,11 @@ function oneOrAll<T>(fields: Record<string, (x: T) => Cell>, field: Arg, load: (
 }
 
 function globalMarket(ctx: FormulaContext, field: Arg): Promise<Grid> {
-  return oneOrAll(GLOBAL_FIELDS, field, async () => (await ctx.client.get('globalMarket', { caller: ctx.caller, signal: ctx.signal })).data);
+  return oneOrAll(GLOBAL_FIELDS, field, async () => (await ctx.client.get('globalMarket')).data);
 }
 
 function derivatives(ctx: FormulaContext, field: Arg): Promise<Grid> {
-  return oneOrAll(DERIVATIVES_FIELDS, field, async () => (await ctx.client.get('derivatives', { caller: ctx.caller, signal: ctx.signal })).data);
+  return oneOrAll(DERIVATIVES_FIELDS, field, async () => (await ctx.client.get('derivatives')).data);
 }
 
 // ---------------------------------------------------------------- FEARGREED, ALTSEASON, DOMINANCE
@@ -165,9 +165,9 @@ async function fearGreed(ctx: FormulaContext, start: Arg, end: Arg, headers: Arg
   const range = chartRange(ctx, start, end);
   const show = headersArg(headers);
   if (!range || !isBlank(field)) {
-    return reading(FEAR_GREED_FIELDS, field, range !== null, async () => (await ctx.client.get('fearGreed', { caller: ctx.caller, signal: ctx.signal })).data);
+    return reading(FEAR_GREED_FIELDS, field, range !== null, async () => (await ctx.client.get('fearGreed')).data);
   }
-  const res = await ctx.client.get('fearGreedChart', { query: range.query, caller: ctx.caller, signal: ctx.signal });
+  const res = await ctx.client.get('fearGreedChart', { query: range.query });
   return table(byTime(res.data), [
     { header: 'Date', cell: (p) => dateCell(p.time) },
     { header: 'Value', cell: (p) => p.value },
@@ -179,9 +179,9 @@ async function altSeason(ctx: FormulaContext, start: Arg, end: Arg, headers: Arg
   const range = chartRange(ctx, start, end);
   const show = headersArg(headers);
   if (!range || !isBlank(field)) {
-    return reading(ALTSEASON_FIELDS, field, range !== null, async () => (await ctx.client.get('altcoinIndex', { caller: ctx.caller, signal: ctx.signal })).data);
+    return reading(ALTSEASON_FIELDS, field, range !== null, async () => (await ctx.client.get('altcoinIndex')).data);
   }
-  const res = await ctx.client.get('altcoinIndexChart', { query: range.query, caller: ctx.caller, signal: ctx.signal });
+  const res = await ctx.client.get('altcoinIndexChart', { query: range.query });
   return table(byTime(res.data), [
     { header: 'Date', cell: (p) => dateCell(p.time) },
     { header: 'Value', cell: (p) => p.value },
@@ -209,14 +209,14 @@ async function dominance(ctx: FormulaContext, asset: Arg, start: Arg, end: Arg, 
   const range = chartRange(ctx, start, end);
   const show = headersArg(headers);
   if (!range && a !== 'usdt') {
-    const res = await ctx.client.get('dominance', { caller: ctx.caller, signal: ctx.signal });
+    const res = await ctx.client.get('dominance');
     return a === 'all' ? recordCells(DOMINANCE_FIELDS, res.data, null) : [[DOMINANCE_FIELDS[a](res.data)]];
   }
   if (a === 'all') throw invalidValue('"all" is the current snapshot: leave start and end empty, or pick one asset for its history');
   // The snapshot has no USDT share: its current value is today's point of the chart.
   const query = range?.query ?? { from: ctx.now() };
   const res = await ctx.client.get('dominanceChart', {
-    query: { group: a === 'btc' ? undefined : a, ...query }, caller: ctx.caller, signal: ctx.signal,
+    query: { group: a === 'btc' ? undefined : a, ...query },
   });
   const rows = byTime(res.data);
   if (!range) {

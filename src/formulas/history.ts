@@ -3,9 +3,10 @@
  * value at a date, coalesced across cells), RETURNS, SPARKLINE, PERFORMANCE.
  * Dates go out as Excel serial dates (UTC); series are oldest first.
  */
-import { ENDPOINTS, PLANS, SPARKLINE_DEPTH_DAYS, type Plan } from '../api/endpoints';
+import { ENDPOINTS, SPARKLINE_DEPTH_DAYS, isPlan } from '../api/endpoints';
 import type { Candle, HistoricalItem, Performance } from '../api/records';
 import type { Fetched } from '../client';
+import { hasCode } from '../client/api-error';
 import {
   choiceArg, choicesOf, coinArg, currencyArg, dateArg, fieldArg, flatValues, headersArg, rangeArgs, type Arg,
 } from './args';
@@ -15,13 +16,11 @@ import {
 } from './cells';
 import { isIsoCurrency } from './currency';
 import { chartRange } from './global';
-import { loadHistorical } from './historical-batch';
 import type { Catalog, FormulaContext } from './host';
 
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-const isPlan = (p: string): p is Plan => (PLANS as readonly string[]).includes(p);
 
 // ---------------------------------------------------------------- OHLCV
 
@@ -107,7 +106,7 @@ export function candleRequest(interval: ApiInterval, span: { start: number; end:
 /** Daily candles of a coin over a span, oldest first: exactly OHLCV's daily request (shared through the cache). */
 export async function dailyCandles(ctx: FormulaContext, id: number, span: { start: number; end: number }): Promise<Fetched<Candle[]>> {
   const { to, query } = candleRequest('day', span, span.start, ctx.now());
-  const res = await ctx.client.getPages('candles', { id, query, caller: ctx.caller, signal: ctx.signal });
+  const res = await ctx.client.getPages('candles', { id, query });
   return { ...res, data: res.data.filter((c) => c.time <= to).sort((a, b) => a.time - b.time) };
 }
 
@@ -126,11 +125,11 @@ async function ohlcv(ctx: FormulaContext, coin: Arg, start: Arg, end: Arg, inter
     from = Math.max(from, Math.floor((now - HOURLY_SPAN) / HOUR) * HOUR + HOUR);
     if (span.end <= from) throw notAvailable('Hourly candles cover the last 30 days only: pick a later start, or a daily interval');
   }
-  const ref = await ctx.client.resolveCoin(input, { caller: ctx.caller, signal: ctx.signal });
+  const ref = await ctx.client.resolveCoin(input);
   const { to, query } = candleRequest(iv, span, from, now);
   const res = iv === 'hour'
-    ? await ctx.client.getPages('ohlcv', { id: ref.id, query, caller: ctx.caller, signal: ctx.signal })
-    : await ctx.client.getPages('candles', { id: ref.id, query, caller: ctx.caller, signal: ctx.signal });
+    ? await ctx.client.getPages('ohlcv', { id: ref.id, query })
+    : await ctx.client.getPages('candles', { id: ref.id, query });
   // Candles that open within the range (the current one when it reaches now), oldest first.
   const rows = res.data.filter((c) => c.time <= to).sort((a, b) => a.time - b.time);
   return table(rows, cols, showHeaders, `No ${iv === 'day' ? 'daily' : `${iv}ly`} candles for ${ref.name} from ${isoDay(span.start)} to ${isoDay(span.end - 1)}`, res.rejected);
@@ -157,8 +156,8 @@ async function historical(ctx: FormulaContext, coin: Arg, date: Arg, field: Arg,
   const code = currencyArg(currency, ctx.settings.defaultCurrency, ['USD', 'EUR']);
   // Money fields in another fiat are refused; supply and time are the same in any currency.
   const cur = f === 'price' || f === 'marketCap' || f === 'volume24h' ? historyCurrency(code, 'HISTORICAL', true) : code === 'EUR' ? 'EUR' : 'USD';
-  const ref = await ctx.client.resolveCoin(input, { caller: ctx.caller, signal: ctx.signal });
-  const item = await loadHistorical(ctx.client, { date: at, currency: cur, id: ref.id, name: ref.name, caller: ctx.caller }, ctx.signal);
+  const ref = await ctx.client.resolveCoin(input);
+  const item = await ctx.client.historical({ date: at, currency: cur, id: ref.id, name: ref.name });
   return HISTORICAL_FIELDS[f](item);
 }
 
@@ -179,8 +178,8 @@ async function returns(ctx: FormulaContext, coin: Arg, period: Arg, headers: Arg
   const blank = (x: Arg) => flatValues(x).length === 0;
   const span = blank(start) && blank(end) ? null : rangeArgs(start, end, now, () => 0);
   historyCurrency(currencyArg(currency, 'USD'), 'RETURNS', false);
-  const ref = await ctx.client.resolveCoin(input, { caller: ctx.caller, signal: ctx.signal });
-  const res = await ctx.client.get('returns', { id: ref.id, query: { period: p }, caller: ctx.caller, signal: ctx.signal });
+  const ref = await ctx.client.resolveCoin(input);
+  const res = await ctx.client.get('returns', { id: ref.id, query: { period: p } });
   const sorted = [...res.data].sort((a, b) => Date.parse(a.date) - Date.parse(b.date));
   // A period runs from its date to the next one's (the last, the current one, to now).
   const rows = span === null ? sorted : sorted.filter((r, i) => Date.parse(r.date) < span.end && (i + 1 < sorted.length ? Date.parse(sorted[i + 1].date) : Infinity) > span.start);
@@ -217,15 +216,15 @@ async function sparkline(ctx: FormulaContext, coin: Arg, headers: Arg, start: Ar
     const depth = SPARKLINE_DEPTH_DAYS[plan][iv === '1d' ? 'daily' : 'intraday'];
     if (range.span.start < ctx.now() - (depth + 1) * DAY) throw notAvailable(sparklineDepth(plan), 'PLAN_LIMIT_EXCEEDED');
   }
-  const ref = await ctx.client.resolveCoin(input, { caller: ctx.caller, signal: ctx.signal });
+  const ref = await ctx.client.resolveCoin(input);
   const query = {
     interval: iv === '1h' ? undefined : iv,
     from: range ? new Date(range.query.from).toISOString() : undefined,
     to: range?.query.to === undefined ? undefined : new Date(range.query.to).toISOString(),
   };
-  const res = await ctx.client.get('sparkline', { id: ref.id, query, caller: ctx.caller, signal: ctx.signal }).catch((e: unknown) => {
+  const res = await ctx.client.get('sparkline', { id: ref.id, query }).catch((e: unknown) => {
     const known = ctx.client.meter.snapshot().plan?.plan; // read by now: the sparkline waits for the plan
-    if ((e as { code?: unknown } | null)?.code === 'PLAN_LIMIT_EXCEEDED') throw notAvailable(sparklineDepth(known), 'PLAN_LIMIT_EXCEEDED');
+    if (hasCode(e, 'PLAN_LIMIT_EXCEEDED')) throw notAvailable(sparklineDepth(known), 'PLAN_LIMIT_EXCEEDED');
     throw e;
   });
   const rows = [...res.data].sort((a, b) => a.time - b.time);
@@ -254,8 +253,8 @@ const PERFORMANCE_FIELD_NAMES = Object.keys(PERFORMANCE_FIELDS) as (keyof typeof
 async function performance(ctx: FormulaContext, coin: Arg, field: Arg): Promise<Grid> {
   const input = coinArg(coin);
   const f = fieldArg(field, PERFORMANCE_FIELD_NAMES);
-  const ref = await ctx.client.resolveCoin(input, { caller: ctx.caller, signal: ctx.signal });
-  const res = await ctx.client.get('performance', { id: ref.id, caller: ctx.caller, signal: ctx.signal });
+  const ref = await ctx.client.resolveCoin(input);
+  const res = await ctx.client.get('performance', { id: ref.id });
   return recordCells<Performance>(PERFORMANCE_FIELDS, res.data, f);
 }
 

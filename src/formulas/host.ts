@@ -9,7 +9,9 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { MarketClient } from '../client';
+import type { CallClient } from '../client/call-client';
 import { abortedError } from '../client/api-error';
+import { abortable } from '../client/clock';
 import { CellError, FormulaError, notAvailable, type DateSystem, type FormulaResult, type Grid } from './cells';
 import type { Arg } from './args';
 import { CALL_DEADLINE_MS, Deadlines, EXPIRED, deadlineError } from './call-deadline';
@@ -23,7 +25,8 @@ export interface Settings {
 }
 
 export interface FormulaContext {
-  client: MarketClient;
+  /** The client bound to this call: its requests carry the caller and the call's signal. */
+  client: CallClient;
   settings: Settings;
   now(): number;
   /** The formula's id, e.g. "PRICE": credits are attributed to it. */
@@ -31,7 +34,8 @@ export interface FormulaContext {
   signal?: AbortSignal;
 }
 
-export type FormulaFn = (ctx: FormulaContext, ...args: Arg[]) => Promise<FormulaResult>;
+/** A formula: its result, or a promise of it (a result known at once, a price from the quote cache, needs no promise). */
+export type FormulaFn = (ctx: FormulaContext, ...args: Arg[]) => Promise<FormulaResult> | FormulaResult;
 export type Catalog = Readonly<Record<string, FormulaFn>>;
 
 export interface ErrorLogEntry {
@@ -81,6 +85,8 @@ interface SharedEvaluation {
   cancelable: number;
   /** A caller that cannot cancel waits: the evaluation runs to the end. */
   pinned: boolean;
+  /** Settled: calls from now on start a new evaluation. */
+  done: boolean;
 }
 
 export class CalculationHost extends EventTarget {
@@ -91,6 +97,7 @@ export class CalculationHost extends EventTarget {
   private readonly lastGood: LRUCache<string, { result: FormulaResult }>;
   private readonly log: ErrorLogEntry[] = [];
   private readonly inFlight = new Map<string, SharedEvaluation>();
+  private readonly keys = new WeakMap<Arg[], string>();
   private readonly slices: Slices;
   private readonly deadlines: Deadlines;
   private static readonly LOG_SIZE = 50;
@@ -124,22 +131,8 @@ export class CalculationHost extends EventTarget {
     }
     if (signal.aborted) return Promise.reject(toFormulaError(abortedError(), id.toUpperCase()));
     const call = this.call(id, args, { preview: opts.preview, cancelable: true });
-    return new Promise<FormulaResult>((resolve, reject) => {
-      const onAbort = () => {
-        reject(toFormulaError(abortedError(), id.toUpperCase()));
-        call.cancel();
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      call.result.then(
-        (r) => {
-          signal.removeEventListener('abort', onAbort);
-          resolve(r);
-        },
-        (e: unknown) => {
-          signal.removeEventListener('abort', onAbort);
-          reject(e);
-        },
-      );
+    return abortable(call.result, signal, call.cancel).catch((e: unknown) => {
+      throw toFormulaError(e, id.toUpperCase());
     });
   }
 
@@ -170,13 +163,28 @@ export class CalculationHost extends EventTarget {
     const formula = id.toUpperCase();
     const fn = this.catalog[formula];
     if (!fn) return Promise.reject(notAvailable(`Unknown formula CRYPTO.${formula}`));
-    const key = `${formula}\u0000${JSON.stringify(args)}`;
+    const key = this.keyOf(formula, args);
     if (preview) {
       const known = this.lastGood.get(key);
       if (known) return Promise.resolve(known.result);
       return Promise.reject(notAvailable('Press Enter to fetch: the preview spends no credits'));
     }
     return this.inFlight.get(key) ?? this.share(formula, fn, key, args, cancelable);
+  }
+
+  /**
+   * Formula and arguments as the in-flight and last-good key. Remembered per
+   * arguments array: a recalculation hands the same bound arguments for every
+   * cell of the same text (src/cli/calculate.ts), and building and hashing a new
+   * key string for each of 10,000 cells was a tenth of a warm recalculation.
+   * Arguments are only read, never changed, once handed to the host.
+   */
+  private keyOf(formula: string, args: Arg[]): string {
+    const known = this.keys.get(args);
+    if (known !== undefined && known.charCodeAt(formula.length) === 0 && known.startsWith(formula)) return known;
+    const key = `${formula}\u0000${JSON.stringify(args)}`;
+    this.keys.set(args, key);
+    return key;
   }
 
   /** A cancel() that counts once: the last cancelable caller to go cancels the evaluation. */
@@ -195,30 +203,32 @@ export class CalculationHost extends EventTarget {
     // No controller (and no signal for the client to listen to) unless a caller can cancel: a
     // call's requests end by the client's own request deadline all the same.
     const controller = cancelable ? new AbortController() : null;
-    const entry: SharedEvaluation = { key, promise: null as unknown as Promise<FormulaResult>, controller, cancelable: 0, pinned: false };
+    const entry: SharedEvaluation = { key, promise: null as unknown as Promise<FormulaResult>, controller, cancelable: 0, pinned: false, done: false };
     entry.promise = this.start(formula, fn, entry, args);
-    this.inFlight.set(key, entry);
+    if (!entry.done) this.inFlight.set(key, entry); // a result known at once has nothing to share
     return entry;
   }
 
   /** Runs now, or in a later slice (see slices.ts). */
   private start(formula: string, fn: FormulaFn, entry: SharedEvaluation, args: Arg[]): Promise<FormulaResult> {
-    const turn = this.slices.turn();
-    return turn ? turn.then(() => this.run(formula, fn, entry, args)) : this.run(formula, fn, entry, args);
+    return this.slices.run(() => this.run(formula, fn, entry, args));
   }
 
   /**
    * Not an async function: thousands of evaluations wait at once, and a
    * suspended frame each is memory the garbage collector keeps copying.
    */
-  private run(formula: string, fn: FormulaFn, entry: SharedEvaluation, args: Arg[]): Promise<FormulaResult> {
-    const ctx: FormulaContext = { client: this.client, settings: this.settings, now: this.now, caller: formula, signal: entry.controller?.signal };
-    let pending: Promise<FormulaResult>;
+  private run(formula: string, fn: FormulaFn, entry: SharedEvaluation, args: Arg[]): Promise<FormulaResult> | FormulaResult {
+    const signal = entry.controller?.signal;
+    const ctx: FormulaContext = { client: this.client.for(formula, signal), settings: this.settings, now: this.now, caller: formula, signal };
+    let pending: Promise<FormulaResult> | FormulaResult;
     try {
       pending = fn(ctx, ...args);
     } catch (e) {
       pending = Promise.reject(e);
     }
+    // Known at once: nothing to wait for, no deadline to keep.
+    if (!(pending instanceof Promise)) return this.succeeded(formula, entry, pending);
     // The deadline settles the call whatever the formula waits on (call-deadline.ts).
     const bucket = this.deadlines.join();
     return Promise.race([pending, bucket.expired]).then(
@@ -237,12 +247,14 @@ export class CalculationHost extends EventTarget {
 
   /** The evaluation is over: calls from now on start a new one. */
   private settled(entry: SharedEvaluation): void {
+    entry.done = true;
     if (this.inFlight.get(entry.key) === entry) this.inFlight.delete(entry.key);
   }
 
   private succeeded(formula: string, entry: SharedEvaluation, result: FormulaResult): FormulaResult {
     this.settled(entry);
-    this.lastGood.set(entry.key, { result });
+    // The same value again (a price from the quote cache) keeps its entry: get() marks it recently used.
+    if (this.lastGood.get(entry.key)?.result !== result) this.lastGood.set(entry.key, { result });
     this.logCellErrors(formula, result);
     return result;
   }
@@ -250,7 +262,7 @@ export class CalculationHost extends EventTarget {
   private failed(formula: string, entry: SharedEvaluation, e: unknown): FormulaResult {
     this.settled(entry);
     const err = toFormulaError(e, formula);
-    const known = err.transient ? this.lastGood.get(entry.key) : undefined;
+    const known = err.lastGood ? this.lastGood.get(entry.key) : undefined;
     this.record(formula, err, known !== undefined);
     if (known) return known.result;
     throw err;

@@ -19,20 +19,20 @@
  * Each subscription is then polled no more often than max(its interval, floor).
  * The loop stops when the last subscriber leaves: no timer is left behind.
  */
-import { DEFAULT_RATE_LIMIT_PER_MINUTE, PLAN_LIMITS, type ConvertCurrency } from '../api/endpoints';
-import { isApiCurrency, quoteIn, type FiatClient, type MoneyQuote } from './currency';
+import { DEFAULT_FRESHNESS_MS, ENDPOINTS, creditCost, type ConvertCurrency } from '../api/endpoints';
 import type { AccountStatus } from '../api/records';
-import { DEFAULT_FRESHNESS_MS } from '../client';
+import { CallClient, type CallTarget } from '../client/call-client';
+import { dailyCreditsToPace, rateToPace } from '../client/plan-gate';
+import { isApiCurrency, quoteIn, type MoneyQuote } from './currency';
 import { coinArg, currencyArg, intArg, type Arg } from './args';
 import { notAvailable, type FormulaError } from './cells';
-import { toFormulaError } from './failure';
+import { notTraded, toFormulaError } from './failure';
 import type { Catalog, FormulaContext } from './host';
 
 export const LIVE_CALLER = 'LIVEPRICE';
 export const DEFAULT_INTERVAL_SECONDS = 60;
 export const MIN_INTERVAL_SECONDS = 1;
 export const MAX_INTERVAL_SECONDS = 86_400;
-const MARKETS_PAGE = 250;
 /** A subscription is due when at most this much of its interval is left (timer jitter). */
 const DUE_SLACK_MS = 1_000;
 /** setTimeout fires at once beyond 2^31-1 ms: longer waits are taken in steps. */
@@ -54,9 +54,8 @@ export function liveArgs(coin: Arg, intervalSeconds: Arg, currency: Arg, default
   };
 }
 
-/** What the poller needs of the client (MarketClient has it): quotes, and the fiat list for other currencies. */
-export interface LiveClient extends FiatClient {
-  readonly meter: { snapshot(): { plan: AccountStatus | null } };
+/** What the poller needs of the client (MarketClient has it): quotes, and the fiat list for other currencies, through a client bound to LIVEPRICE and the stream's signal. */
+export interface LiveClient extends CallTarget {
   /** The pacer's requests/minute before /v3/status was read. */
   readonly rateLimitPerMinute?: number;
 }
@@ -172,24 +171,23 @@ export class PriceStream {
     let credits = 0;
     let fiatList = false;
     for (const s of this.#subs.values()) {
-      // EUR pages cost 2 credits; other fiat currencies read the USD pages and the fiat list (1 request a tick).
-      const pageCurrency = s.args.currency === 'EUR' ? 'EUR' : 'USD';
-      const cost = pageCurrency === 'EUR' ? 2 : 1;
+      // Other fiat currencies read the USD pages and the fiat list (1 request a tick).
+      const convert: ConvertCurrency = s.args.currency === 'EUR' ? 'EUR' : 'USD';
       if (!isApiCurrency(s.args.currency) && !fiatList) {
         fiatList = true;
         requests++;
-        credits++;
+        credits += creditCost('fiatList', {});
       }
       if (s.rank === null) {
         requests++;
-        credits += 1; // a profile request
+        credits += creditCost('profile', { convert }); // an unlisted coin: its profile
         continue;
       }
-      const page = s.rank === undefined ? `?${s.key}` : `${pageCurrency}:${Math.floor((s.rank - 1) / MARKETS_PAGE)}`;
+      const page = s.rank === undefined ? `?${s.key}` : `${convert}:${Math.floor((s.rank - 1) / ENDPOINTS.markets.pageSize)}`;
       if (pages.has(page)) continue;
       pages.add(page);
       requests++;
-      credits += cost;
+      credits += creditCost('markets', { convert });
     }
     return { requests, credits };
   }
@@ -197,10 +195,8 @@ export class PriceStream {
   /** The shortest time between polls the plan affords (ms, whole seconds). */
   floorMs(): number {
     const plan = this.#client.meter.snapshot().plan;
-    const rpm = plan?.rateLimitPerMinute ?? this.#client.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE;
-    // Without a reported daily limit (an older /v3/status), pace as if the month's
-    // credits were spread evenly over 31 days: a pacing bound, never shown as a figure.
-    const daily = plan ? plan.credits.dailyLimit ?? plan.credits.monthlyLimit / 31 : PLAN_LIMITS.Sandbox.dailyCredits;
+    const rpm = plan ? rateToPace(plan) : this.#client.rateLimitPerMinute ?? rateToPace(null);
+    const daily = dailyCreditsToPace(plan);
     const { requests, credits } = this.perTick();
     const rateFloor = rpm > 0 ? (Math.max(1, requests) * 60_000) / (rpm * this.#rateShare) : Infinity;
     const creditFloor = daily > 0 ? (Math.max(1, credits) * 86_400_000) / (daily * this.#dailyShare) : Infinity;
@@ -304,12 +300,13 @@ export class PriceStream {
     const signal = this.#abort.signal;
     for (const s of subs) s.inFlight = true;
     this.#quotes += subs.length;
+    const client = new CallClient(this.#client, this.#caller, signal);
     const outcomes = await Promise.all(
       subs.map(async (s): Promise<Outcome> => {
         try {
-          const q = await quoteIn(this.#client, s.args.coin, s.args.currency, { caller: this.#caller, signal });
+          const q = await quoteIn(client, s.args.coin, s.args.currency);
           s.rank = q.rank;
-          if (q.price === null) return { error: notAvailable(`${q.name} has no market price (not traded)`, 'NOT_TRADED') };
+          if (q.price === null) return { error: notTraded(q.name) };
           return { price: q.price, quote: q };
         } catch (e) {
           return { error: toFormulaError(e, this.#caller) };
@@ -380,8 +377,8 @@ export function liveCell(
 /** Outside a streaming host (CLI, tests, benchmark) LIVEPRICE answers the current price once. */
 async function livePriceOnce(ctx: FormulaContext, coin: Arg, intervalSeconds: Arg, currency: Arg): Promise<number> {
   const a = liveArgs(coin, intervalSeconds, currency, ctx.settings.defaultCurrency);
-  const q = await quoteIn(ctx.client, a.coin, a.currency, { caller: ctx.caller, signal: ctx.signal });
-  if (q.price === null) throw notAvailable(`${q.name} has no market price (not traded)`, 'NOT_TRADED');
+  const q = await quoteIn(ctx.client, a.coin, a.currency);
+  if (q.price === null) throw notTraded(q.name);
   return q.price;
 }
 

@@ -14,7 +14,7 @@ import {
   type Cell, type Column, type Grid,
 } from './cells';
 import { convertProfile, convertQuote, fiatRate, isApiCurrency, quoteIn, type MoneyQuote } from './currency';
-import { toFormulaError } from './failure';
+import { notTraded, scopeOf, toFormulaError } from './failure';
 import type { Catalog, FormulaContext } from './host';
 
 // ---------------------------------------------------------------- quote fields
@@ -70,16 +70,20 @@ function quoteFields(v: Arg, fallback: readonly string[] = DEFAULT_QUOTE_FIELDS)
 // ---------------------------------------------------------------- PRICE, DATA, QUOTE
 
 function quoteOf(ctx: FormulaContext, coin: string | number, currency: string): Promise<MoneyQuote> {
-  return quoteIn(ctx.client, coin, currency, { caller: ctx.caller, signal: ctx.signal });
+  return quoteIn(ctx.client, coin, currency);
 }
 
 // Not async: a column of PRICE cells waits at once, and a suspended frame each is memory.
-function price(ctx: FormulaContext, coin: Arg, currency: Arg): Promise<number> {
-  return quoteOf(ctx, coinArg(coin), currencyArg(currency, ctx.settings.defaultCurrency)).then(priceOf);
+// A quote the client holds fresh is answered at once, without a promise.
+function price(ctx: FormulaContext, coin: Arg, currency: Arg): Promise<number> | number {
+  const c = coinArg(coin);
+  const cur = currencyArg(currency, ctx.settings.defaultCurrency);
+  const known = isApiCurrency(cur) ? ctx.client.quoteNow(c, { currency: cur }) : undefined;
+  return known ? priceOf(known) : quoteOf(ctx, c, cur).then(priceOf);
 }
 
 function priceOf(q: MoneyQuote): number {
-  if (q.price === null) throw notAvailable(`${q.name} has no market price (not traded)`);
+  if (q.price === null) throw notTraded(q.name);
   return q.price;
 }
 
@@ -110,7 +114,7 @@ async function quote(ctx: FormulaContext, coins: Arg, fields: Arg, currency: Arg
   const cur = currencyArg(currency, ctx.settings.defaultCurrency);
   const showHeaders = headersArg(headers);
   // An unknown currency fails the formula, not each row (the rate is then cached for the rows).
-  if (!isApiCurrency(cur)) await fiatRate(ctx.client, cur, { caller: ctx.caller, signal: ctx.signal });
+  if (!isApiCurrency(cur)) await fiatRate(ctx.client, cur);
   // Every coin is asked at once, so the client batches them into few requests.
   const rows = await Promise.all(
     inputs.map(async (input): Promise<Cell[]> => {
@@ -120,11 +124,11 @@ async function quote(ctx: FormulaContext, coins: Arg, fields: Arg, currency: Arg
         return [label(input), ...names.map((f) => QUOTE_FIELDS[f].cell(q))];
       } catch (e) {
         const err = toFormulaError(e, ctx.caller);
-        // What is wrong with one coin (unknown, bad input, a field its answer lacks) fails its
-        // own row. A service failure fails the formula: the host then keeps the last good
-        // table, which rows of errors would have replaced.
-        const ownRow = err.apiCode === 'UNKNOWN_COIN' || err.apiCode === 'INVALID_ARGUMENT' || err.apiCode === 'MISSING_FIELD';
-        if (!ownRow && (err.transient || err.code === '#N/A')) throw err;
+        // What is wrong with one coin (unknown, bad input, a field its answer lacks: the rule's
+        // scope `item`) fails its own row. A failure of the whole call (the service, the key)
+        // fails the formula: the host then keeps the last good table, which rows of errors would
+        // have replaced.
+        if (scopeOf(err) === 'call') throw err;
         return [label(input), ...names.map(() => err.toCell())];
       }
     }),
@@ -147,7 +151,7 @@ async function lookupId(ctx: FormulaContext, v: Arg, name: 'category' | 'tag'): 
   if (typeof v === 'number' && Number.isInteger(v) && v > 0) return v;
   const text = String(v).trim().toLowerCase();
   if (/^\d+$/.test(text)) return Number(text);
-  const list = await ctx.client.get(name === 'category' ? 'categories' : 'tags', { caller: ctx.caller, signal: ctx.signal });
+  const list = await ctx.client.get(name === 'category' ? 'categories' : 'tags');
   const hit = list.data.find((c) => c.slug.toLowerCase() === text || c.name.toLowerCase() === text);
   if (!hit) throw notAvailable(`Unknown ${name} "${String(v)}"`, 'NOT_FOUND');
   return hit.id;
@@ -160,7 +164,7 @@ async function lookupId(ctx: FormulaContext, v: Arg, name: 'category' | 'tag'): 
  * governance token can carry a stablecoins tag without being pegged.
  */
 async function stablecoinCategory(ctx: FormulaContext): Promise<number> {
-  const list = await ctx.client.get('categories', { caller: ctx.caller, signal: ctx.signal });
+  const list = await ctx.client.get('categories');
   const isStable = (c: CurrencyCategory) => /^stable-?coins?$/i.test(c.slug) || /^stable\s?coins?$/i.test(c.name.trim());
   const hit = list.data.find(isStable);
   if (!hit) throw notAvailable('The API\'s category list has no Stablecoin category: stablecoins cannot be left out', 'NOT_FOUND');
@@ -185,7 +189,7 @@ async function markets(
   const [cat, tg, rate, stable] = await Promise.all([
     lookupId(ctx, category, 'category'),
     lookupId(ctx, tag, 'tag'),
-    api ? null : fiatRate(ctx.client, cur, { caller: ctx.caller, signal: ctx.signal }),
+    api ? null : fiatRate(ctx.client, cur),
     stables ? null : stablecoinCategory(ctx),
   ]);
   const query = {
@@ -201,7 +205,7 @@ async function markets(
   // Without stablecoins, read on until n others are in: the pages read already come from the cache.
   let want = n;
   for (;;) {
-    const page = await ctx.client.getPages('markets', { query, maxItems: want, caller: ctx.caller, signal: ctx.signal });
+    const page = await ctx.client.getPages('markets', { query, maxItems: want });
     const { items, rejected } = kept(page.data, page.rejected, keep, n);
     const done = items.length + rejected.length >= n || page.data.length + (page.rejected?.length ?? 0) < want || want >= 50_000;
     if (!done) {
@@ -241,8 +245,9 @@ function kept(data: readonly MarketItem[], rejected: readonly RejectedItem[] | u
 async function search(ctx: FormulaContext, query: Arg, headers: Arg): Promise<Grid> {
   const q = textArg(query, 'query');
   if (!q) throw invalidValue('query is required: part of a coin name, slug or symbol');
-  if (q.length > 100) throw invalidValue('query must be at most 100 characters');
-  const res = await ctx.client.get('search', { query: { query: q }, caller: ctx.caller, signal: ctx.signal });
+  const { maxLength } = ENDPOINTS.search.params.query;
+  if (q.length > maxLength) throw invalidValue(`query must be at most ${maxLength} characters`);
+  const res = await ctx.client.get('search', { query: { query: q } });
   return table(res.data, [
     { header: 'Rank', cell: (r) => numberCell(r.rank) },
     { header: 'Name', cell: (r) => r.name },
@@ -293,18 +298,18 @@ async function profile(ctx: FormulaContext, coin: Arg, field: Arg, currency: Arg
   const f = fieldArg(field, PROFILE_FIELD_NAMES);
   const cur = currencyArg(currency, ctx.settings.defaultCurrency);
   const api = isApiCurrency(cur);
-  const rate = api ? null : fiatRate(ctx.client, cur, { caller: ctx.caller, signal: ctx.signal });
+  const rate = api ? null : fiatRate(ctx.client, cur);
   rate?.catch(() => undefined); // awaited below
-  const ref = await ctx.client.resolveCoin(input, { caller: ctx.caller, signal: ctx.signal });
+  const ref = await ctx.client.resolveCoin(input);
   const res = await ctx.client.get('profile', {
-    id: ref.id, query: { convert: api && cur !== 'USD' ? cur : undefined }, caller: ctx.caller, signal: ctx.signal,
+    id: ref.id, query: { convert: api && cur !== 'USD' ? cur : undefined },
   });
   return recordCells(PROFILE_FIELDS, rate ? convertProfile(res.data, await rate) : res.data, f);
 }
 
 async function contracts(ctx: FormulaContext, coin: Arg, headers: Arg): Promise<Grid> {
-  const ref = await ctx.client.resolveCoin(coinArg(coin), { caller: ctx.caller, signal: ctx.signal });
-  const res = await ctx.client.get('contracts', { id: ref.id, caller: ctx.caller, signal: ctx.signal });
+  const ref = await ctx.client.resolveCoin(coinArg(coin));
+  const res = await ctx.client.get('contracts', { id: ref.id });
   return table(res.data, [
     { header: 'Blockchain', cell: (c) => c.blockchainName },
     { header: 'Blockchain slug', cell: (c) => c.blockchainSlug },

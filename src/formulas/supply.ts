@@ -3,6 +3,7 @@
  * Dates go out as Excel serial dates (UTC); a missing value is an empty cell.
  */
 import { ENDPOINTS } from '../api/endpoints';
+import { hasCode } from '../client/api-error';
 import {
   HOLDER_BUCKETS, HOLDER_TIERS,
   type HolderBucket, type HolderItem, type HolderTier, type HoldersSummary, type Tokenomics, type UpcomingUnlock,
@@ -13,7 +14,7 @@ import { dateCell, decimalCell, fieldTable, invalidValue, recordCells, notAvaila
 import type { Catalog, FormulaContext } from './host';
 
 const resolveCoin = (ctx: FormulaContext, input: string | number) =>
-  ctx.client.resolveCoin(input, { caller: ctx.caller, signal: ctx.signal });
+  ctx.client.resolveCoin(input);
 
 // ---------------------------------------------------------------- TOKENOMICS
 
@@ -42,7 +43,7 @@ async function tokenomics(ctx: FormulaContext, coin: Arg, field: Arg): Promise<G
   const input = coinArg(coin);
   const f = fieldArg(field, TOKENOMICS_FIELD_NAMES);
   const ref = await resolveCoin(ctx, input);
-  const res = await ctx.client.get('tokenomics', { id: ref.id, caller: ctx.caller, signal: ctx.signal });
+  const res = await ctx.client.get('tokenomics', { id: ref.id });
   return recordCells(TOKENOMICS_FIELDS, res.data, f);
 }
 
@@ -67,7 +68,7 @@ async function vesting(ctx: FormulaContext, coin: Arg, includeUntracked: Arg, he
   const showHeaders = headersArg(headers);
   const ref = await resolveCoin(ctx, input);
   const res = await ctx.client.get('vestingAllocations', {
-    id: ref.id, query: { includeUntracked: untracked ? true : undefined }, caller: ctx.caller, signal: ctx.signal,
+    id: ref.id, query: { includeUntracked: untracked ? true : undefined },
   });
   // Empty by rule (the spec allows a coin without vesting data): say so, not a header row over nothing.
   if (res.data.length === 0 && !res.rejected) throw notAvailable(`${ref.name} has no vesting data`, 'NO_DATA');
@@ -94,8 +95,6 @@ export const UNLOCK_COLUMNS: Column<UpcomingUnlock>[] = [
   { header: 'Market cap', cell: (u) => decimalCell(u.marketCap) },
 ];
 export const MAX_UNLOCKS = 1000;
-/** Answers that say the 200-a-request list is not there for this key (it is a guess): use the list of 25. */
-const REFUSALS = new Set(['ENDPOINT_NOT_AVAILABLE', 'NOT_FOUND', 'VALIDATION_ERROR']);
 const DAY = 86_400_000;
 
 async function unlocks(
@@ -122,10 +121,10 @@ async function unlocks(
   if (n > ENDPOINTS.upcomingUnlocks.pageSize && sort === 'date' && (order ?? 'asc') === 'asc' && minUsd === undefined && minPct === undefined) {
     const horizon = Math.floor(ctx.now() / DAY) * DAY + (days + 1) * DAY;
     const soonest = await ctx.client
-      .getPages('tokenUnlocks', { maxItems: n, takeWhile: (u) => (u as UpcomingUnlock).time < horizon, caller: ctx.caller, signal: ctx.signal })
+      .getPages('tokenUnlocks', { maxItems: n, takeWhile: (u) => (u as UpcomingUnlock).time < horizon })
       // Its plan and parameters are guesses: where the service says no, the list of 25 a page answers.
       .catch((e: unknown) => {
-        if (REFUSALS.has((e as { code?: string } | null)?.code ?? '')) return null;
+        if (hasCode(e, 'ENDPOINT_NOT_AVAILABLE', 'NOT_FOUND', 'VALIDATION_ERROR')) return null;
         throw e;
       });
     if (soonest) return table(soonest.data.slice(0, n), UNLOCK_COLUMNS, showHeaders, empty, soonest.rejected);
@@ -140,8 +139,6 @@ async function unlocks(
       minPercentOfMcap: minPct,
     },
     maxItems: n,
-    caller: ctx.caller,
-    signal: ctx.signal,
   });
   return table(res.data.slice(0, n), UNLOCK_COLUMNS, showHeaders, empty, res.rejected);
 }
@@ -169,9 +166,9 @@ async function vcpressure(ctx: FormulaContext, coin: Arg, field: Arg): Promise<G
   const input = coinArg(coin);
   const f = fieldArg(field, VCPRESSURE_FIELD_NAMES);
   const ref = await resolveCoin(ctx, input);
-  const res = await ctx.client.get('vcPressure', { id: ref.id, caller: ctx.caller, signal: ctx.signal }).catch((e: unknown) => {
+  const res = await ctx.client.get('vcPressure', { id: ref.id }).catch((e: unknown) => {
     // The service answers 404 for a coin without investor data: say which coin.
-    if ((e as { code?: unknown } | null)?.code === 'NOT_FOUND') throw notAvailable(`${ref.name} has no VC pressure data`, 'NOT_FOUND');
+    if (hasCode(e, 'NOT_FOUND')) throw notAvailable(`${ref.name} has no VC pressure data`, 'NOT_FOUND');
     throw e;
   });
   return recordCells(VCPRESSURE_FIELDS, res.data, f);
@@ -224,12 +221,12 @@ async function holders(ctx: FormulaContext, coin: Arg, view: Arg, headers: Arg):
   // blockchainId is then null): say so, not a header row over nothing.
   const none = () => notAvailable(`No holders data for ${ref.name}: the API has none for native coins and coins without a token contract`, 'NO_DATA');
   if (v === 'top') {
-    const res = await ctx.client.get('holders', { id: ref.id, caller: ctx.caller, signal: ctx.signal });
+    const res = await ctx.client.get('holders', { id: ref.id });
     if (res.data.length === 0 && !res.rejected) throw none();
     const rows = [...res.data].sort((a, b) => a.rank - b.rank);
     return table(rows, TOP_HOLDER_COLUMNS, showHeaders, `No holders data for ${ref.name}`, res.rejected);
   }
-  const res = await ctx.client.get('holdersSummary', { id: ref.id, caller: ctx.caller, signal: ctx.signal });
+  const res = await ctx.client.get('holdersSummary', { id: ref.id });
   const s = res.data;
   if (s.blockchainId === null && s.holdersCount === null) throw none();
   switch (v) {

@@ -1,12 +1,12 @@
 /*
  * CRYPTO.LIVEPRICE: the one streaming function. The wiring only: Excel's
- * streaming invocation ↔ the shared PriceStream (src/formulas/live.ts), which
+ * streaming invocation ↔ the runtime's PriceStream (src/formulas/live.ts), which
  * polls once for every cell. Deleting the cell (or editing its formula) calls
- * onCanceled, which unsubscribes; the poll loop stops with the last cell.
+ * onCanceled, which unsubscribes; the poll loop stops with the last cell. New
+ * settings build a new runtime with a new stream, and the cells move to it.
  */
-import type { MarketClient } from '../client';
 import type { FormulaError } from '../formulas/cells';
-import { liveCell, PriceStream } from '../formulas/live';
+import { liveCell } from '../formulas/live';
 import { excelError, inPreview } from '../office/custom-functions';
 import { getRuntime, onRuntimeChanged, type Runtime } from '../office/runtime';
 
@@ -25,16 +25,6 @@ enum LiveCurrency {
   GBP = "GBP",
   /** Japanese yen, at today's rate from the fiat list */
   JPY = "JPY",
-}
-
-/** One stream per client: a new runtime (settings changed) gets a new stream, and the cells move to it. */
-let shared: { client: MarketClient; stream: PriceStream } | null = null;
-
-function streamFor(client: MarketClient, liveFreshnessSeconds: number): PriceStream {
-  if (!shared || shared.client !== client) {
-    shared = { client, stream: new PriceStream({ client, liveFreshnessMs: liveFreshnessSeconds * 1000 }) };
-  }
-  return shared.stream;
 }
 
 /**
@@ -78,7 +68,7 @@ export function livePrice(coin: any, intervalSeconds: any, currency: LiveCurrenc
     // the cell shows why, and settings changes still go through.
     unsubscribe = liveCell(
       rt.host,
-      streamFor(rt.client, rt.settings.liveFreshnessSeconds),
+      rt.stream,
       { coin, intervalSeconds, currency },
       rt.settings.defaultCurrency,
       (price) => !canceled && invocation.setResult(price),

@@ -1,10 +1,12 @@
 /**
  * The shared runtime's singletons: one client, one cache, one calculation host
- * for every custom function and the task pane (they share one JS context).
+ * and one live price stream for every custom function and the task pane (they
+ * share one JS context). The only module-level state of the add-in lives here.
  */
 import { MarketClient } from '../client';
 import { CATALOG } from '../formulas/catalog';
 import { CalculationHost } from '../formulas/host';
+import { PriceStream } from '../formulas/live';
 import { loadSettings, type AddinSettings } from './settings';
 import { RuntimeKvStore, StoredKeyStore } from './storage';
 
@@ -14,6 +16,8 @@ export interface Runtime {
   settings: AddinSettings;
   client: MarketClient;
   host: CalculationHost;
+  /** LIVEPRICE's one poll loop over this client (its cells move to the next runtime's). */
+  stream: PriceStream;
 }
 
 let current: Promise<Runtime> | null = null;
@@ -27,7 +31,8 @@ function build(store: RuntimeKvStore, keys: StoredKeyStore, settings: AddinSetti
   });
   client.setDailyBudget(settings.dailyCreditBudget);
   const host = new CalculationHost({ client, catalog: CATALOG, settings: { defaultCurrency: settings.defaultCurrency } });
-  return { store, keys, settings, client, host };
+  const stream = new PriceStream({ client, liveFreshnessMs: settings.liveFreshnessSeconds * 1000 });
+  return { store, keys, settings, client, host, stream };
 }
 
 export function getRuntime(): Promise<Runtime> {
@@ -43,10 +48,11 @@ export function getRuntime(): Promise<Runtime> {
 
 /** New settings: a new client (base URL, freshness) and host; the old cache is dropped with it. */
 export async function applySettings(settings: AddinSettings): Promise<Runtime> {
-  const { store, keys } = await getRuntime();
-  const next = build(store, keys, settings);
+  const previous = await getRuntime();
+  const next = build(previous.store, previous.keys, settings);
   current = Promise.resolve(next);
   listeners.forEach((fn) => fn(next));
+  previous.stream.dispose(); // its cells have moved to the new stream
   return next;
 }
 

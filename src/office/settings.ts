@@ -1,6 +1,9 @@
 /**
- * The user's settings, kept per user on this machine (never in the workbook).
+ * The user's settings, kept per user on this machine (never in the workbook),
+ * and THE rules for them: the form (taskpane/settings-form.ts) says what breaks
+ * them, and what is stored or loaded is brought within them.
  */
+import { CONVERT_CURRENCIES, DEFAULT_FRESHNESS_MS, type ConvertCurrency } from '../api/endpoints';
 import type { KvStore } from '../client';
 
 /** Set by webpack: the official API in production, the local API server in development. */
@@ -17,7 +20,7 @@ export const DEFAULT_API_BASE_URL: string =
 export const DEMO_BUILD: boolean = typeof __DEMO_DATA__ === 'boolean' ? __DEMO_DATA__ : false;
 
 export interface AddinSettings {
-  defaultCurrency: 'USD' | 'EUR';
+  defaultCurrency: ConvertCurrency;
   /** How old a live price may be before it is fetched again. */
   liveFreshnessSeconds: number;
   /** Credits a day after which formulas stop calling the API; null = no budget. */
@@ -25,12 +28,53 @@ export interface AddinSettings {
   apiBaseUrl: string;
 }
 
+/** What each setting may be. */
+export const SETTINGS_RULES = {
+  /** The currencies the API converts to (the endpoint table's `convert`). */
+  currencies: CONVERT_CURRENCIES,
+  /** Whole seconds; the default is the live freshness of the endpoint table. */
+  liveFreshnessSeconds: { min: 15, max: 3600, default: DEFAULT_FRESHNESS_MS.live / 1000 },
+} as const;
+
 export const DEFAULT_SETTINGS: AddinSettings = {
   defaultCurrency: 'USD',
-  liveFreshnessSeconds: 60,
+  liveFreshnessSeconds: SETTINGS_RULES.liveFreshnessSeconds.default,
   dailyCreditBudget: null,
   apiBaseUrl: DEFAULT_API_BASE_URL,
 };
+
+/** A currency as typed (any case), or null when it is not one of ours. */
+export function readCurrency(text: string): ConvertCurrency | null {
+  const c = text.trim().toUpperCase();
+  return (SETTINGS_RULES.currencies as readonly string[]).includes(c) ? (c as ConvertCurrency) : null;
+}
+
+/** A budget as typed: null for none (empty), a whole number of credits, or NaN when it is neither. */
+export function readBudget(text: string): number | null {
+  const t = text.trim();
+  if (t === '') return null;
+  const n = Number(t);
+  return Number.isInteger(n) && n >= 0 ? n : NaN;
+}
+
+/**
+ * The API address as typed, with or without /v3 (the client adds it to every
+ * path): https, or http for this machine only; no credentials, query or
+ * fragment. Empty is `fallback`.
+ */
+export function readApiBaseUrl(text: string, fallback: string): { url: string } | { error: string } {
+  const base = text.trim().replace(/\/+$/, '').replace(/\/v3$/i, '') || fallback;
+  let u: URL;
+  try {
+    u = new URL(base);
+  } catch {
+    return { error: 'Enter a full address, e.g. https://api.cryptorank.io' };
+  }
+  const local = u.hostname === 'localhost' || u.hostname === '127.0.0.1';
+  if (u.protocol !== 'https:' && !(local && u.protocol === 'http:')) return { error: 'Use an https:// address (http:// only for localhost).' };
+  if (u.username || u.password || u.search || u.hash) return { error: 'Enter only the address, without credentials, ? or #.' };
+  return { url: u.origin + u.pathname.replace(/\/+$/, '') };
+}
 
 const ENTRY = 'settings';
 
@@ -50,21 +94,17 @@ export async function saveSettings(store: KvStore, settings: AddinSettings): Pro
   return clean;
 }
 
-/** Clamp to what the add-in supports; an unusable value falls back to the default. */
+/** Within SETTINGS_RULES: a number out of range is clamped (whole), anything else unusable is the default. */
 export function normalizeSettings(s: AddinSettings): AddinSettings {
+  const { min, max } = SETTINGS_RULES.liveFreshnessSeconds;
   const fresh = Number(s.liveFreshnessSeconds);
-  const budget = s.dailyCreditBudget === null || (s.dailyCreditBudget as unknown) === '' ? null : Number(s.dailyCreditBudget);
-  let base = String(s.apiBaseUrl || DEFAULT_API_BASE_URL).trim().replace(/\/+$/, '');
-  try {
-    const u = new URL(base);
-    if (u.protocol !== 'https:' && u.hostname !== 'localhost' && u.hostname !== '127.0.0.1') base = DEFAULT_API_BASE_URL;
-  } catch {
-    base = DEFAULT_API_BASE_URL;
-  }
+  const rawBudget: unknown = s.dailyCreditBudget;
+  const budget = rawBudget === null || rawBudget === undefined || rawBudget === '' ? null : readBudget(String(Math.floor(Number(rawBudget))));
+  const base = readApiBaseUrl(String(s.apiBaseUrl ?? ''), DEFAULT_API_BASE_URL);
   return {
-    defaultCurrency: s.defaultCurrency === 'EUR' ? 'EUR' : 'USD',
-    liveFreshnessSeconds: Number.isFinite(fresh) ? Math.min(3600, Math.max(15, Math.round(fresh))) : 60,
-    dailyCreditBudget: budget !== null && Number.isFinite(budget) && budget >= 0 ? Math.floor(budget) : null,
-    apiBaseUrl: base,
+    defaultCurrency: readCurrency(String(s.defaultCurrency ?? '')) ?? DEFAULT_SETTINGS.defaultCurrency,
+    liveFreshnessSeconds: Number.isFinite(fresh) ? Math.min(max, Math.max(min, Math.round(fresh))) : DEFAULT_SETTINGS.liveFreshnessSeconds,
+    dailyCreditBudget: budget !== null && Number.isFinite(budget) ? budget : null,
+    apiBaseUrl: 'url' in base ? base.url : DEFAULT_API_BASE_URL,
   };
 }

@@ -17,11 +17,6 @@ export function formatInt(n: number, locale?: string): string {
   return new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(Math.round(n));
 }
 
-export function formatPercent(fraction: number, locale?: string): string {
-  if (!Number.isFinite(fraction)) return '–';
-  return new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: fraction > 0 && fraction < 0.01 ? 1 : 0 }).format(fraction);
-}
-
 /** "14:03:07" (local time). */
 export function formatTime(ms: number, locale?: string): string {
   return new Date(ms).toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit', second: '2-digit' });

@@ -2,7 +2,7 @@
  * The settings form's values (strings from inputs) to AddinSettings, with
  * messages for what cannot be used. Pure.
  */
-import type { AddinSettings } from '../office/settings';
+import { SETTINGS_RULES, readApiBaseUrl, readBudget, readCurrency, type AddinSettings } from '../office/settings';
 
 export interface SettingsFormValues {
   defaultCurrency: string;
@@ -13,8 +13,8 @@ export interface SettingsFormValues {
 
 export type SettingsFormResult = { ok: true; settings: AddinSettings } | { ok: false; errors: Partial<Record<keyof SettingsFormValues, string>> };
 
-export const FRESHNESS_MIN = 15;
-export const FRESHNESS_MAX = 3600;
+export const FRESHNESS_MIN = SETTINGS_RULES.liveFreshnessSeconds.min;
+export const FRESHNESS_MAX = SETTINGS_RULES.liveFreshnessSeconds.max;
 
 export function toFormValues(s: AddinSettings): SettingsFormValues {
   return {
@@ -25,10 +25,11 @@ export function toFormValues(s: AddinSettings): SettingsFormValues {
   };
 }
 
+/** The form's values against the rules of office/settings.ts: settings, or a message per field that breaks them. */
 export function parseSettingsForm(v: SettingsFormValues, fallbackBaseUrl: string): SettingsFormResult {
   const errors: Partial<Record<keyof SettingsFormValues, string>> = {};
-  const currency = v.defaultCurrency.trim().toUpperCase();
-  if (currency !== 'USD' && currency !== 'EUR') errors.defaultCurrency = 'Choose USD or EUR.';
+  const currency = readCurrency(v.defaultCurrency);
+  if (currency === null) errors.defaultCurrency = `Choose ${SETTINGS_RULES.currencies.join(' or ')}.`;
 
   const freshText = v.liveFreshnessSeconds.trim();
   const fresh = Number(freshText);
@@ -36,32 +37,17 @@ export function parseSettingsForm(v: SettingsFormValues, fallbackBaseUrl: string
     errors.liveFreshnessSeconds = `Enter whole seconds from ${FRESHNESS_MIN} to ${FRESHNESS_MAX}.`;
   }
 
-  const budgetText = v.dailyCreditBudget.trim();
-  const budget = budgetText === '' ? null : Number(budgetText);
-  if (budget !== null && (!Number.isInteger(budget) || budget < 0)) {
+  const budget = readBudget(v.dailyCreditBudget);
+  if (budget !== null && Number.isNaN(budget)) {
     errors.dailyCreditBudget = 'Enter a whole number of credits, or leave it empty for no budget.';
   }
 
-  // The client adds /v3 to every path: accept the address with or without it.
-  let base = v.apiBaseUrl.trim().replace(/\/+$/, '').replace(/\/v3$/i, '') || fallbackBaseUrl;
-  try {
-    const u = new URL(base);
-    const local = u.hostname === 'localhost' || u.hostname === '127.0.0.1';
-    if (u.protocol !== 'https:' && !(local && u.protocol === 'http:')) errors.apiBaseUrl = 'Use an https:// address (http:// only for localhost).';
-    else if (u.username || u.password || u.search || u.hash) errors.apiBaseUrl = 'Enter only the address, without credentials, ? or #.';
-    else base = u.origin + u.pathname.replace(/\/+$/, '');
-  } catch {
-    errors.apiBaseUrl = 'Enter a full address, e.g. https://api.cryptorank.io';
-  }
+  const base = readApiBaseUrl(v.apiBaseUrl, fallbackBaseUrl);
+  if ('error' in base) errors.apiBaseUrl = base.error;
 
-  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  if (currency === null || 'error' in base || Object.keys(errors).length > 0) return { ok: false, errors };
   return {
     ok: true,
-    settings: {
-      defaultCurrency: currency as 'USD' | 'EUR',
-      liveFreshnessSeconds: fresh,
-      dailyCreditBudget: budget,
-      apiBaseUrl: base,
-    },
+    settings: { defaultCurrency: currency, liveFreshnessSeconds: fresh, dailyCreditBudget: budget, apiBaseUrl: base.url },
   };
 }

@@ -40,3 +40,31 @@ export function col(g: JsonCell[][], header: string): JsonCell[] {
   assert.ok(i >= 0, `no column ${header} in ${JSON.stringify(g[0])}`);
   return g.slice(1).map((r) => r[i]);
 }
+
+/** An outcome that must be an error (the whole formula's). */
+export function failed(out: Outcome): { error: string; message: string } {
+  assert.ok('error' in out, `expected an error, got ${JSON.stringify(out).slice(0, 300)}`);
+  return out;
+}
+
+/** A cell that must be a number. */
+export function numberIn(c: JsonCell): number {
+  assert.equal(typeof c, 'number', `expected a number, got ${JSON.stringify(c)}`);
+  return c as number;
+}
+
+/** Equal within a relative tolerance. */
+export function close(a: number, b: number, rel = 1e-9): void {
+  assert.ok(Math.abs(a - b) <= rel * Math.max(Math.abs(a), Math.abs(b), 1e-12), `${a} ≉ ${b}`);
+}
+
+/** Equal within an absolute tolerance. */
+export function near(a: number, b: number, tol: number, what = ''): void {
+  assert.ok(Math.abs(a - b) <= tol, `${what} ${a} ≉ ${b} (±${tol})`);
+}
+
+/** An outcome that must be a value: its grid. */
+export function valueOf(out: Outcome): JsonCell[][] {
+  assert.ok('value' in out, `expected a value, got ${JSON.stringify(out)}`);
+  return out.value;
+}

@@ -5,11 +5,11 @@
  */
 import { after, before } from 'node:test';
 import { openSession, type Session, type SessionOptions } from '../../src/cli/session';
+import { FROZEN_NOW } from '../../harness/instant';
 import { TEST_DIALECT } from './dialect';
 import { TEST_WORKBOOK } from './workbook';
 
-/** The instant every frozen-clock formula test calculates at. */
-export const FROZEN_NOW = Date.parse('2026-03-15T12:00:00.000Z');
+export { FROZEN_NOW };
 
 export async function frozenSession(opts: SessionOptions = {}, now = FROZEN_NOW): Promise<Session> {
   const box: { s?: Session } = {};

@@ -36,8 +36,3 @@ export const round = (x: number, decimals: number): number => {
 };
 export const round2 = (x: number): number => round(x, 2);
 export const round4 = (x: number): number => round(x, 4);
-/** Percent change from a to b, 4 decimals; null when a is missing or zero. */
-export function pctChange(a: number | null | undefined, b: number): number | null {
-  if (a === null || a === undefined || a === 0 || !Number.isFinite(a)) return null;
-  return round4((b / a - 1) * 100);
-}

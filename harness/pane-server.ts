@@ -9,7 +9,7 @@ import { createReadStream, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const DIST_DIR = path.join(root, 'dist');
 export const OFFICE_JS_DIR = path.join(root, 'node_modules/@microsoft/office-js/dist');
 

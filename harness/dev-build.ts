@@ -2,7 +2,7 @@
  * The development bundle (`webpack --mode development`), built once into a
  * private directory per caller (so a concurrent build of dist/ or another test
  * file's build cannot pull files from under it) and reused while no source is
- * newer. Shared by the pane and preview tests.
+ * newer. Shared by the pane and preview tests and the benchmark's browser workload.
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 function newestMtime(p: string): number {
   const st = statSync(p);
@@ -57,3 +57,6 @@ export async function developmentBuild(name: string, expect: string[]): Promise<
   if (missing.length) throw new Error(`webpack did not write ${missing.join(', ')}`);
   return dir;
 }
+
+/** What the preview workbook (npm start's page) needs of a development build. */
+export const PREVIEW_FILES = ['index.html', 'preview.js', 'preview-host.js', 'preview-pane.html', 'functions.js'];

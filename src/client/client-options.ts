@@ -1,0 +1,69 @@
+/**
+ * The client's options, their documented defaults, checked once (as
+ * DataLoader checks its options in its constructor).
+ */
+import { DEFAULT_FRESHNESS_MS, type Freshness } from '../api/endpoints';
+import { realSleep, type Sleep } from './clock';
+import type { KeyStore } from './key-store';
+import type { KvStore } from './kv-store';
+
+export interface ClientOptions {
+  /** Host root, e.g. 'https://api.cryptorank.io' or 'http://127.0.0.1:4010'; endpoint paths start with /v3. */
+  baseUrl: string;
+  keyStore: KeyStore;
+  /** Where the currency map and learned ranks persist across sessions; default memory. */
+  storage?: KvStore;
+  now?: () => number;
+  fetch?: typeof fetch;
+  /** Per attempt; default 20 s (well under Excel's ~60 s). */
+  timeoutMs?: number;
+  /**
+   * One request's whole life (pacing, attempts, backoff); default 45 s, the
+   * formula deadline. Shared work no single cell can cancel (the coin map,
+   * /v3/status, quote batches) ends by then too, waited for or not.
+   */
+  requestDeadlineMs?: number;
+  /** Default 3. */
+  maxRetries?: number;
+  /** Per freshness class; defaults from the endpoint table (DEFAULT_FRESHNESS_MS). */
+  freshnessMs?: Partial<Record<Freshness, number>>;
+  /** Bounded memory; default 5 000 responses (and 4x as many per-coin quotes). */
+  maxCacheEntries?: number;
+  /** Quote coalescing window; default 15 ms. */
+  batchWindowMs?: number;
+  sleep?: Sleep;
+  random?: () => number;
+}
+
+export type ResolvedOptions = Required<Omit<ClientOptions, 'freshnessMs' | 'storage'>> & { freshnessMs: Record<Freshness, number> };
+
+export { DEFAULT_FRESHNESS_MS };
+export const DEFAULT_TIMEOUT_MS = 20_000;
+export const DEFAULT_REQUEST_DEADLINE_MS = 45_000;
+export const DEFAULT_MAX_RETRIES = 3;
+/**
+ * The currency map gets more tries than other requests: every coin typed as
+ * text waits on this one request, so its failure fails a whole sheet. Nine
+ * attempts fit the request deadline with the backoff's growth (at most about
+ * 45 s of waits); at 30 % failures all nine fail about once in 50,000 loads.
+ */
+export const MAP_MAX_RETRIES = 8;
+export const DEFAULT_MAX_CACHE_ENTRIES = 5_000;
+export const DEFAULT_BATCH_WINDOW_MS = 15;
+
+export function resolveOptions(opts: ClientOptions): ResolvedOptions {
+  return {
+    baseUrl: opts.baseUrl,
+    keyStore: opts.keyStore,
+    now: opts.now ?? Date.now,
+    fetch: opts.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init)),
+    timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    requestDeadlineMs: opts.requestDeadlineMs ?? DEFAULT_REQUEST_DEADLINE_MS,
+    maxRetries: opts.maxRetries ?? DEFAULT_MAX_RETRIES,
+    freshnessMs: { ...DEFAULT_FRESHNESS_MS, ...opts.freshnessMs },
+    maxCacheEntries: opts.maxCacheEntries ?? DEFAULT_MAX_CACHE_ENTRIES,
+    batchWindowMs: opts.batchWindowMs ?? DEFAULT_BATCH_WINDOW_MS,
+    sleep: opts.sleep ?? realSleep,
+    random: opts.random ?? Math.random,
+  };
+}

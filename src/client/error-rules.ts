@@ -1,0 +1,173 @@
+/**
+ * THE error vocabulary, from the service's codes to the words in a cell: one
+ * row per code, read by every layer.
+ *
+ * - retry: another attempt may succeed (the service or the network failed): retry.ts, ApiError.retryable;
+ * - lastGood: the last good value may stand in, marked stale: the response cache, the quote
+ *   batcher, the calculation host (FormulaError.lastGood);
+ * - fixKey: only the user can fix it, with another key or subscription: the plan gate;
+ * - scope: what the failure costs: `item`, the one thing asked (a coin, an argument: its row
+ *   of a QUOTE table, its coin in a quote batch), or `call`, the whole call (the service, the
+ *   key, the plan: QUOTE fails whole so the host keeps the last good table);
+ * - cell: Excel's error for it;
+ * - say: the cell's message, from the error's own message and what it carries;
+ * - tell: the client error's message for an error answer, from the service's words (scrubbed).
+ *
+ * A new code is a row here (the type below makes every code have one) and its test in
+ * test/error-rules.test.ts. An unknown code from the service takes the row of the code its
+ * HTTP status means (codeForStatus).
+ */
+import { API_ERROR_CODES, type ApiErrorCode, type Plan } from '../api/endpoints';
+
+/** Codes the client itself produces (no HTTP response, or an unusable one). */
+export const CLIENT_ERROR_CODES = [
+  'NO_API_KEY',
+  'UNKNOWN_COIN',
+  'TIMEOUT',
+  'NETWORK_ERROR',
+  'MALFORMED_RESPONSE',
+  'UNEXPECTED_RESPONSE',
+  'ABORTED',
+  'BUDGET_EXCEEDED',
+  /** The answer lacks a field the formula needs ("The API answered without closingPrice"). */
+  'MISSING_FIELD',
+] as const;
+
+/** Codes a formula raises itself, with no request behind them. */
+export const FORMULA_ERROR_CODES = [
+  /** A bad argument: #VALUE! naming it and the allowed values. */
+  'INVALID_ARGUMENT',
+  /** The coin has no market price. */
+  'NOT_TRADED',
+  /** The call ran out of time (src/formulas/call-deadline.ts). */
+  'DEADLINE',
+  /** Anything else: a bug, said plainly. */
+  'UNEXPECTED',
+] as const;
+
+export type ClientErrorCode = (typeof CLIENT_ERROR_CODES)[number];
+export type FormulaErrorCode = (typeof FORMULA_ERROR_CODES)[number];
+export type ErrorCode = ApiErrorCode | ClientErrorCode | FormulaErrorCode;
+
+export type ExcelErrorCode = '#N/A' | '#VALUE!';
+
+/** What a phrase may read of an error. */
+export interface Failure {
+  code: string;
+  message: string;
+  requiredPlan?: Plan;
+}
+
+export interface ErrorRule {
+  retry: boolean;
+  lastGood: boolean;
+  fixKey: boolean;
+  scope: 'item' | 'call';
+  cell: ExcelErrorCode;
+  /** The cell's message for this failure of `formula` (e.g. "PRICE"). */
+  say(e: Failure, formula: string): string;
+  /** The ApiError's message for an error answer of `endpoint`: `detail` is the service's message (or the table's). */
+  tell(endpoint: string, detail: string, requiredPlan?: Plan): string;
+}
+
+// ---------------------------------------------------------------- phrases
+
+const noStop = (s: string) => s.replace(/\.$/, '');
+
+/** "X needs the Basic plan or higher (why)": the one wording, for the client's errors and the cells. */
+export function planNeeded(subject: string, plan: Plan | undefined, why?: string): string {
+  return `${subject} needs the ${plan ?? 'a higher'} plan or higher${why ? ` (${why})` : ''}`;
+}
+
+/** A coin without a market price. */
+export function notTradedMessage(name: string): string {
+  return `${name} has no market price (not traded)`;
+}
+
+const asIs = (e: Failure) => e.message;
+/** The service or the network failed: it passes by itself, and the cell says a recalculation retries. */
+const outage = (e: Failure) => `Market data unavailable (${e.code}): ${noStop(e.message)}; the next recalculation retries`;
+
+// ---------------------------------------------------------------- the table
+
+type Defaults = 'cell' | 'scope' | 'fixKey' | 'tell';
+type Row = Omit<ErrorRule, Defaults> & Partial<Pick<ErrorRule, Defaults>>;
+const told = (endpoint: string, detail: string) => `${endpoint}: ${noStop(detail)}.`;
+const row = (r: Row): ErrorRule => ({ cell: '#N/A', scope: 'call', fixKey: false, tell: told, ...r });
+const keyTold = (_: string, detail: string) => `${noStop(detail)}. Check the API key in the task pane.`;
+const OUTAGE = row({ retry: true, lastGood: true, say: outage });
+const NO_KEY = row({ retry: false, lastGood: false, fixKey: true, say: () => 'No API key: open Crypto Data on the Home tab and add your key', tell: keyTold });
+
+export const ERROR_RULES: Readonly<Record<ErrorCode, ErrorRule>> = {
+  // API codes (spec and [doc])
+  VALIDATION_ERROR: row({ retry: false, lastGood: false, scope: 'item', cell: '#VALUE!', say: asIs }),
+  API_KEY_MISSING: NO_KEY,
+  API_KEY_INVALID: row({ retry: false, lastGood: false, fixKey: true, say: () => 'The API key was rejected: check it in the Crypto Data pane', tell: keyTold }),
+  NO_ACTIVE_SUBSCRIPTION: row({
+    retry: false,
+    lastGood: false,
+    fixKey: true,
+    say: () => 'Your API key has no active subscription',
+    tell: (_, detail) => `${noStop(detail)}. The API key has no active subscription.`,
+  }),
+  ENDPOINT_NOT_AVAILABLE: row({
+    retry: false,
+    lastGood: false,
+    say: (e, formula) => `${planNeeded(`CRYPTO.${formula}`, e.requiredPlan)}; see your plan in the Crypto Data pane`,
+    tell: (endpoint, detail, plan) => `${planNeeded(endpoint, plan, detail)}.`,
+  }),
+  /** Credits or depth over the plan: the credits come back with the next day or period. */
+  PLAN_LIMIT_EXCEEDED: row({ retry: false, lastGood: true, say: outage }),
+  /** No data for the thing asked (a coin, a date): that thing's alone. */
+  NOT_FOUND: row({ retry: false, lastGood: false, scope: 'item', say: (e) => `No data: ${e.message}` }),
+  RATE_LIMIT_EXCEEDED: row({ retry: true, lastGood: true, say: (e) => `Rate limit reached (${noStop(e.message)}); the next recalculation retries` }),
+  INTERNAL_ERROR: OUTAGE,
+  // client codes
+  NO_API_KEY: NO_KEY,
+  UNKNOWN_COIN: row({ retry: false, lastGood: false, scope: 'item', say: asIs }),
+  TIMEOUT: OUTAGE,
+  NETWORK_ERROR: OUTAGE,
+  MALFORMED_RESPONSE: OUTAGE,
+  /** An answer of the wrong shape: asking again gives the same answer, but the last good one is still right. */
+  UNEXPECTED_RESPONSE: row({ retry: false, lastGood: true, say: outage }),
+  /** "The API answered without price (bitcoin, /v3/currencies/markets)": the field and where, as the client wrote it. */
+  MISSING_FIELD: row({ retry: false, lastGood: true, scope: 'item', say: asIs }),
+  BUDGET_EXCEEDED: row({ retry: false, lastGood: true, say: asIs }),
+  ABORTED: row({ retry: false, lastGood: false, say: () => 'Canceled' }),
+  // formula codes
+  INVALID_ARGUMENT: row({ retry: false, lastGood: false, scope: 'item', cell: '#VALUE!', say: asIs }),
+  NOT_TRADED: row({ retry: false, lastGood: false, scope: 'item', say: asIs }),
+  DEADLINE: row({ retry: false, lastGood: true, say: asIs }),
+  UNEXPECTED: row({ retry: false, lastGood: false, say: (e, formula) => `${formula}: unexpected error${e.message ? `: ${e.message}` : ''}` }),
+};
+
+/** Whether `code` names a row (own keys only: "constructor" is not an error code). */
+export function isErrorCode(code: unknown): code is ErrorCode {
+  return typeof code === 'string' && Object.hasOwn(ERROR_RULES, code);
+}
+
+/**
+ * The API code a bare HTTP status means (no error body, or a code we do not
+ * know): the one marked `byStatus` for it in the endpoint table's
+ * API_ERROR_CODES, every 5xx as 500; null when the status alone says nothing
+ * more (a 403 may be any of three codes).
+ */
+export function codeForStatus(status: number | null | undefined): ApiErrorCode | null {
+  if (status === null || status === undefined) return null;
+  const s = status >= 500 ? 500 : status;
+  for (const [code, c] of Object.entries(API_ERROR_CODES) as [ApiErrorCode, (typeof API_ERROR_CODES)[ApiErrorCode]][]) {
+    if ('byStatus' in c && c.byStatus && c.status === s) return code;
+  }
+  return null;
+}
+
+/** A code nobody knows, on a status that says nothing more: the service answered; show its words. */
+const UNKNOWN_ANSWER = row({ retry: false, lastGood: false, say: asIs });
+
+/** The rule of a code; an unknown code takes the rule of what its HTTP status means. */
+export function errorRule(code: string | null | undefined, status?: number | null): ErrorRule {
+  if (isErrorCode(code)) return ERROR_RULES[code];
+  const byStatus = codeForStatus(status);
+  return byStatus ? ERROR_RULES[byStatus] : UNKNOWN_ANSWER;
+}
+

@@ -1,0 +1,116 @@
+/**
+ * HISTORICAL's coalescer: many cells asking for different coins at the same
+ * date (and currency) share one `historicalItem` request, which takes up to
+ * the endpoint table's `currencyIds.max` ids. Loads made within a short window
+ * (10 ms) are grouped per (date, currency) and sent as one request per group
+ * of at most that many ids.
+ *
+ * - One per client (MarketClient owns it): a new client (another key, another
+ *   session) never shares a batch with an old one.
+ * - No result cache here: DataLoader's memoization is off; the response cache
+ *   serves repeated requests (its canonical key includes the id list, so the
+ *   same set of cells recalculated hits the cache; ids are sorted so the order
+ *   of the cells does not matter).
+ * - Every waiting cell settles: a failed request rejects each load of its
+ *   group; a coin missing from the answer rejects its own load with NOT_FOUND;
+ *   a 404 for a group is bisected so one coin without data at that date does
+ *   not fail its neighbours.
+ * - A cell's own cancellation settles that cell at once; the shared request
+ *   carries no single cell's signal, so one canceled cell cannot fail the others.
+ */
+import DataLoader from 'dataloader';
+import { ENDPOINTS, type ConvertCurrency } from '../api/endpoints';
+import type { HistoricalItem } from '../api/records';
+import { ApiError, hasCode } from './api-error';
+import { canonicalRequest } from './canonical-request';
+import { abortable } from './clock';
+import type { CallOptions, Requester } from './types';
+
+export interface HistoricalKey {
+  /** Epoch ms (start of the UTC day asked for). */
+  date: number;
+  currency: ConvertCurrency;
+  id: number;
+  /** Shown when the coin is missing from the answer. */
+  name: string;
+}
+
+/** How long loads wait for company before the batch is sent. */
+export const HISTORICAL_BATCH_WINDOW_MS = 10;
+/** The endpoint's limit on currencyIds. */
+export const HISTORICAL_MAX_IDS = ENDPOINTS.historicalItem.params.currencyIds.max;
+
+type Load = HistoricalKey & { caller: string | undefined };
+
+export class HistoricalBatcher {
+  readonly #requester: Requester;
+  readonly #loader: DataLoader<Load, HistoricalItem>;
+
+  constructor(requester: Requester) {
+    this.#requester = requester;
+    this.#loader = new DataLoader<Load, HistoricalItem>((keys) => this.#batch(keys), {
+      cache: false,
+      batchScheduleFn: (callback) => setTimeout(callback, HISTORICAL_BATCH_WINDOW_MS),
+    });
+  }
+
+  /** The historical item of one coin at a date, coalesced with every other load in the window. */
+  load(key: HistoricalKey, o: CallOptions = {}): Promise<HistoricalItem> {
+    const load = this.#loader.load({ ...key, caller: o.caller });
+    if (o.signal?.aborted) load.catch(() => undefined); // settled for the others; this caller has left
+    return abortable(load, o.signal);
+  }
+
+  async #batch(keys: readonly Load[]): Promise<(HistoricalItem | Error)[]> {
+    const results: (HistoricalItem | Error)[] = new Array(keys.length);
+    const groups = new Map<string, number[]>();
+    keys.forEach((k, i) => {
+      const g = `${k.date}|${k.currency}`;
+      const list = groups.get(g);
+      if (list) list.push(i);
+      else groups.set(g, [i]);
+    });
+    await Promise.all(
+      [...groups.values()].map(async (indexes) => {
+        const { date, currency, caller } = keys[indexes[0]];
+        const ids = [...new Set(indexes.map((i) => keys[i].id))].sort((a, b) => a - b);
+        const chunks: number[][] = [];
+        for (let start = 0; start < ids.length; start += HISTORICAL_MAX_IDS) chunks.push(ids.slice(start, start + HISTORICAL_MAX_IDS));
+        const answers = new Map<number, HistoricalItem | Error>();
+        await Promise.all(chunks.map((chunk) => this.#fetchIds(date, currency, caller, chunk, answers)));
+        for (const i of indexes) {
+          results[i] = answers.get(keys[i].id)
+            ?? new ApiError({ code: 'NOT_FOUND', message: `no historical data for ${keys[i].name} on ${new Date(date).toISOString().slice(0, 10)}`, endpoint: 'historicalItem' });
+        }
+      }),
+    );
+    return results;
+  }
+
+  /**
+   * One request for `ids`; its items go into `answers`. The service answers 404
+   * for the whole request when any one coin has no data at that date (e.g. listed
+   * later), so a 404 for several ids is split in halves until the coins without
+   * data are isolated: the others still get their values, at a few extra requests.
+   */
+  async #fetchIds(date: number, currency: ConvertCurrency, caller: string | undefined, ids: number[], answers: Map<number, HistoricalItem | Error>): Promise<void> {
+    try {
+      const query = { date: new Date(date).toISOString(), currencyIds: ids.join(','), convert: currency === 'USD' ? undefined : currency };
+      const a = await this.#requester.request(canonicalRequest('historicalItem', undefined, query), { caller });
+      for (const item of a.entry.data as HistoricalItem[]) answers.set(item.id, item);
+    } catch (e) {
+      // A single coin without data: left unanswered, its cell says so by name.
+      if (hasCode(e, 'NOT_FOUND') && ids.length === 1) return;
+      if (hasCode(e, 'NOT_FOUND')) {
+        const half = Math.ceil(ids.length / 2);
+        await Promise.all([
+          this.#fetchIds(date, currency, caller, ids.slice(0, half), answers),
+          this.#fetchIds(date, currency, caller, ids.slice(half), answers),
+        ]);
+        return;
+      }
+      const err = e instanceof Error ? e : new Error(String(e));
+      for (const id of ids) answers.set(id, err);
+    }
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * Where the currency map and the rank book live: memory, then storage (a
+ * KvStore on the user's machine), then one request. The map keeps for the
+ * endpoint table's reference freshness (freshnessMs.reference); a failed
+ * refresh keeps an older map when the error allows the last good value. What
+ * was learned (a new map, ranks) is written a moment later: serializing 2,000
+ * coins is not work for the cells waiting on the map, and one write covers a
+ * whole recalculation's worth of pages. A failing store is treated as empty.
+ */
+import { canonicalRequest } from './canonical-request';
+import { allowsStaleFallback } from './api-error';
+import { abortable } from './clock';
+import { CoinMap, RankBook } from './coin-map';
+import type { CoinRef } from './coin-ref';
+import type { KvStore } from './kv-store';
+import type { CallOptions, Requester } from './types';
+
+/** How long after learning something (a map, ranks) it is written to storage. */
+export const PERSIST_DELAY_MS = 250;
+const MAP_KEY = 'crypto-addin:currency-map:v1';
+const RANKS_KEY = 'crypto-addin:coin-ranks:v1';
+
+export interface MapStoreOptions {
+  requester: Requester;
+  kv: KvStore;
+  /** The reference freshness: how long a map (and the ranks saved with it) keeps. */
+  ttlMs(): number;
+}
+
+export class CoinMapStore {
+  /** Places in the markets list, learned from answers (see MarketClient's learners); persisted with the map. */
+  readonly ranks: RankBook;
+  readonly #o: MapStoreOptions;
+  #map: CoinMap | null = null;
+  #loading: Promise<CoinMap> | null = null;
+  #storageRead: Promise<void> | null = null;
+  #persistScheduled = false;
+  /** A fetched map not yet written to storage. */
+  #unsaved: CoinMap | null = null;
+
+  constructor(o: MapStoreOptions) {
+    this.#o = o;
+    this.ranks = new RankBook(() => this.#schedulePersist());
+  }
+
+  /** The map in memory, fresh or not (the resolver's memo holds for one map). */
+  get current(): CoinMap | null {
+    return this.#map;
+  }
+
+  /** The map: memory, then storage, then one request (retried harder than others: every coin typed as text waits on it). */
+  load(o: CallOptions = {}): Promise<CoinMap> {
+    const now = this.#o.requester.now();
+    if (this.#map?.isFresh(now, this.#o.ttlMs())) return Promise.resolve(this.#map);
+    this.#loading ??= this.#fetch(o.caller).finally(() => {
+      this.#loading = null;
+    });
+    return abortable(this.#loading, o.signal);
+  }
+
+  async #fetch(caller: string | undefined): Promise<CoinMap> {
+    const { requester } = this.#o;
+    this.#storageRead ??= this.#readStorage(requester.now());
+    await this.#storageRead;
+    if (this.#map?.isFresh(requester.now(), this.#o.ttlMs())) return this.#map;
+    try {
+      const a = await requester.request(canonicalRequest('currencyMap', undefined, {}), { caller, store: false });
+      const map = new CoinMap(a.entry.data as CoinRef[], a.entry.fetchedAt);
+      this.#map = map;
+      this.#unsaved = map;
+      this.#schedulePersist();
+      return map;
+    } catch (e) {
+      if (this.#map && allowsStaleFallback(e)) return this.#map;
+      throw e;
+    }
+  }
+
+  async #readStorage(now: number): Promise<void> {
+    const { kv } = this.#o;
+    const [mapText, ranksText] = await Promise.all([kv.get(MAP_KEY).catch(() => null), kv.get(RANKS_KEY).catch(() => null)]);
+    if (ranksText) this.ranks.load(ranksText, now, this.#o.ttlMs());
+    const m = mapText ? CoinMap.parse(mapText) : null;
+    if (m && (!this.#map || m.fetchedAt > this.#map.fetchedAt)) this.#map = m;
+  }
+
+  /** Forget the map and the ranks, here and in storage ("Refresh all data" with reference data). */
+  clear(): void {
+    this.#map = null;
+    this.ranks.clear();
+    this.#storageRead = Promise.resolve();
+    const { kv } = this.#o;
+    void Promise.all([kv.remove(MAP_KEY).catch(() => undefined), kv.remove(RANKS_KEY).catch(() => undefined)]);
+  }
+
+  #schedulePersist(): void {
+    if (this.#persistScheduled) return;
+    this.#persistScheduled = true;
+    setTimeout(() => {
+      this.#persistScheduled = false;
+      void this.flush();
+    }, PERSIST_DELAY_MS);
+  }
+
+  /** Write a newly fetched map and changed ranks to storage now. */
+  async flush(): Promise<void> {
+    const map = this.#unsaved;
+    this.#unsaved = null;
+    const { kv } = this.#o;
+    const saves: Promise<void>[] = [];
+    if (map && this.#map === map) saves.push(kv.set(MAP_KEY, map.serialize()).catch(() => undefined));
+    if (this.ranks.takeDirty()) saves.push(kv.set(RANKS_KEY, this.ranks.serialize(this.#o.requester.now())).catch(() => undefined));
+    await Promise.all(saves);
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * The plan gate: what a key may spend, decided before a request is sent.
+ *
+ * - The plan: /v3/status, read once, lazily, before the first metered request
+ *   (and again after a key change); it sets the pacer's rate and the meter's
+ *   plan. A failed read lets requests go ahead on the lowest plan's rate and is
+ *   asked again after STATUS_RETRY_MS, unless the key itself was refused.
+ * - Refusals: an endpoint the service answered ENDPOINT_NOT_AVAILABLE for is
+ *   refused locally on this key until the plan changes.
+ * - The plan's endpoints: one outside the endpoints /v3/status listed, or,
+ *   where status lists none (documented shapes without `endpoints`), one whose
+ *   minimum plan in the endpoint table is above the key's plan. An unknown plan
+ *   name is left to the service to judge.
+ * - The daily budget: credits this client spent today (UTC) plus the request's
+ *   cost (the endpoint table's creditCost) may not exceed it.
+ * reset() forgets plan and refusals (a new key).
+ */
+import { DEFAULT_RATE_LIMIT_PER_MINUTE, ENDPOINTS, PLAN_LIMITS, creditCost, isPlan, planAllows, type EndpointName } from '../api/endpoints';
+import type { AccountStatus } from '../api/records';
+import { ApiError } from './api-error';
+import type { CanonicalRequest } from './canonical-request';
+import { abortable } from './clock';
+import type { CreditMeter } from './credit-meter';
+import { errorRule, planNeeded } from './error-rules';
+import type { Pacer } from './pacer';
+
+/** After a failed lazy /v3/status, how long requests go ahead on the default rate before asking again. */
+export const STATUS_RETRY_MS = 60_000;
+
+export interface PlanGateOptions {
+  /** Reads /v3/status through the request lifecycle (which hands the answer to learn()). */
+  readStatus(): Promise<unknown>;
+  pacer: Pacer;
+  meter: CreditMeter;
+  now(): number;
+}
+
+const noop = () => undefined;
+
+/**
+ * The daily credits to pace by: the figure /v3/status reports; without one (an
+ * older answer), the month's credits spread evenly over its longest month (a
+ * pacing bound, never shown as a figure); before the plan is known, the lowest
+ * plan's (the endpoint table's PLAN_LIMITS).
+ */
+export function dailyCreditsToPace(plan: AccountStatus | null): number {
+  if (!plan) return PLAN_LIMITS.Sandbox.dailyCredits;
+  return plan.credits.dailyLimit ?? plan.credits.monthlyLimit / 31;
+}
+
+/** The requests a minute to pace by: the plan's, else (before /v3/status) the lowest plan's. */
+export function rateToPace(plan: AccountStatus | null): number {
+  return plan?.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE;
+}
+
+export class PlanGate {
+  readonly #o: PlanGateOptions;
+  #plan: AccountStatus | null = null;
+  #loading: Promise<void> | null = null;
+  #failedAt: number | null = null;
+  /** Endpoints the service answered ENDPOINT_NOT_AVAILABLE for, on this key: later calls fail without a request. */
+  readonly #refused = new Set<EndpointName>();
+  #budget: number | null = null;
+
+  constructor(o: PlanGateOptions) {
+    this.#o = o;
+  }
+
+  get plan(): AccountStatus | null {
+    return this.#plan;
+  }
+
+  /**
+   * What a request must pass before it is sent, started now: the plan is asked
+   * for before anything waits, so /v3/status takes the pacer's next slot ahead
+   * of the burst that wants it (a Pro burst queued ahead of it waited a minute
+   * per 10). Call the returned check once the key is known. null: a free
+   * endpoint, nothing to pass.
+   */
+  admission(cr: CanonicalRequest, signal: AbortSignal): (() => Promise<void>) | null {
+    if (ENDPOINTS[cr.name].cost === 'free') return null;
+    const plan = this.#ensurePlan(signal);
+    plan.catch(noop); // awaited below only where the endpoint needs the plan first
+    return async () => {
+      this.#checkBudget(cr);
+      // Endpoints every plan has need not wait for /v3/status, before they are sent or
+      // after they are answered: the pacer runs at the lowest plan's rate until the
+      // plan arrives, and setRpm() then wakes whatever it holds. The round trips overlap.
+      if (ENDPOINTS[cr.name].plan !== 'Sandbox') await plan;
+      this.#checkPlan(cr);
+    };
+  }
+
+  /** A fresh /v3/status answer (a learner: see MarketClient). */
+  learn(s: AccountStatus): void {
+    // Another plan (an upgrade): what the service refused before may be allowed now.
+    if (this.#plan && this.#plan.plan !== s.plan) this.#refused.clear();
+    this.#plan = s;
+    this.#failedAt = null;
+    this.#o.pacer.setRpm(s.rateLimitPerMinute);
+    this.#o.meter.setPlan(s);
+  }
+
+  /** The service refused this endpoint for this key. */
+  refused(name: EndpointName): void {
+    this.#refused.add(name);
+  }
+
+  /** After this many credits spent today (UTC) by this client, metered requests fail with BUDGET_EXCEEDED. null: no budget. */
+  setBudget(credits: number | null): void {
+    this.#budget = credits === null || !Number.isFinite(credits) ? null : Math.max(0, credits);
+  }
+
+  /** A new key: forget its plan and refusals; the pacer goes back to the lowest plan's rate. */
+  reset(): void {
+    this.#plan = null;
+    this.#loading = null;
+    this.#failedAt = null;
+    this.#refused.clear();
+    this.#o.pacer.setRpm(DEFAULT_RATE_LIMIT_PER_MINUTE);
+    this.#o.meter.setPlan(null);
+  }
+
+  #ensurePlan(signal: AbortSignal): Promise<void> {
+    if (this.#plan) return Promise.resolve();
+    if (this.#failedAt !== null && this.#o.now() - this.#failedAt < STATUS_RETRY_MS) return Promise.resolve();
+    this.#loading ??= this.#o.readStatus().then(
+      () => {
+        this.#loading = null;
+      },
+      (e: unknown) => {
+        this.#loading = null;
+        if (e instanceof ApiError && errorRule(e.code, e.status).fixKey) throw e;
+        this.#failedAt = this.#o.now(); // go ahead at the default rate
+      },
+    );
+    return abortable(this.#loading, signal);
+  }
+
+  #checkBudget(cr: CanonicalRequest): void {
+    if (this.#budget === null) return;
+    const spent = this.#o.meter.creditsToday();
+    if (spent + creditCost(cr.name, cr.query) > this.#budget) {
+      throw new ApiError({
+        code: 'BUDGET_EXCEEDED',
+        message: `Daily credit budget reached (${spent} of ${this.#budget} credits spent today). Raise it in the task pane.`,
+        endpoint: cr.name,
+      });
+    }
+  }
+
+  #checkPlan(cr: CanonicalRequest): void {
+    const requiredPlan = ENDPOINTS[cr.name].plan;
+    const deny = (why: string): never => {
+      throw new ApiError({ code: 'ENDPOINT_NOT_AVAILABLE', message: `${planNeeded(cr.name, requiredPlan, why)}.`, status: 403, endpoint: cr.name, requiredPlan });
+    };
+    if (this.#refused.has(cr.name)) deny('the service refused it for this key');
+    const s = this.#plan;
+    if (!s) return;
+    const allowed = s.endpoints;
+    if (allowed && allowed.length > 0) {
+      const path = ENDPOINTS[cr.name].path;
+      const norm = (p: string) => p.replace(/:(\w+)/g, '{$1}').replace(/\/+$/, '');
+      if (!allowed.some((p) => norm(p) === path)) deny(`this key has ${s.plan}`);
+      return;
+    }
+    if (isPlan(s.plan) && !planAllows(s.plan, requiredPlan)) deny(`this key has ${s.plan}`);
+  }
+}
