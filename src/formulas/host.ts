@@ -14,12 +14,19 @@ import { CellError, FormulaError, notAvailable, type DateSystem, type FormulaRes
 import type { Arg } from './args';
 import { CALL_DEADLINE_MS, Deadlines, EXPIRED, deadlineError } from './call-deadline';
 import { toFormulaError } from './failure';
+import { ProvenanceBook, markStale, resultSize, summarize, trackingClient, type Fetch, type Provenance } from './provenance';
 import { Slices } from './slices';
 
 export interface Settings {
   defaultCurrency: 'USD' | 'EUR';
   /** The workbook's date system: date arguments are serials in it (args.ts). */
   dateSystem: DateSystem;
+  /**
+   * Numbers of an answer served stale (the last good value after a failure)
+   * show "(stale)" in their cell (provenance.ts): the workbook's runtime sets
+   * it; the CLI prints plain values.
+   */
+  markStale?: boolean;
 }
 
 export interface FormulaContext {
@@ -29,6 +36,8 @@ export interface FormulaContext {
   /** The formula's id, e.g. "PRICE": credits are attributed to it. */
   caller: string;
   signal?: AbortSignal;
+  /** Where each answer came from (CRYPTO.ASOF reads it). */
+  provenance?: ProvenanceBook;
 }
 
 export type FormulaFn = (ctx: FormulaContext, ...args: Arg[]) => Promise<FormulaResult>;
@@ -75,12 +84,18 @@ interface SharedEvaluation {
   /** Formula and arguments: the in-flight map's key. */
   key: string;
   promise: Promise<FormulaResult>;
+  /** The calling cells (Excel's invocation.address) this evaluation answers, and the answers it read (provenance.ts). */
+  addresses: string[];
+  fetches: Fetch[];
   /** Cancels the evaluation (null: its first caller could not cancel); also aborted at the deadline. */
   controller: AbortController | null;
   /** Callers still waiting that can cancel. */
   cancelable: number;
   /** A caller that cannot cancel waits: the evaluation runs to the end. */
   pinned: boolean;
+  /** The last good value stood in for a failure (then marked stale in the cell). */
+  stale?: boolean;
+  failure?: { code: string; message: string };
 }
 
 export class CalculationHost extends EventTarget {
@@ -88,7 +103,9 @@ export class CalculationHost extends EventTarget {
   readonly settings: Settings;
   private readonly catalog: Catalog;
   private readonly now: () => number;
-  private readonly lastGood: LRUCache<string, { result: FormulaResult }>;
+  private readonly lastGood: LRUCache<string, { result: FormulaResult; fetchedAt: number | null }>;
+  /** Where each answer came from, by calling cell, and the recent evaluations (CRYPTO.ASOF, the pane's log). */
+  readonly provenance = new ProvenanceBook();
   private readonly log: ErrorLogEntry[] = [];
   private readonly inFlight = new Map<string, SharedEvaluation>();
   private readonly slices: Slices;
@@ -154,9 +171,10 @@ export class CalculationHost extends EventTarget {
    * evaluation is cancelled only once every caller that can cancel has, and no
    * caller that cannot waits.
    */
-  call(id: string, args: Arg[], opts: { preview?: boolean; cancelable?: boolean } = {}): HostCall {
+  call(id: string, args: Arg[], opts: { preview?: boolean; cancelable?: boolean; address?: string } = {}): HostCall {
     const e = this.entry(id, args, opts.preview === true, opts.cancelable === true);
     if (e instanceof Promise) return { result: e, cancel: noop };
+    if (opts.address && !e.addresses.includes(opts.address)) e.addresses.push(opts.address);
     if (!opts.cancelable) {
       e.pinned = true;
       return { result: e.promise, cancel: noop };
@@ -195,8 +213,16 @@ export class CalculationHost extends EventTarget {
     // No controller (and no signal for the client to listen to) unless a caller can cancel: a
     // call's requests end by the client's own request deadline all the same.
     const controller = cancelable ? new AbortController() : null;
-    const entry: SharedEvaluation = { key, promise: null as unknown as Promise<FormulaResult>, controller, cancelable: 0, pinned: false };
-    entry.promise = this.start(formula, fn, entry, args);
+    const entry: SharedEvaluation = {
+      key, promise: null as unknown as Promise<FormulaResult>, addresses: [], fetches: [], controller, cancelable: 0, pinned: false,
+    };
+    entry.promise = this.start(formula, fn, entry, args).then(
+      (result) => this.recorded(formula, entry, args, result, null),
+      (e: unknown) => {
+        this.recorded(formula, entry, args, null, e as FormulaError);
+        throw e;
+      },
+    );
     this.inFlight.set(key, entry);
     return entry;
   }
@@ -212,7 +238,9 @@ export class CalculationHost extends EventTarget {
    * suspended frame each is memory the garbage collector keeps copying.
    */
   private run(formula: string, fn: FormulaFn, entry: SharedEvaluation, args: Arg[]): Promise<FormulaResult> {
-    const ctx: FormulaContext = { client: this.client, settings: this.settings, now: this.now, caller: formula, signal: entry.controller?.signal };
+    // The client as this evaluation sees it: every answer it reads is noted for its provenance.
+    const client = trackingClient(this.client, entry.fetches, this.now);
+    const ctx: FormulaContext = { client, settings: this.settings, now: this.now, caller: formula, signal: entry.controller?.signal, provenance: this.provenance };
     let pending: Promise<FormulaResult>;
     try {
       pending = fn(ctx, ...args);
@@ -242,9 +270,30 @@ export class CalculationHost extends EventTarget {
 
   private succeeded(formula: string, entry: SharedEvaluation, result: FormulaResult): FormulaResult {
     this.settled(entry);
-    this.lastGood.set(entry.key, { result });
+    this.lastGood.set(entry.key, { result, fetchedAt: summarize(entry.fetches).fetchedAt });
     this.logCellErrors(formula, result);
     return result;
+  }
+
+  /** Where the answer came from, by the cells it went to (provenance.ts); a value served stale is marked as such. */
+  private recorded(formula: string, entry: SharedEvaluation, args: Arg[], result: FormulaResult | null, error: FormulaError | null): FormulaResult {
+    if (formula === 'ASOF') return result as FormulaResult; // reading provenance is not an answer of its own
+    const known = result !== null ? this.lastGood.get(entry.key) : undefined;
+    const servedStale = entry.stale === true;
+    const sum = summarize(entry.fetches);
+    const p: Provenance = {
+      time: this.now(),
+      formula,
+      args,
+      addresses: entry.addresses,
+      fetches: entry.fetches,
+      ...sum,
+      ...(servedStale ? { fetchedAt: known?.fetchedAt ?? sum.fetchedAt, freshness: 'stale' as const } : {}),
+      error: servedStale ? entry.failure ?? null : error ? { code: error.apiCode ?? error.code, message: error.message } : null,
+      ...(result !== null ? resultSize(result) : { rows: 1, cols: 1 }),
+    };
+    this.provenance.record(p);
+    return result !== null && p.freshness === 'stale' && this.settings.markStale ? markStale(result) : (result as FormulaResult);
   }
 
   private failed(formula: string, entry: SharedEvaluation, e: unknown): FormulaResult {
@@ -252,7 +301,11 @@ export class CalculationHost extends EventTarget {
     const err = toFormulaError(e, formula);
     const known = err.transient ? this.lastGood.get(entry.key) : undefined;
     this.record(formula, err, known !== undefined);
-    if (known) return known.result;
+    if (known) {
+      entry.stale = true;
+      entry.failure = { code: err.apiCode ?? err.code, message: err.message };
+      return known.result;
+    }
     throw err;
   }
 

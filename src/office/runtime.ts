@@ -26,7 +26,7 @@ function build(store: RuntimeKvStore, keys: StoredKeyStore, settings: AddinSetti
     freshnessMs: { live: settings.liveFreshnessSeconds * 1000 },
   });
   client.setDailyBudget(settings.dailyCreditBudget);
-  const host = new CalculationHost({ client, catalog: CATALOG, settings: { defaultCurrency: settings.defaultCurrency } });
+  const host = new CalculationHost({ client, catalog: CATALOG, settings: { defaultCurrency: settings.defaultCurrency, markStale: true } });
   return { store, keys, settings, client, host };
 }
 
