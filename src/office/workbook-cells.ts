@@ -25,6 +25,14 @@ export interface CryptoCell extends CellAt {
   numberFormat: string[][];
 }
 
+/**
+ * A value as Range.values must be given it to stay a value: text that starts
+ * with "=" would be taken as a formula, so it gets Excel's text prefix (')
+ * which the cell does not show.
+ */
+const asValue = (v: unknown): unknown => (typeof v === 'string' && v.startsWith('=') ? `'${v}` : v);
+const valuesOf = (grid: readonly (readonly unknown[])[]) => grid.map((r) => r.map(asValue)) as Excel.Range['values'];
+
 /** A formula that calls one of the add-in's functions (as Range.formulas shows it: "=CRYPTO.PRICE(...)"). */
 export const isCryptoFormula = (f: unknown): f is string => typeof f === 'string' && f.startsWith('=') && /(^|[^A-Za-z0-9_.])CRYPTO\.[A-Za-z]/i.test(f);
 
@@ -143,7 +151,7 @@ export async function writeValues(writes: readonly { sheet: string; address: str
   await Excel.run(async (ctx) => {
     for (const w of writes) {
       const r = ctx.workbook.worksheets.getItem(w.sheet).getRange(w.address);
-      r.values = w.values as Excel.Range['values'];
+      r.values = valuesOf(w.values);
       if (w.numberFormat) r.numberFormat = w.numberFormat;
     }
     await ctx.sync();
@@ -209,7 +217,7 @@ export async function writeSheet(name: string, rows: readonly unknown[][], colum
     const grid = rows.map((r) => Array.from({ length: cols }, (_, i) => r[i] ?? ''));
     const address = `A1:${a1(grid.length - 1, cols - 1)}`;
     const target = ws.getRange(address);
-    target.values = grid as Excel.Range['values'];
+    target.values = valuesOf(grid);
     columnFormats.forEach((f, c) => {
       if (f && grid.length > 1) ws.getRange(`${a1(1, c)}:${a1(grid.length - 1, c)}`).numberFormat = grid.slice(1).map(() => [f]);
     });
@@ -241,7 +249,7 @@ export async function appendRows(name: string, header: readonly string[], rows: 
     const block = [...(needHeader ? [header as unknown[]] : []), ...rows];
     const cols = header.length;
     const address = `${a1(next, 0)}:${a1(next + block.length - 1, cols - 1)}`;
-    ws.getRange(address).values = block.map((r) => Array.from({ length: cols }, (_, i) => r[i] ?? '')) as Excel.Range['values'];
+    ws.getRange(address).values = valuesOf(block.map((r) => Array.from({ length: cols }, (_, i) => r[i] ?? '')));
     const first = next + (needHeader ? 1 : 0);
     columnFormats.forEach((f, c) => {
       if (f) ws.getRange(`${a1(first, c)}:${a1(next + block.length - 1, c)}`).numberFormat = rows.map(() => [f]);

@@ -146,14 +146,26 @@ class RequestContext {
 /** Something whose properties are read by load() and sync(). */
 class Loadable {
   protected data: Record<string, unknown> | null = null;
+  /** Known after a sync for the objects of *OrNullObject methods, loaded or not (as in Office.js). */
+  protected isNull: boolean | null = null;
   protected prop<T>(name: string): T {
+    if (this.isNull === true || this.data?.isNullObject === true) throw new Error(`InvalidObjectPath: the object is a null object (${name})`);
     if (!this.data) throw new NotLoaded(name);
-    if (this.data.isNullObject === true && name !== 'isNullObject') throw new Error(`InvalidObjectPath: the object is a null object (${name})`);
     return this.data[name] as T;
   }
   get isNullObject(): boolean {
-    return this.prop<boolean>('isNullObject');
+    if (this.data && typeof this.data.isNullObject === 'boolean') return this.data.isNullObject;
+    if (this.isNull === null) throw new NotLoaded('isNullObject');
+    return this.isNull;
   }
+}
+
+/** An *OrNullObject result: whether it exists is settled at the next sync. */
+function nullable<T extends Loadable>(ctx: RequestContext, o: T, exists: (d: WorkbookDocument) => boolean): T {
+  ctx.queue.push((wb) => {
+    (o as unknown as { isNull: boolean }).isNull = !exists(doc(wb));
+  });
+  return o;
 }
 
 const broadcast = (v: unknown, rows: number, cols: number): unknown[][] =>
@@ -272,19 +284,21 @@ class Range extends Loadable {
   }
   /** ExcelApi 1.12: the range this anchor's array spills into, or a null object. */
   getSpillingToRangeOrNullObject(): Range {
-    return new Range(this.ctx, (d) => {
+    const locate = (d: WorkbookDocument): Loc | null => {
       const loc = this.locate(d);
       const to = loc && d.spill(loc.sheet, loc.address);
       return loc && to ? { sheet: loc.sheet, address: to } : null;
-    });
+    };
+    return nullable(this.ctx, new Range(this.ctx, locate), (d) => locate(d) !== null);
   }
   /** ExcelApi 1.12: the anchor of the spill covering this cell, or a null object. */
   getSpillParentOrNullObject(): Range {
-    return new Range(this.ctx, (d) => {
+    const locate = (d: WorkbookDocument): Loc | null => {
       const loc = this.locate(d);
       const at = loc && d.spillParent(loc.sheet, loc.address);
       return loc && at ? { sheet: loc.sheet, address: at } : null;
-    });
+    };
+    return nullable(this.ctx, new Range(this.ctx, locate), (d) => locate(d) !== null);
   }
   clear(_applyTo?: string): void {
     this.ctx.queue.push((wb) => {
@@ -340,11 +354,12 @@ class Worksheet extends Loadable {
     return this.getRangeByIndexes(row, column, 1, 1);
   }
   getUsedRangeOrNullObject(_valuesOnly?: boolean): Range {
-    return new Range(this.ctx, (d) => {
+    const locate = (d: WorkbookDocument): Loc | null => {
       const n = this.#name(d);
       const used = d.usedRange(n);
       return used ? { sheet: n, address: used } : null;
-    });
+    };
+    return nullable(this.ctx, new Range(this.ctx, locate), (d) => locate(d) !== null);
   }
   /** An empty sheet's used range is A1 in Excel. */
   getUsedRange(_valuesOnly?: boolean): Range {
@@ -371,7 +386,10 @@ function workbookObject(ctx: RequestContext) {
         if (n === undefined) throw new Error(`ItemNotFound: no worksheet named ${name}`);
         return n;
       }),
-    getItemOrNullObject: (name: string) => new Worksheet(ctx, (d) => d.sheetNames().find((s) => s.toLowerCase() === name.toLowerCase()) ?? null),
+    getItemOrNullObject: (name: string) => {
+      const locate = (d: WorkbookDocument) => d.sheetNames().find((s) => s.toLowerCase() === name.toLowerCase()) ?? null;
+      return nullable(ctx, new Worksheet(ctx, locate), (d) => locate(d) !== null);
+    },
     add: (name: string) => {
       ctx.queue.push((wb) => doc(wb).addSheet(name));
       return worksheets.getItem(name);
