@@ -22,7 +22,7 @@ before(async () => {
 after(() => s?.close());
 
 const callAt = (id: string, args: unknown[], address: string) => s.host.call(id, args, { address }).result;
-const asof = (address: string | null, field: unknown = null) => s.host.evaluate('ASOF', [[[0]], field, address]);
+const asof = (address: string | null, field: unknown = null, cell: unknown = [[null]]) => s.host.evaluate('ASOF', [cell, field, address]);
 
 test('an answer is kept by the cell that asked: fetch time, fresh then cached, endpoint and credits by the endpoint table', async () => {
   const price = await callAt('PRICE', ['solana', null], 'Sheet1!B2');
@@ -64,8 +64,15 @@ test('ASOF finds a cell inside a spill through its anchor; "all" is a Field/Valu
   assert.deepEqual(all.slice(2).map((r) => r[1]), ['fresh', 'candles', 1, '']);
 });
 
-test('ASOF without a reference is #VALUE!, at a cell with no answer #N/A, with a bad field #VALUE! listing the fields', async () => {
-  await assert.rejects(asof(null), (e: Error & { code?: string }) => e.code === '#VALUE!' && /reference to a cell with a CRYPTO formula/.test(e.message));
+test('ASOF given a value (a nested call) finds the latest answer equal to it; nothing given is #VALUE!, an unknown value #N/A', async () => {
+  const price = await callAt('PRICE', ['bitcoin', null], 'Sheet1!J1');
+  assert.equal(await asof(null, 'endpoint', [[price]]), 'markets');
+  assert.equal(await asof(null, 'endpoint', price), 'markets', 'a value as a scalar too');
+  await assert.rejects(asof(null, null, [[-12345.678]]), (e: Error & { code?: string }) => e.code === '#N/A' && /No CRYPTO answer with this value/.test(e.message));
+});
+
+test('ASOF without a cell is #VALUE!, at a cell with no answer #N/A, with a bad field #VALUE! listing the fields', async () => {
+  await assert.rejects(asof(null), (e: Error & { code?: string }) => e.code === '#VALUE!' && /a cell with a CRYPTO formula/.test(e.message));
   await assert.rejects(asof('Sheet1!Z99'), (e: Error & { code?: string }) => e.code === '#N/A' && /No CRYPTO answer at Sheet1!Z99/.test(e.message));
   await assert.rejects(asof('Sheet1!B2', 'age'), (e: Error & { code?: string }) => e.code === '#VALUE!' && /fetchedAt, status, endpoint, credits, error, all/.test(e.message));
 });

@@ -291,6 +291,7 @@ export class CalculationHost extends EventTarget {
       ...(servedStale ? { fetchedAt: known?.fetchedAt ?? sum.fetchedAt, freshness: 'stale' as const } : {}),
       error: servedStale ? entry.failure ?? null : error ? { code: error.apiCode ?? error.code, message: error.message } : null,
       ...(result !== null ? resultSize(result) : { rows: 1, cols: 1 }),
+      ...(result !== null ? { result } : {}),
     };
     this.provenance.record(p);
     return result !== null && p.freshness === 'stale' && this.settings.markStale ? markStale(result) : (result as FormulaResult);

@@ -50,6 +50,8 @@ export interface Provenance {
   /** Size of what the cell shows: a spill covers this many rows and columns from its anchor. */
   rows: number;
   cols: number;
+  /** The answer (shared with the host's last good values, not a copy): ASOF given a value finds it by this. */
+  result?: FormulaResult;
 }
 
 /** Credits of an answer by the endpoint table: buckets endpoints charge by the items returned. */
@@ -220,6 +222,23 @@ export class ProvenanceBook extends EventTarget {
     return best;
   }
 
+  /**
+   * The most recent answer equal to this value (a nested call's result:
+   * =CRYPTO.ASOF(CRYPTO.PRICE("bitcoin"))), as the workbook holds it: dates as
+   * serials or formatted numbers, a 1x1 range as its value.
+   */
+  byValue(v: unknown): Provenance | null {
+    const want = plainGrid(v);
+    if (!want) return null;
+    for (let i = this.#log.length - 1; i >= 0; i--) {
+      const p = this.#log[i];
+      if (p.result === undefined || p.error) continue;
+      const got = plainGrid(p.result);
+      if (got && sameGrid(got, want)) return p;
+    }
+    return null;
+  }
+
   /** Recent evaluations, newest first. */
   recent(): readonly Provenance[] {
     return [...this.#log].reverse();
@@ -232,6 +251,35 @@ export class ProvenanceBook extends EventTarget {
 }
 
 const normalize = (a: string) => a.replace(/\$/g, '').toUpperCase();
+
+/** A cell as plain data: a date or formatted number as its number, an error as its code. */
+function plainCell(c: unknown): unknown {
+  if (c instanceof DateCell) return c.serial;
+  if (c instanceof FormattedCell) return c.value;
+  if (typeof c === 'object' && c !== null) {
+    const o = c as { basicValue?: unknown; error?: unknown };
+    if (typeof o.basicValue === 'number') return o.basicValue;
+    if (typeof o.error === 'string') return o.error;
+    return undefined;
+  }
+  return c === null ? '' : c;
+}
+
+function plainGrid(v: unknown): unknown[][] | null {
+  const grid = Array.isArray(v) ? (v as unknown[]).map((r) => (Array.isArray(r) ? r : [r])) : [[v]];
+  if (grid.length === 0) return null;
+  return grid.map((r) => r.map(plainCell));
+}
+
+/** Equal cell by cell; numbers within a part in 10^12 (a 1904 workbook's dates differ by 1,462 days: not equal). */
+function sameGrid(a: unknown[][], b: unknown[][]): boolean {
+  if (a.length !== b.length) return false;
+  return a.every((row, i) => row.length === b[i].length && row.every((x, j) => {
+    const y = b[i][j];
+    if (typeof x === 'number' && typeof y === 'number') return x === y || Math.abs(x - y) <= 1e-12 * Math.max(Math.abs(x), Math.abs(y));
+    return x === y;
+  }));
+}
 
 // ---------------------------------------------------------------- CRYPTO.ASOF
 
@@ -285,17 +333,25 @@ const firstCell = (address: string) => address.replace(/:[^!]*$/, '');
  * address (requiresParameterAddresses) as the third argument; the reference
  * itself makes Excel recalculate ASOF when that cell's answer arrives.
  */
-function asof(ctx: FormulaContext, _cell: Arg, field: Arg, address: Arg): Promise<FormulaResult> {
+function asof(ctx: FormulaContext, cell: Arg, field: Arg, address: Arg): Promise<FormulaResult> {
   const f = fieldArg(field, ASOF_CHOICES) ?? 'fetchedAt';
-  if (typeof address !== 'string' || !address.includes('!')) {
-    return Promise.reject(invalidValue('cell must be a reference to a cell with a CRYPTO formula, or a cell it spills into, e.g. =CRYPTO.ASOF(B2)'));
-  }
-  const at = firstCell(address);
-  const p = ctx.provenance?.at(at);
-  if (!p) {
-    return Promise.reject(
-      notAvailable(`No CRYPTO answer at ${at} since the add-in started: ASOF knows the answers fetched in this session (refresh the cell to fetch it)`),
-    );
+  let p: Provenance | null | undefined;
+  if (typeof address === 'string' && address.includes('!')) {
+    const at = firstCell(address);
+    p = ctx.provenance?.at(at);
+    if (!p) {
+      return Promise.reject(
+        notAvailable(`No CRYPTO answer at ${at} since the add-in started: ASOF knows the answers fetched in this session (refresh the cell to fetch it)`),
+      );
+    }
+  } else {
+    // A value, not a cell (a nested call): the most recent answer equal to it.
+    const given = Array.isArray(cell) ? cell.flat(2) : [cell];
+    if (given.length === 0 || given.every((x) => x === null || x === undefined || x === '')) {
+      return Promise.reject(invalidValue('cell must be a cell with a CRYPTO formula, or a cell it spills into, e.g. =CRYPTO.ASOF(B2)'));
+    }
+    p = ctx.provenance?.byValue(cell);
+    if (!p) return Promise.reject(notAvailable('No CRYPTO answer with this value since the add-in started: point ASOF at the cell, e.g. =CRYPTO.ASOF(B2)'));
   }
   try {
     return Promise.resolve(asOfCells(p, f === 'all' ? null : f));
