@@ -78,6 +78,7 @@ export interface HostCall {
 }
 
 const noop = () => undefined;
+const NO_ARGS: readonly Arg[] = [];
 
 /** One evaluation and the calls waiting on it. */
 interface SharedEvaluation {
@@ -93,9 +94,8 @@ interface SharedEvaluation {
   cancelable: number;
   /** A caller that cannot cancel waits: the evaluation runs to the end. */
   pinned: boolean;
-  /** The last good value stood in for a failure (then marked stale in the cell). */
-  stale?: boolean;
-  failure?: { code: string; message: string };
+  /** The arguments it was evaluated with (its provenance names them). */
+  args?: Arg[];
 }
 
 export class CalculationHost extends EventTarget {
@@ -216,13 +216,7 @@ export class CalculationHost extends EventTarget {
     const entry: SharedEvaluation = {
       key, promise: null as unknown as Promise<FormulaResult>, addresses: [], fetches: [], controller, cancelable: 0, pinned: false,
     };
-    entry.promise = this.start(formula, fn, entry, args).then(
-      (result) => this.recorded(formula, entry, args, result, null),
-      (e: unknown) => {
-        this.recorded(formula, entry, args, null, e as FormulaError);
-        throw e;
-      },
-    );
+    entry.promise = this.start(formula, fn, entry, args);
     this.inFlight.set(key, entry);
     return entry;
   }
@@ -238,6 +232,7 @@ export class CalculationHost extends EventTarget {
    * suspended frame each is memory the garbage collector keeps copying.
    */
   private run(formula: string, fn: FormulaFn, entry: SharedEvaluation, args: Arg[]): Promise<FormulaResult> {
+    entry.args = args;
     // The client as this evaluation sees it: every answer it reads is noted for its provenance.
     const client = trackingClient(this.client, entry.fetches, this.now);
     const ctx: FormulaContext = { client, settings: this.settings, now: this.now, caller: formula, signal: entry.controller?.signal, provenance: this.provenance };
@@ -270,31 +265,12 @@ export class CalculationHost extends EventTarget {
 
   private succeeded(formula: string, entry: SharedEvaluation, result: FormulaResult): FormulaResult {
     this.settled(entry);
-    this.lastGood.set(entry.key, { result, fetchedAt: summarize(entry.fetches).fetchedAt });
-    this.logCellErrors(formula, result);
-    return result;
-  }
-
-  /** Where the answer came from, by the cells it went to (provenance.ts); a value served stale is marked as such. */
-  private recorded(formula: string, entry: SharedEvaluation, args: Arg[], result: FormulaResult | null, error: FormulaError | null): FormulaResult {
-    if (formula === 'ASOF') return result as FormulaResult; // reading provenance is not an answer of its own
-    const known = result !== null ? this.lastGood.get(entry.key) : undefined;
-    const servedStale = entry.stale === true;
     const sum = summarize(entry.fetches);
-    const p: Provenance = {
-      time: this.now(),
-      formula,
-      args,
-      addresses: entry.addresses,
-      fetches: entry.fetches,
-      ...sum,
-      ...(servedStale ? { fetchedAt: known?.fetchedAt ?? sum.fetchedAt, freshness: 'stale' as const } : {}),
-      error: servedStale ? entry.failure ?? null : error ? { code: error.apiCode ?? error.code, message: error.message } : null,
-      ...(result !== null ? resultSize(result) : { rows: 1, cols: 1 }),
-      ...(result !== null ? { result } : {}),
-    };
-    this.provenance.record(p);
-    return result !== null && p.freshness === 'stale' && this.settings.markStale ? markStale(result) : (result as FormulaResult);
+    this.lastGood.set(entry.key, { result, fetchedAt: sum.fetchedAt });
+    this.logCellErrors(formula, result);
+    this.recorded(formula, entry, sum, result, null);
+    // A value a failed refresh left stale in the client's cache is marked where the workbook shows it.
+    return sum.freshness === 'stale' && this.settings.markStale ? markStale(result) : result;
   }
 
   private failed(formula: string, entry: SharedEvaluation, e: unknown): FormulaResult {
@@ -302,12 +278,40 @@ export class CalculationHost extends EventTarget {
     const err = toFormulaError(e, formula);
     const known = err.transient ? this.lastGood.get(entry.key) : undefined;
     this.record(formula, err, known !== undefined);
+    const failure = { code: err.apiCode ?? err.code, message: err.message };
     if (known) {
-      entry.stale = true;
-      entry.failure = { code: err.apiCode ?? err.code, message: err.message };
-      return known.result;
+      // The last good value stands in: its own fetch time, marked stale in the cell.
+      this.recorded(formula, entry, { fetchedAt: known.fetchedAt, freshness: 'stale', credits: summarize(entry.fetches).credits }, known.result, failure);
+      return this.settings.markStale ? markStale(known.result) : known.result;
     }
+    this.recorded(formula, entry, summarize(entry.fetches), null, failure);
     throw err;
+  }
+
+  /** Where the answer came from, by the cells it went to (provenance.ts). */
+  private recorded(
+    formula: string,
+    entry: SharedEvaluation,
+    sum: Pick<Provenance, 'fetchedAt' | 'freshness' | 'credits'>,
+    result: FormulaResult | null,
+    error: { code: string; message: string } | null,
+  ): void {
+    if (formula === 'ASOF') return; // reading provenance is not an answer of its own
+    const size = Array.isArray(result) ? resultSize(result) : null;
+    this.provenance.record({
+      time: this.now(),
+      formula,
+      args: entry.args ?? NO_ARGS,
+      addresses: entry.addresses,
+      fetches: entry.fetches,
+      fetchedAt: sum.fetchedAt,
+      freshness: sum.freshness,
+      credits: sum.credits,
+      error,
+      rows: size ? size.rows : 1,
+      cols: size ? size.cols : 1,
+      result: result ?? undefined,
+    });
   }
 
   /**

@@ -81,72 +81,105 @@ interface FetchedLike {
   fromCache?: unknown;
 }
 
+/** The client's calls a formula makes (MarketClient's, in the shape formulas use). */
+interface ClientLike {
+  get(name: string, req?: { query?: Record<string, unknown> }): Promise<FetchedLike>;
+  getPages(name: string, req: { query?: Record<string, unknown> }): Promise<FetchedLike>;
+  quote(coin: unknown, opts?: { currency?: unknown }): Promise<unknown>;
+  resolveCoin(input: unknown, opts?: unknown): Promise<unknown>;
+  status(opts?: unknown): Promise<unknown>;
+  lastFailure(caller?: string): unknown;
+  readonly meter: unknown;
+  readonly ambiguities: unknown;
+  readonly queuedForRate: number;
+  readonly rateLimitPerMinute: number;
+}
+
 /**
- * The client as one evaluation sees it: every answer it reads is noted in
- * `into`. Everything else passes through unchanged.
+ * The client as one evaluation sees it: the same calls, and every answer it
+ * reads noted in `into`. A small class rather than a Proxy: a column of
+ * thousands of cells makes one each, on the path a warm recalculation times.
  */
-export function trackingClient<C extends object>(client: C, into: Fetch[], now: () => number): C {
-  const note = (endpoint: string, query: Readonly<Record<string, unknown>> | undefined, r: FetchedLike) => {
+class TrackingClient {
+  constructor(
+    private readonly c: ClientLike,
+    private readonly into: Fetch[],
+    private readonly now: () => number,
+  ) {}
+
+  private note(endpoint: string, query: Readonly<Record<string, unknown>> | undefined, r: FetchedLike): void {
     if (typeof r !== 'object' || r === null) return;
     const fromCache = r.fromCache === true;
-    const items = Array.isArray(r.data) ? r.data.length : 1;
-    into.push({
+    this.into.push({
       endpoint,
-      fetchedAt: typeof r.fetchedAt === 'number' ? r.fetchedAt : now(),
+      fetchedAt: typeof r.fetchedAt === 'number' ? r.fetchedAt : this.now(),
       stale: r.stale === true,
       fromCache,
-      credits: fromCache || r.stale === true ? 0 : answerCredits(endpoint, query, items),
+      credits: fromCache || r.stale === true ? 0 : answerCredits(endpoint, query, Array.isArray(r.data) ? r.data.length : 1),
     });
-  };
-  const quoteNote = (q: unknown, currency: unknown) => {
-    if (typeof q !== 'object' || q === null) return;
-    let seen = QUOTE_SEEN.get(q);
-    const first = seen === undefined;
-    if (first) QUOTE_SEEN.set(q, (seen = now()));
-    const stale = (q as { stale?: unknown }).stale === true;
-    into.push({
-      endpoint: 'markets',
-      fetchedAt: seen!,
-      stale,
-      fromCache: !first,
-      credits: first && !stale ? creditCost('markets', { convert: typeof currency === 'string' ? currency : undefined }) : 0,
+  }
+
+  get(name: string, req?: { query?: Record<string, unknown> }): Promise<FetchedLike> {
+    return this.c.get(name, req).then((r) => (this.note(name, req?.query, r), r));
+  }
+  getPages(name: string, req: { query?: Record<string, unknown> }): Promise<FetchedLike> {
+    return this.c.getPages(name, req).then((r) => (this.note(name, req?.query, r), r));
+  }
+  quote(coin: unknown, opts?: { currency?: unknown }): Promise<unknown> {
+    return this.c.quote(coin, opts).then((q) => {
+      if (typeof q === 'object' && q !== null) {
+        let seen = QUOTE_SEEN.get(q);
+        const first = seen === undefined;
+        if (first) QUOTE_SEEN.set(q, (seen = this.now()));
+        const stale = (q as { stale?: unknown }).stale === true;
+        const currency = typeof opts?.currency === 'string' ? opts.currency : 'USD';
+        this.into.push({ endpoint: 'markets', fetchedAt: seen!, stale, fromCache: !first, credits: first && !stale ? creditCost('markets', { convert: currency }) : 0 });
+      }
+      return q;
     });
-  };
-  return new Proxy(client, {
-    get(target, key, receiver) {
-      const v = Reflect.get(target, key, receiver);
-      if (typeof v !== 'function') return v;
-      if (key === 'get' || key === 'getPages') {
-        return (name: string, req?: { query?: Record<string, unknown> }) => {
-          const p = (v as (...a: unknown[]) => Promise<FetchedLike>).call(target, name, req);
-          return p.then((r) => {
-            note(name, req?.query, r);
-            return r;
-          });
-        };
-      }
-      if (key === 'quote') {
-        return (coin: unknown, opts?: { currency?: unknown }) => {
-          const p = (v as (...a: unknown[]) => Promise<unknown>).call(target, coin, opts);
-          return p.then((q) => {
-            quoteNote(q, opts?.currency ?? 'USD');
-            return q;
-          });
-        };
-      }
-      return (v as (...a: unknown[]) => unknown).bind(target);
-    },
-  });
+  }
+  resolveCoin(input: unknown, opts?: unknown): Promise<unknown> {
+    return this.c.resolveCoin(input, opts);
+  }
+  status(opts?: unknown): Promise<unknown> {
+    return this.c.status(opts);
+  }
+  lastFailure(caller?: string): unknown {
+    return this.c.lastFailure(caller);
+  }
+  get meter(): unknown {
+    return this.c.meter;
+  }
+  get ambiguities(): unknown {
+    return this.c.ambiguities;
+  }
+  get queuedForRate(): number {
+    return this.c.queuedForRate;
+  }
+  get rateLimitPerMinute(): number {
+    return this.c.rateLimitPerMinute;
+  }
+}
+
+/** The client as one evaluation sees it (TrackingClient): typed as the client the formulas take. */
+export function trackingClient<C extends object>(client: C, into: Fetch[], now: () => number): C {
+  return new TrackingClient(client as unknown as ClientLike, into, now) as unknown as C;
 }
 
 /** What an evaluation's answers add up to. */
 export function summarize(fetches: readonly Fetch[]): Pick<Provenance, 'fetchedAt' | 'freshness' | 'credits'> {
   if (fetches.length === 0) return { fetchedAt: null, freshness: 'none', credits: 0 };
-  return {
-    fetchedAt: Math.min(...fetches.map((f) => f.fetchedAt)),
-    freshness: fetches.some((f) => f.stale) ? 'stale' : fetches.every((f) => f.fromCache) ? 'cached' : 'fresh',
-    credits: fetches.reduce((s, f) => s + f.credits, 0),
-  };
+  let fetchedAt = Number.POSITIVE_INFINITY;
+  let credits = 0;
+  let stale = false;
+  let cached = true;
+  for (const f of fetches) {
+    if (f.fetchedAt < fetchedAt) fetchedAt = f.fetchedAt;
+    credits += f.credits;
+    stale ||= f.stale;
+    cached &&= f.fromCache;
+  }
+  return { fetchedAt, freshness: stale ? 'stale' : cached ? 'cached' : 'fresh', credits };
 }
 
 export function resultSize(result: FormulaResult): { rows: number; cols: number } {
@@ -197,11 +230,20 @@ export class ProvenanceBook extends EventTarget {
     this.#byAddress = new LRUCache({ max: maxCells });
   }
 
+  #notifying = false;
+
   record(p: Provenance): void {
     for (const a of p.addresses) this.#byAddress.set(normalize(a), p);
     this.#log.push(p);
     if (this.#log.length > LOG_SIZE) this.#log.shift();
-    this.dispatchEvent(new Event('recorded'));
+    // One 'recorded' event for all the answers of a task: a recalculation settles thousands at once.
+    if (!this.#notifying) {
+      this.#notifying = true;
+      setTimeout(() => {
+        this.#notifying = false;
+        this.dispatchEvent(new Event('recorded'));
+      }, 0);
+    }
   }
 
   /** The answer shown at this cell: its own, or the spill's that covers it. */
