@@ -106,6 +106,20 @@ test('a failure after a good answer: the last good value, marked "(stale)" where
   s.emulator!.faults.clear?.();
 });
 
+test('HISTORICAL cells of one date share one request: each knows its fetch time, the request\'s credit is counted once', async () => {
+  const [a, b] = await Promise.all([
+    callAt('HISTORICAL', ['bitcoin', '2025-06-01', null, null], 'Sheet2!A1'),
+    callAt('HISTORICAL', ['ethereum', '2025-06-01', null, null], 'Sheet2!A2'),
+  ]);
+  assert.equal(typeof a, 'number');
+  assert.equal(typeof b, 'number');
+  const pa = s.host.provenance.at('Sheet2!A1')!;
+  const pb = s.host.provenance.at('Sheet2!A2')!;
+  assert.deepEqual([pa.fetches.map((f) => f.endpoint), pb.fetches.map((f) => f.endpoint)], [['historicalItem'], ['historicalItem']]);
+  assert.equal(pa.fetchedAt, pb.fetchedAt);
+  assert.equal(pa.credits + pb.credits, 1, 'one request, one credit');
+});
+
 test('the book: addresses in any case and with $, sheets quoted, the log newest first and bounded', () => {
   assert.deepEqual(parseCellAddress("'My sheet'!$B$2:C4"), { sheet: 'My sheet', top: 2, left: 2, bottom: 4, right: 3 });
   const book = new ProvenanceBook(10);

@@ -19,6 +19,8 @@
  */
 import DataLoader from 'dataloader';
 import type { MarketClient } from '../client';
+import { creditCost } from '../api/endpoints';
+import { noteFetch, untracked } from './provenance';
 import type { HistoricalItem } from '../api/records';
 import { notAvailable } from './cells';
 
@@ -40,6 +42,8 @@ export const HISTORICAL_BATCH_WINDOW_MS = 10;
 export const HISTORICAL_MAX_IDS = 100;
 
 const loaders = new WeakMap<MarketClient, DataLoader<HistoricalKey, HistoricalItem>>();
+/** Each item's answer (fetch time, freshness), for the provenance of the cells it serves; the first cell is charged its credit. */
+const answerOf = new WeakMap<HistoricalItem, { fetchedAt: number; stale: boolean; fromCache: boolean; charged: { done: boolean } }>();
 
 function loaderFor(client: MarketClient): DataLoader<HistoricalKey, HistoricalItem> {
   let loader = loaders.get(client);
@@ -96,7 +100,11 @@ async function fetchIds(
       query: { date: new Date(date).toISOString(), currencyIds: ids.join(','), convert: currency === 'USD' ? undefined : currency },
       caller,
     });
-    for (const item of res.data) answers.set(item.id, item);
+    const charged = { done: res.fromCache || res.stale };
+    for (const item of res.data) {
+      answers.set(item.id, item);
+      answerOf.set(item, { fetchedAt: res.fetchedAt, stale: res.stale, fromCache: res.fromCache, charged });
+    }
   } catch (e) {
     // A single coin without data: left unanswered, its cell says so by name.
     if (errorCode(e) === 'NOT_FOUND' && ids.length === 1) return;
@@ -115,7 +123,15 @@ async function fetchIds(
 
 /** The historical item of one coin at a date, coalesced with every other load in the window. */
 export function loadHistorical(client: MarketClient, key: HistoricalKey, signal?: AbortSignal): Promise<HistoricalItem> {
-  const load = loaderFor(client).load(key);
+  // One coalescer for the client, whichever evaluation's view of it asks (provenance.ts).
+  const load = loaderFor(untracked(client)).load(key).then((item) => {
+    const a = answerOf.get(item);
+    if (a) {
+      noteFetch(client, { endpoint: 'historicalItem', fetchedAt: a.fetchedAt, stale: a.stale, fromCache: a.fromCache || a.charged.done, credits: a.charged.done ? 0 : creditCost('historicalItem', {}) });
+      a.charged.done = true;
+    }
+    return item;
+  });
   if (!signal) return load;
   if (signal.aborted) {
     load.catch(() => undefined);

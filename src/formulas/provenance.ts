@@ -161,6 +161,16 @@ class TrackingClient {
   }
 }
 
+/** The client behind an evaluation's tracking one: what work shared across cells (HISTORICAL's coalescer) is keyed by. */
+export function untracked<C extends object>(client: C): C {
+  return client instanceof TrackingClient ? ((client as unknown as { c: C }).c) : client;
+}
+
+/** An answer that reached the evaluation by another way than its own call (a coalesced batch), noted for its provenance. */
+export function noteFetch(client: object, f: Fetch): void {
+  if (client instanceof TrackingClient) (client as unknown as { into: Fetch[] }).into.push(f);
+}
+
 /** The client as one evaluation sees it (TrackingClient): typed as the client the formulas take. */
 export function trackingClient<C extends object>(client: C, into: Fetch[], now: () => number): C {
   return new TrackingClient(client as unknown as ClientLike, into, now) as unknown as C;
