@@ -11,7 +11,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { DateCell, FormattedCell, toSerial } from '../src/formulas/cells';
-import { ProvenanceBook, STALE_FORMAT, answerCredits, parseCellAddress, type Provenance } from '../src/formulas/provenance';
+import { answerCredits } from '../src/formulas/answer-tracking';
+import { ProvenanceBook, STALE_FORMAT, parseCellAddress, type Provenance } from '../src/formulas/provenance';
 import type { Session } from '../src/cli/session';
 import { FROZEN_NOW, frozenSession } from './support/frozen-session';
 

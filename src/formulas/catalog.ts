@@ -11,7 +11,7 @@ import { globalFormulas } from './global';
 import { chainFormulas } from './chains';
 import { accountFormulas } from './account';
 import { liveFormulas } from './live';
-import { provenanceFormulas } from './provenance';
+import { asofFormulas } from './asof';
 
 export const CATALOG: Catalog = {
   ...marketFormulas,
@@ -22,5 +22,5 @@ export const CATALOG: Catalog = {
   ...chainFormulas,
   ...accountFormulas,
   ...liveFormulas,
-  ...provenanceFormulas,
+  ...asofFormulas,
 };

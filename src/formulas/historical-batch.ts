@@ -20,7 +20,7 @@
 import DataLoader from 'dataloader';
 import type { MarketClient } from '../client';
 import { creditCost } from '../api/endpoints';
-import { noteFetch, untracked } from './provenance';
+import { noteFetch, untracked } from './answer-tracking';
 import type { HistoricalItem } from '../api/records';
 import { notAvailable } from './cells';
 

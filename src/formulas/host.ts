@@ -14,7 +14,8 @@ import { CellError, FormulaError, notAvailable, type DateSystem, type FormulaRes
 import type { Arg } from './args';
 import { CALL_DEADLINE_MS, Deadlines, EXPIRED, deadlineError } from './call-deadline';
 import { toFormulaError } from './failure';
-import { ProvenanceBook, markStale, resultSize, summarize, trackingClient, type Fetch, type Provenance } from './provenance';
+import { trackingClient } from './answer-tracking';
+import { ProvenanceBook, markStale, resultSize, summarize, type Fetch, type Provenance } from './provenance';
 import { Slices } from './slices';
 
 export interface Settings {

@@ -7,7 +7,8 @@
 import { HOST_GLOBAL, type CustomFunctionsHost } from '../protocol';
 import type { FunctionsJson } from '../runtime/metadata';
 import { CustomFunctionsRuntime } from '../runtime/runtime';
-import { excelShim, officeShim, type ShimWorkbook } from './office-shim';
+import { excelShim } from './excel-shim';
+import { officeShim, type ShimWorkbook } from './office-shim';
 import { previewExcel, previewSearch } from './options';
 
 const excel = previewExcel(previewSearch(window));
