@@ -171,33 +171,22 @@ export async function writeFormulas(writes: readonly { sheet: string; address: s
   });
 }
 
-/** Each cell's formula text (or value where it holds none). */
-export async function readFormulas(cells: readonly CellAt[]): Promise<unknown[]> {
+/** The first cell of each range: its formula text (or value where it holds none), or its value. */
+async function readFirst(cells: readonly CellAt[], what: 'formulas' | 'values'): Promise<unknown[]> {
   if (cells.length === 0) return [];
   return Excel.run(async (ctx) => {
     const ranges = cells.map((c) => {
       const r = ctx.workbook.worksheets.getItem(c.sheet).getRange(c.address);
-      r.load('formulas');
+      r.load(what);
       return r;
     });
     await ctx.sync();
-    return ranges.map((r) => r.formulas[0]?.[0] ?? '');
+    return ranges.map((r) => r[what][0]?.[0] ?? '');
   });
 }
 
-/** Each cell's value (the first cell of each range). */
-export async function readValues(cells: readonly CellAt[]): Promise<unknown[]> {
-  if (cells.length === 0) return [];
-  return Excel.run(async (ctx) => {
-    const ranges = cells.map((c) => {
-      const r = ctx.workbook.worksheets.getItem(c.sheet).getRange(c.address);
-      r.load('values');
-      return r;
-    });
-    await ctx.sync();
-    return ranges.map((r) => r.values[0]?.[0] ?? '');
-  });
-}
+export const readFormulas = (cells: readonly CellAt[]) => readFirst(cells, 'formulas');
+export const readValues = (cells: readonly CellAt[]) => readFirst(cells, 'values');
 
 /** A sheet by name, added when missing. */
 async function sheetNamed(ctx: Excel.RequestContext, name: string): Promise<Excel.Worksheet> {
