@@ -6,7 +6,8 @@
  * frames the pane anyway, so none of them is wanted.
  *
  * Scripts come only from the add-in's own origin and the hosts Office.js needs;
- * connections go only to the configured API and Office.js's own telemetry.
+ * connections go only to the add-in's own origin (its functions.json), the
+ * configured API and Office.js's own telemetry.
  * Inline styles are allowed because Office's own script for Excel on the web
  * sets them (OfficeDev/office-js#1687); inline scripts, eval, plugins and other
  * hosts are not. Microsoft publishes no list of the hosts Office.js needs
@@ -43,7 +44,8 @@ export function contentPolicy(opts: { apiOrigin: string; dev: boolean }): Policy
     'style-src': ["'self'", "'unsafe-inline'"],
     'img-src': ["'self'", 'data:'],
     'font-src': ["'self'"],
-    'connect-src': opts.dev ? ["'self'", ...DEV_CONNECT, OFFICE_TELEMETRY_ORIGIN] : [new URL(opts.apiOrigin).origin, OFFICE_TELEMETRY_ORIGIN],
+    // 'self': the pane's formula builder reads functions.json, the add-in's own metadata, as Excel does.
+    'connect-src': opts.dev ? ["'self'", ...DEV_CONNECT, OFFICE_TELEMETRY_ORIGIN] : ["'self'", new URL(opts.apiOrigin).origin, OFFICE_TELEMETRY_ORIGIN],
     'object-src': ["'none'"],
     'base-uri': ["'self'"],
     'form-action': ["'none'"],

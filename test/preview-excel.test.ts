@@ -49,7 +49,7 @@ async function openPreview(query: string): Promise<Page> {
   await page.goto(`${server.url}/index.html?template=blank&${query}`);
   await page.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
   await page.evaluate(() => {
-    const host = window.__previewWorkbook!.host;
+    const host = window.__previewWorkbook!.host!;
     const delivered: Record<string, unknown> = {};
     (window as unknown as { __delivered: Record<string, unknown> }).__delivered = delivered;
     const call = host.call.bind(host);

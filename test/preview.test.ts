@@ -173,7 +173,7 @@ describe('editing as in Excel', () => {
 describe('templates', () => {
   test('every function in the built functions.json is registered by the built functions.js', async () => {
     const page = await openPreview();
-    const ids = await page.evaluate(() => window.__previewWorkbook!.host.functions().map((f) => f.id));
+    const ids = await page.evaluate(() => window.__previewWorkbook!.host!.functions().map((f) => f.id));
     const json = (await (await fetch(`${server.url}/functions.json`)).json()) as { functions: { id: string }[] };
     assert.deepEqual([...ids].sort(), json.functions.map((f) => f.id).sort());
   });

@@ -25,6 +25,7 @@ import { PLAN_LIMITS, type Plan } from '../src/api/endpoints';
 import type { MeterSnapshot } from '../src/client';
 import { DEMO_KEYS, startEmulator, type Emulator } from '../src/emulator/server';
 import { PLAN_LINES } from '../src/pages/plans';
+import { errorWords } from '../src/taskpane/error-words';
 import { launchBrowser } from '../harness/browser';
 import { developmentBuild } from '../harness/dev-build';
 import { contrastFailures, overflow, textSamples } from './support/page-checks';
@@ -521,7 +522,9 @@ describe('task pane', { timeout: 240_000 }, () => {
     await until('error log entry', async () => (await byId(page, 'errors').locator('li').count()) > 0);
     const first = await byId(page, 'errors').locator('li').first().textContent();
     assert.match(first ?? '', /CRYPTO\.PRICE/);
-    assert.match(first ?? '', /NO_API_KEY/);
+    // In words, not the internal code (issue #25).
+    assert.match(first ?? '', /No API key/);
+    assert.doesNotMatch(first ?? '', /NO_API_KEY/);
     assert.match(await text(page, 'plan-message'), /Add your API key/);
   });
 
@@ -587,15 +590,17 @@ describe('task pane', { timeout: 240_000 }, () => {
     assert.match(ambText, new RegExp(`"${symbol}" is `, 'i'));
     assert.ok(ambText.includes(amb.find((a) => a.input.toUpperCase() === symbol)!.name));
 
-    // Error log: newest first, with formula, code and message.
+    // Error log: newest first, with formula, the error in words and the message.
     const errors = await page.evaluate(() => window.__cryptoAddin!.runtime.host.errors().map((e) => ({ ...e })));
     assert.ok(errors.length >= 2);
     const items = await byId(page, 'errors').locator('li').allTextContents();
     assert.equal(items.length, errors.length);
     assert.match(items[0], /CRYPTO\.PROFILE/, 'newest first');
     assert.match(items[1], /CRYPTO\.PRICE/);
-    assert.ok(items[0].includes(errors[0].code) && items[0].includes(errors[0].message));
-    assert.match(items[1], /UNKNOWN_COIN/);
+    assert.ok(items[0].includes(errorWords(errors[0].code)) && items[0].includes(errors[0].message));
+    assert.match(items[1], /Unknown coin/);
+    const kinds = await byId(page, 'errors').locator('.code').allTextContents();
+    assert.ok(kinds.length === items.length && !kinds.some((k) => /_/.test(k)), `in words, not codes: ${kinds.join(' | ')}`);
     assert.match(items[0], /\d\d:\d\d:\d\d/);
     await shot(page, 'usage.png', ['usage-section']);
   });
@@ -720,7 +725,7 @@ describe('task pane', { timeout: 240_000 }, () => {
     await until('usage panel follows the new meter', async () => (await num(page, 'usage-requests')) === m.requests && m.requests > 0);
     await until('budget line', async () => /Daily budget: \d+ of 2 credits/.test(await text(page, 'usage-budget')));
     // The budget line matches from the first render; the error is logged and rendered (throttled) a moment later.
-    await until('budget error in the list', async () => /BUDGET_EXCEEDED/.test(await text(page, 'errors')));
+    await until('budget error in the list', async () => /Daily credit budget reached/.test(await text(page, 'errors')));
   });
 
   test("the theme follows Office's where Office reports one (Colorful light, Black dark), the system's otherwise", async () => {
@@ -767,11 +772,19 @@ describe('task pane', { timeout: 240_000 }, () => {
       await page.getByRole('button', { name: 'Apply settings' }).click();
       await until('field error', async () => (await text(page, 'set-fresh-error')) !== '');
       await until('usage rows', async () => (await byId(page, 'usage-rows').locator('tr').count()) > 0 && (await byId(page, 'errors').locator('li').count()) > 0);
+      // The formula builder (issue #25): a field error, the formula text and its cost, the coin list open.
+      await page.getByRole('combobox', { name: 'Coin', exact: true }).fill('bitcoin');
+      await page.getByRole('option', { name: /^Bitcoin \(BTC\)/ }).first().click();
+      await page.getByRole('combobox', { name: 'Formula', exact: true }).selectOption('OHLCV');
+      await page.getByRole('textbox', { name: 'Start', exact: true }).fill('2024-02-30');
+      await until('builder field error', async () => (await text(page, 'bf-start-error')) !== '');
+      await page.getByRole('combobox', { name: 'Coin', exact: true }).fill('bit');
+      await byId(page, 'coin-list').waitFor({ state: 'visible' });
       await page.evaluate(() => new Promise((r) => setTimeout(r, 400)));
 
       const samples = await textSamples(page);
       assert.ok(samples.length > 60, `text samples: ${samples.length}`);
-      for (const id of ['key-message', 'plan-name', 'refresh-confirm-text', 'set-fresh-error', 'demo-banner', 'ambiguities']) {
+      for (const id of ['key-message', 'plan-name', 'refresh-confirm-text', 'set-fresh-error', 'demo-banner', 'ambiguities', 'coin-list', 'builder-text']) {
         assert.ok(samples.some((s) => s.what.includes(`#${id}`)) || (await byId(page, id).isVisible()), `${id} is on screen`);
       }
       assert.deepEqual(contrastFailures(samples), [], `${scheme}: text below WCAG AA`);

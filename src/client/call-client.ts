@@ -7,7 +7,7 @@ import type { ConvertCurrency, EndpointData, EndpointName } from '../api/endpoin
 import type { AccountStatus, HistoricalItem } from '../api/records';
 import type { CoinRef } from './coin-ref';
 import type { CreditMeter } from './credit-meter';
-import type { HistoricalKey } from './historical-batcher';
+import type { HistoricalAnswer, HistoricalKey } from './historical-batcher';
 import type { PagesOptions } from './paging';
 import type { Quote } from './quote';
 import type { CallOptions, Fetched, RequestOptions } from './types';
@@ -26,6 +26,7 @@ export interface CallTarget {
   quote(coin: string | number | CoinRef, o: CallOptions & { currency?: ConvertCurrency }): Promise<Quote>;
   quoteNow(coin: string | number | CoinRef, currency?: ConvertCurrency): Quote | undefined;
   historical(key: HistoricalKey, o: CallOptions): Promise<HistoricalItem>;
+  historicalAnswer(item: HistoricalItem): HistoricalAnswer | undefined;
 }
 
 type QuoteOptions = CallOptions & { currency?: ConvertCurrency };
@@ -77,5 +78,10 @@ export class CallClient {
   /** One coin at one date, coalesced with every other HISTORICAL load (historical-batcher.ts). */
   historical(key: HistoricalKey): Promise<HistoricalItem> {
     return this.#c.historical(key, this.#o);
+  }
+
+  /** The answer a historical item came in (answer-tracking.ts notes it for provenance). */
+  historicalAnswer(item: HistoricalItem): HistoricalAnswer | undefined {
+    return this.#c.historicalAnswer(item);
   }
 }

@@ -23,9 +23,10 @@ import { MAP_MAX_RETRIES, resolveOptions, type ClientOptions, type ResolvedOptio
 import type { Ambiguity, CoinRef } from './coin-ref';
 import { CoinResolver } from './coin-resolver';
 import { CreditMeter } from './credit-meter';
-import { HistoricalBatcher, type HistoricalKey } from './historical-batcher';
+import { HistoricalBatcher, type HistoricalAnswer, type HistoricalKey } from './historical-batcher';
 import { normalizeKey } from './key-store';
 import { MemoryKvStore } from './kv-store';
+import type { CoinMap, RankBook } from './coin-map';
 import { CoinMapStore } from './map-store';
 import { Pacer } from './pacer';
 import { getPages, type PagesOptions } from './paging';
@@ -173,6 +174,16 @@ export class MarketClient {
   /** One coin at one date, coalesced with every other load of the moment (historical-batcher.ts). */
   historical(key: HistoricalKey, opts: CallOptions = {}): Promise<HistoricalItem> {
     return this.#historical.load(key, opts);
+  }
+
+  /** The currency map (memory, storage, or one request) and the ranks learned so far: the formula builder's coin search. */
+  async coinList(opts: CallOptions = {}): Promise<{ map: CoinMap; ranks: RankBook }> {
+    return { map: await this.#maps.load(opts), ranks: this.#maps.ranks };
+  }
+
+  /** The answer a historical item came in (fetch time, freshness), for provenance. */
+  historicalAnswer(item: HistoricalItem): HistoricalAnswer | undefined {
+    return this.#historical.answerOf(item);
   }
 
   // ------------------------------------------------------------ control

@@ -42,9 +42,18 @@ export const HISTORICAL_MAX_IDS = ENDPOINTS.historicalItem.params.currencyIds.ma
 
 type Load = HistoricalKey & { caller: string | undefined };
 
+/** The answer an item came in (its provenance); `charged` is shared by the items of one answer so its credit is counted once. */
+export interface HistoricalAnswer {
+  fetchedAt: number;
+  stale: boolean;
+  fromCache: boolean;
+  charged: { done: boolean };
+}
+
 export class HistoricalBatcher {
   readonly #requester: Requester;
   readonly #loader: DataLoader<Load, HistoricalItem>;
+  readonly #answers = new WeakMap<HistoricalItem, HistoricalAnswer>();
 
   constructor(requester: Requester) {
     this.#requester = requester;
@@ -59,6 +68,11 @@ export class HistoricalBatcher {
     const load = this.#loader.load({ ...key, caller: o.caller });
     if (o.signal?.aborted) load.catch(() => undefined); // settled for the others; this caller has left
     return abortable(load, o.signal);
+  }
+
+  /** The answer `item` came in, for the provenance of the cells it serves. */
+  answerOf(item: HistoricalItem): HistoricalAnswer | undefined {
+    return this.#answers.get(item);
   }
 
   async #batch(keys: readonly Load[]): Promise<(HistoricalItem | Error)[]> {
@@ -97,7 +111,11 @@ export class HistoricalBatcher {
     try {
       const query = { date: new Date(date).toISOString(), currencyIds: ids.join(','), convert: currency === 'USD' ? undefined : currency };
       const a = await this.#requester.request(canonicalRequest('historicalItem', undefined, query), { caller });
-      for (const item of a.entry.data as HistoricalItem[]) answers.set(item.id, item);
+      const answer: HistoricalAnswer = { fetchedAt: a.entry.fetchedAt, stale: a.stale, fromCache: a.fromCache, charged: { done: a.fromCache || a.stale } };
+      for (const item of a.entry.data as HistoricalItem[]) {
+        answers.set(item.id, item);
+        this.#answers.set(item, answer);
+      }
     } catch (e) {
       // A single coin without data: left unanswered, its cell says so by name.
       if (hasCode(e, 'NOT_FOUND') && ids.length === 1) return;

@@ -11,6 +11,7 @@ import { globalFormulas } from './global';
 import { chainFormulas } from './chains';
 import { accountFormulas } from './account';
 import { liveFormulas } from './live';
+import { asofFormulas } from './asof';
 
 export const CATALOG: Catalog = {
   ...marketFormulas,
@@ -21,4 +22,5 @@ export const CATALOG: Catalog = {
   ...chainFormulas,
   ...accountFormulas,
   ...liveFormulas,
+  ...asofFormulas,
 };

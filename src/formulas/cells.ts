@@ -66,7 +66,22 @@ export class DateCell {
   }
 }
 
-export type Cell = Scalar | CellError | DateCell;
+/**
+ * A number shown in a format of its own that is not a date: a value served
+ * from the last good answer after a failure shows "(stale)" after it
+ * (provenance.ts). Formatted on CustomFunctionsRuntime 1.4, the plain number elsewhere.
+ */
+export class FormattedCell {
+  constructor(
+    readonly value: number,
+    readonly numberFormat: string,
+  ) {}
+  toJSON(): FormattedNumber {
+    return { type: 'FormattedNumber', basicValue: this.value, numberFormat: this.numberFormat };
+  }
+}
+
+export type Cell = Scalar | CellError | DateCell | FormattedCell;
 export type Grid = Cell[][];
 export type FormulaResult = Cell | Grid;
 
@@ -230,6 +245,7 @@ export type WorkbookCell = Scalar | CellError | FormattedNumber;
  * date system. Other cells are unchanged.
  */
 export function workbookCell(cell: Cell, traits: WorkbookTraits): WorkbookCell {
+  if (cell instanceof FormattedCell) return traits.formattedNumbers ? cell.toJSON() : cell.value;
   if (!(cell instanceof DateCell)) return cell;
   const serial = serialIn(cell.serial, traits.dateSystem);
   return traits.formattedNumbers ? { type: 'FormattedNumber', basicValue: serial, numberFormat: cell.numberFormat } : serial;

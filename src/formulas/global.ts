@@ -213,8 +213,9 @@ async function dominance(ctx: FormulaContext, asset: Arg, start: Arg, end: Arg, 
     return a === 'all' ? recordCells(DOMINANCE_FIELDS, res.data, null) : [[DOMINANCE_FIELDS[a](res.data)]];
   }
   if (a === 'all') throw invalidValue('"all" is the current snapshot: leave start and end empty, or pick one asset for its history');
-  // The snapshot has no USDT share: its current value is today's point of the chart.
-  const query = range?.query ?? { from: ctx.now() };
+  // The snapshot has no USDT share: its current value is today's point of the chart. From the start of
+  // today (UTC), not from this instant: a client clock ahead of the server's made `from` later than its `to`.
+  const query = range?.query ?? { from: Math.floor(ctx.now() / 86_400_000) * 86_400_000 };
   const res = await ctx.client.get('dominanceChart', {
     query: { group: a === 'btc' ? undefined : a, ...query },
   });

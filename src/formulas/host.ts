@@ -16,12 +16,20 @@ import { CellError, FormulaError, notAvailable, type DateSystem, type FormulaRes
 import type { Arg } from './args';
 import { CALL_DEADLINE_MS, Deadlines, EXPIRED, deadlineError } from './call-deadline';
 import { toFormulaError } from './failure';
+import { trackingClient } from './answer-tracking';
+import { ProvenanceBook, markStale, resultSize, summarize, type Fetch, type Provenance } from './provenance';
 import { Slices } from './slices';
 
 export interface Settings {
   defaultCurrency: 'USD' | 'EUR';
   /** The workbook's date system: date arguments are serials in it (args.ts). */
   dateSystem: DateSystem;
+  /**
+   * Numbers of an answer served stale (the last good value after a failure)
+   * show "(stale)" in their cell (provenance.ts): the workbook's runtime sets
+   * it; the CLI prints plain values.
+   */
+  markStale?: boolean;
 }
 
 export interface FormulaContext {
@@ -32,6 +40,8 @@ export interface FormulaContext {
   /** The formula's id, e.g. "PRICE": credits are attributed to it. */
   caller: string;
   signal?: AbortSignal;
+  /** Where each answer came from (CRYPTO.ASOF reads it). */
+  provenance?: ProvenanceBook;
 }
 
 /** A formula: its result, or a promise of it (a result known at once, a price from the quote cache, needs no promise). */
@@ -73,12 +83,16 @@ export interface HostCall {
 }
 
 const noop = () => undefined;
+const NO_ARGS: readonly Arg[] = [];
 
 /** One evaluation and the calls waiting on it. */
 interface SharedEvaluation {
   /** Formula and arguments: the in-flight map's key. */
   key: string;
   promise: Promise<FormulaResult>;
+  /** The calling cells (Excel's invocation.address) this evaluation answers, and the answers it read (provenance.ts). */
+  addresses: string[];
+  fetches: Fetch[];
   /** Cancels the evaluation (null: its first caller could not cancel); also aborted at the deadline. */
   controller: AbortController | null;
   /** Callers still waiting that can cancel. */
@@ -87,6 +101,8 @@ interface SharedEvaluation {
   pinned: boolean;
   /** Settled: calls from now on start a new evaluation. */
   done: boolean;
+  /** The arguments it was evaluated with (its provenance names them). */
+  args?: Arg[];
 }
 
 export class CalculationHost extends EventTarget {
@@ -94,7 +110,9 @@ export class CalculationHost extends EventTarget {
   readonly settings: Settings;
   private readonly catalog: Catalog;
   private readonly now: () => number;
-  private readonly lastGood: LRUCache<string, { result: FormulaResult }>;
+  private readonly lastGood: LRUCache<string, { result: FormulaResult; fetchedAt: number | null }>;
+  /** Where each answer came from, by calling cell, and the recent evaluations (CRYPTO.ASOF, the pane's log). */
+  readonly provenance = new ProvenanceBook();
   private readonly log: ErrorLogEntry[] = [];
   private readonly inFlight = new Map<string, SharedEvaluation>();
   private readonly keys = new WeakMap<Arg[], string>();
@@ -147,9 +165,10 @@ export class CalculationHost extends EventTarget {
    * evaluation is cancelled only once every caller that can cancel has, and no
    * caller that cannot waits.
    */
-  call(id: string, args: Arg[], opts: { preview?: boolean; cancelable?: boolean } = {}): HostCall {
-    const e = this.entry(id, args, opts.preview === true, opts.cancelable === true);
+  call(id: string, args: Arg[], opts: { preview?: boolean; cancelable?: boolean; address?: string } = {}): HostCall {
+    const e = this.entry(id, args, opts.preview === true, opts.cancelable === true, opts.address);
     if (e instanceof Promise) return { result: e, cancel: noop };
+    if (opts.address && !e.addresses.includes(opts.address)) e.addresses.push(opts.address);
     if (!opts.cancelable) {
       e.pinned = true;
       return { result: e.promise, cancel: noop };
@@ -159,7 +178,7 @@ export class CalculationHost extends EventTarget {
   }
 
   /** The shared evaluation for this call (started if none is in flight), or its answer when there is nothing to share. */
-  private entry(id: string, args: Arg[], preview: boolean, cancelable: boolean): SharedEvaluation | Promise<FormulaResult> {
+  private entry(id: string, args: Arg[], preview: boolean, cancelable: boolean, address?: string): SharedEvaluation | Promise<FormulaResult> {
     const formula = id.toUpperCase();
     const fn = this.catalog[formula];
     if (!fn) return Promise.reject(notAvailable(`Unknown formula CRYPTO.${formula}`));
@@ -169,7 +188,7 @@ export class CalculationHost extends EventTarget {
       if (known) return Promise.resolve(known.result);
       return Promise.reject(notAvailable('Press Enter to fetch: the preview spends no credits'));
     }
-    return this.inFlight.get(key) ?? this.share(formula, fn, key, args, cancelable);
+    return this.inFlight.get(key) ?? this.share(formula, fn, key, args, cancelable, address);
   }
 
   /**
@@ -199,11 +218,14 @@ export class CalculationHost extends EventTarget {
     };
   }
 
-  private share(formula: string, fn: FormulaFn, key: string, args: Arg[], cancelable: boolean): SharedEvaluation {
+  private share(formula: string, fn: FormulaFn, key: string, args: Arg[], cancelable: boolean, address?: string): SharedEvaluation {
     // No controller (and no signal for the client to listen to) unless a caller can cancel: a
     // call's requests end by the client's own request deadline all the same.
     const controller = cancelable ? new AbortController() : null;
-    const entry: SharedEvaluation = { key, promise: null as unknown as Promise<FormulaResult>, controller, cancelable: 0, pinned: false, done: false };
+    const entry: SharedEvaluation = {
+      // The calling cell is known before the start: a result known at once is recorded as it starts.
+      key, promise: null as unknown as Promise<FormulaResult>, addresses: address ? [address] : [], fetches: [], controller, cancelable: 0, pinned: false, done: false,
+    };
     entry.promise = this.start(formula, fn, entry, args);
     if (!entry.done) this.inFlight.set(key, entry); // a result known at once has nothing to share
     return entry;
@@ -219,8 +241,11 @@ export class CalculationHost extends EventTarget {
    * suspended frame each is memory the garbage collector keeps copying.
    */
   private run(formula: string, fn: FormulaFn, entry: SharedEvaluation, args: Arg[]): Promise<FormulaResult> | FormulaResult {
+    entry.args = args;
     const signal = entry.controller?.signal;
-    const ctx: FormulaContext = { client: this.client.for(formula, signal), settings: this.settings, now: this.now, caller: formula, signal };
+    // The client as this evaluation sees it: every answer it reads is noted for its provenance.
+    const client = trackingClient(this.client, formula, signal, entry.fetches, this.now);
+    const ctx: FormulaContext = { client, settings: this.settings, now: this.now, caller: formula, signal, provenance: this.provenance };
     let pending: Promise<FormulaResult> | FormulaResult;
     try {
       pending = fn(ctx, ...args);
@@ -253,10 +278,14 @@ export class CalculationHost extends EventTarget {
 
   private succeeded(formula: string, entry: SharedEvaluation, result: FormulaResult): FormulaResult {
     this.settled(entry);
+    const sum = summarize(entry.fetches);
     // The same value again (a price from the quote cache) keeps its entry: get() marks it recently used.
-    if (this.lastGood.get(entry.key)?.result !== result) this.lastGood.set(entry.key, { result });
+    const known = this.lastGood.get(entry.key);
+    if (known?.result !== result || known.fetchedAt !== sum.fetchedAt) this.lastGood.set(entry.key, { result, fetchedAt: sum.fetchedAt });
     this.logCellErrors(formula, result);
-    return result;
+    this.recorded(formula, entry, sum, result, null);
+    // A value a failed refresh left stale in the client's cache is marked where the workbook shows it.
+    return sum.freshness === 'stale' && this.settings.markStale ? markStale(result) : result;
   }
 
   private failed(formula: string, entry: SharedEvaluation, e: unknown): FormulaResult {
@@ -264,8 +293,40 @@ export class CalculationHost extends EventTarget {
     const err = toFormulaError(e, formula);
     const known = err.lastGood ? this.lastGood.get(entry.key) : undefined;
     this.record(formula, err, known !== undefined);
-    if (known) return known.result;
+    const failure = { code: err.apiCode ?? err.code, message: err.message };
+    if (known) {
+      // The last good value stands in: its own fetch time, marked stale in the cell.
+      this.recorded(formula, entry, { fetchedAt: known.fetchedAt, freshness: 'stale', credits: summarize(entry.fetches).credits }, known.result, failure);
+      return this.settings.markStale ? markStale(known.result) : known.result;
+    }
+    this.recorded(formula, entry, summarize(entry.fetches), null, failure);
     throw err;
+  }
+
+  /** Where the answer came from, by the cells it went to (provenance.ts). */
+  private recorded(
+    formula: string,
+    entry: SharedEvaluation,
+    sum: Pick<Provenance, 'fetchedAt' | 'freshness' | 'credits'>,
+    result: FormulaResult | null,
+    error: { code: string; message: string } | null,
+  ): void {
+    if (formula === 'ASOF') return; // reading provenance is not an answer of its own
+    const size = Array.isArray(result) ? resultSize(result) : null;
+    this.provenance.record({
+      time: this.now(),
+      formula,
+      args: entry.args ?? NO_ARGS,
+      addresses: entry.addresses,
+      fetches: entry.fetches,
+      fetchedAt: sum.fetchedAt,
+      freshness: sum.freshness,
+      credits: sum.credits,
+      error,
+      rows: size ? size.rows : 1,
+      cols: size ? size.cols : 1,
+      result: result ?? undefined,
+    });
   }
 
   /**

@@ -47,6 +47,7 @@ enum CreditsField {
  * @param invocation Invocation
  * @returns The field's value (dates as Excel dates), or a field/value table.
  * @cancelable
+ * @requiresAddress
  */
 export function credits(field?: CreditsField, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('CREDITS', invocation, [field]);

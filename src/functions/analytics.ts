@@ -83,6 +83,7 @@ enum AnalyticsCurrency {
  * @param invocation Invocation
  * @returns The value; #N/A when the coin has none (e.g. no max supply).
  * @cancelable
+ * @requiresAddress
  */
 export function data(coin: any, field: DataField, currency?: AnalyticsCurrency, invocation?: CustomFunctions.CancelableInvocation): Promise<any> {
   return run('DATA', invocation, [coin, field, currency]);
@@ -103,6 +104,7 @@ export function data(coin: any, field: DataField, currency?: AnalyticsCurrency, 
  * @param invocation Invocation
  * @returns A row per coin: Coin and the statistics (fractions: 0.42 is 42 %).
  * @cancelable
+ * @requiresAddress
  */
 export function stats(coins: any[][], start: any, end?: any, benchmark?: any, fields?: any[][], riskFree?: any, headers?: any, currency?: AnalyticsCurrency, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('STATS', invocation, [coins, start, end, benchmark, fields, riskFree, headers, currency]);
@@ -119,6 +121,7 @@ export function stats(coins: any[][], start: any, end?: any, benchmark?: any, fi
  * @param invocation Invocation
  * @returns A square matrix, coins as row and column headers.
  * @cancelable
+ * @requiresAddress
  */
 export function correl(coins: any[][], start: any, end?: any, headers?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('CORREL', invocation, [coins, start, end, headers]);

@@ -63,6 +63,7 @@ enum BlockchainField {
  * @param invocation Invocation
  * @returns Name, Slug, Symbol, Id, Market cap, Dominance %, Native coin id and Explorer per blockchain.
  * @cancelable
+ * @requiresAddress
  */
 export function blockchains(headers?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('BLOCKCHAINS', invocation, [headers]);
@@ -77,6 +78,7 @@ export function blockchains(headers?: any, invocation?: CustomFunctions.Cancelab
  * @param invocation Invocation
  * @returns The field's value, or a field/value table.
  * @cancelable
+ * @requiresAddress
  */
 export function blockchain(chain: any, field?: BlockchainField, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('BLOCKCHAIN', invocation, [chain, field]);
@@ -93,6 +95,7 @@ export function blockchain(chain: any, field?: BlockchainField, invocation?: Cus
  * @param invocation Invocation
  * @returns A table of Date, TVL, Total TVL.
  * @cancelable
+ * @requiresAddress
  */
 export function tvl(chain: any, start?: any, end?: any, headers?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('TVL', invocation, [chain, start, end, headers]);
@@ -107,6 +110,7 @@ export function tvl(chain: any, start?: any, end?: any, headers?: any, invocatio
  * @param invocation Invocation
  * @returns The TVL change in percent (2.5 means 2.5%).
  * @cancelable
+ * @requiresAddress
  */
 export function tvlChange(chain: any, period?: TvlPeriod, invocation?: CustomFunctions.CancelableInvocation): Promise<number> {
   return run('TVLCHANGE', invocation, [chain, period]);
@@ -121,6 +125,7 @@ export function tvlChange(chain: any, period?: TvlPeriod, invocation?: CustomFun
  * @param invocation Invocation
  * @returns A table of Name, Slug, Id.
  * @cancelable
+ * @requiresAddress
  */
 export function persons(query?: any, headers?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('PERSONS', invocation, [query, headers]);

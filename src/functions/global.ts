@@ -126,6 +126,7 @@ enum DominanceAsset {
  * @param invocation Invocation
  * @returns Rank, Name, Symbol, Price, Change %, Market cap, Volume 24h and Category per coin.
  * @cancelable
+ * @requiresAddress
  */
 export function trending(headers?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('TRENDING', invocation, [headers]);
@@ -141,6 +142,7 @@ export function trending(headers?: any, invocation?: CustomFunctions.CancelableI
  * @param invocation Invocation
  * @returns Rank, Name, Symbol, Price, Change %, Market cap, Volume 24h and Category per coin, biggest gain first.
  * @cancelable
+ * @requiresAddress
  */
 export function gainers(period?: MoversPeriod, count?: any, headers?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('GAINERS', invocation, [period, count, headers]);
@@ -156,6 +158,7 @@ export function gainers(period?: MoversPeriod, count?: any, headers?: any, invoc
  * @param invocation Invocation
  * @returns Rank, Name, Symbol, Price, Change %, Market cap, Volume 24h and Category per coin, biggest loss first.
  * @cancelable
+ * @requiresAddress
  */
 export function losers(period?: MoversPeriod, count?: any, headers?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('LOSERS', invocation, [period, count, headers]);
@@ -169,6 +172,7 @@ export function losers(period?: MoversPeriod, count?: any, headers?: any, invoca
  * @param invocation Invocation
  * @returns The field's value, or a field/value table.
  * @cancelable
+ * @requiresAddress
  */
 export function globalMarket(field?: GlobalField, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('GLOBAL', invocation, [field]);
@@ -182,6 +186,7 @@ export function globalMarket(field?: GlobalField, invocation?: CustomFunctions.C
  * @param invocation Invocation
  * @returns The field's value, or a field/value table.
  * @cancelable
+ * @requiresAddress
  */
 export function derivatives(field?: DerivativesField, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('DERIVATIVES', invocation, [field]);
@@ -198,6 +203,7 @@ export function derivatives(field?: DerivativesField, invocation?: CustomFunctio
  * @param invocation Invocation
  * @returns The current value, or a table of Date, Value, Classification.
  * @cancelable
+ * @requiresAddress
  */
 export function fearGreed(start?: any, end?: any, headers?: any, field?: FearGreedField, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('FEARGREED', invocation, [start, end, headers, field]);
@@ -214,6 +220,7 @@ export function fearGreed(start?: any, end?: any, headers?: any, field?: FearGre
  * @param invocation Invocation
  * @returns The current value, or a table of Date, Value, Classification, Altcoins market cap.
  * @cancelable
+ * @requiresAddress
  */
 export function altSeason(start?: any, end?: any, headers?: any, field?: AltSeasonField, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('ALTSEASON', invocation, [start, end, headers, field]);
@@ -230,6 +237,7 @@ export function altSeason(start?: any, end?: any, headers?: any, field?: AltSeas
  * @param invocation Invocation
  * @returns The current dominance %, or a table of Date, Dominance %.
  * @cancelable
+ * @requiresAddress
  */
 export function dominance(asset?: DominanceAsset, start?: any, end?: any, headers?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('DOMINANCE', invocation, [asset, start, end, headers]);

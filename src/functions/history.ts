@@ -148,6 +148,7 @@ enum PerformanceField {
  * @param invocation Invocation
  * @returns A table, one row per candle, oldest first.
  * @cancelable
+ * @requiresAddress
  */
 export function ohlcv(coin: any, start: any, end?: any, interval?: OhlcvInterval, headers?: any, fields?: OhlcvField[], invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('OHLCV', invocation, [coin, start, end, interval, headers, fields]);
@@ -164,6 +165,7 @@ export function ohlcv(coin: any, start: any, end?: any, interval?: OhlcvInterval
  * @param invocation Invocation
  * @returns The value at that date.
  * @cancelable
+ * @requiresAddress
  */
 export function historical(coin: any, date: any, field?: HistoricalField, currency?: HistoryCurrency, invocation?: CustomFunctions.CancelableInvocation): Promise<any> {
   return run('HISTORICAL', invocation, [coin, date, field, currency]);
@@ -182,6 +184,7 @@ export function historical(coin: any, date: any, field?: HistoricalField, curren
  * @param invocation Invocation
  * @returns Date (period start), Closing price, Return %.
  * @cancelable
+ * @requiresAddress
  */
 export function returns(coin: any, period: ReturnsPeriod, headers?: any, start?: any, end?: any, currency?: string, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('RETURNS', invocation, [coin, period, headers, start, end, currency]);
@@ -199,6 +202,7 @@ export function returns(coin: any, period: ReturnsPeriod, headers?: any, start?:
  * @param invocation Invocation
  * @returns Time (Excel date), Price, Volume; oldest first.
  * @cancelable
+ * @requiresAddress
  */
 export function sparkline(coin: any, headers?: any, start?: any, end?: any, interval?: SparklineInterval, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('SPARKLINE', invocation, [coin, headers, start, end, interval]);
@@ -213,6 +217,7 @@ export function sparkline(coin: any, headers?: any, start?: any, end?: any, inte
  * @param invocation Invocation
  * @returns The field's value, or a field/value table.
  * @cancelable
+ * @requiresAddress
  */
 export function performance(coin: any, field?: PerformanceField, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('PERFORMANCE', invocation, [coin, field]);

@@ -138,6 +138,7 @@ enum ProfileField {
  * @param invocation Invocation
  * @returns The price.
  * @cancelable
+ * @requiresAddress
  */
 export function price(coin: any, currency?: Currency, invocation?: CustomFunctions.CancelableInvocation): Promise<number> {
   return run('PRICE', invocation, [coin, currency]);
@@ -154,6 +155,7 @@ export function price(coin: any, currency?: Currency, invocation?: CustomFunctio
  * @param invocation Invocation
  * @returns A row per coin.
  * @cancelable
+ * @requiresAddress
  */
 export function quote(coins: any[][], fields?: any[][], currency?: Currency, headers?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('QUOTE', invocation, [coins, fields, currency, headers]);
@@ -177,6 +179,7 @@ export function quote(coins: any[][], fields?: any[][], currency?: Currency, hea
  * @param invocation Invocation
  * @returns A table, one row per coin.
  * @cancelable
+ * @requiresAddress
  */
 export function markets(count?: number, sortBy?: MarketsSortBy, sortOrder?: MarketsSortOrder, category?: any, tag?: any, ecosystem?: number, lifecycle?: MarketsLifecycle, currency?: Currency, headers?: any, fields?: any[][], excludeStablecoins?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('MARKETS', invocation, [count, sortBy, sortOrder, category, tag, ecosystem, lifecycle, currency, headers, fields, excludeStablecoins]);
@@ -191,6 +194,7 @@ export function markets(count?: number, sortBy?: MarketsSortBy, sortOrder?: Mark
  * @param invocation Invocation
  * @returns Matching coins with rank, name, symbol, slug and id.
  * @cancelable
+ * @requiresAddress
  */
 export function search(query: string, headers?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('SEARCH', invocation, [query, headers]);
@@ -206,6 +210,7 @@ export function search(query: string, headers?: any, invocation?: CustomFunction
  * @param invocation Invocation
  * @returns The field's value, or a field/value table.
  * @cancelable
+ * @requiresAddress
  */
 export function profile(coin: any, field?: ProfileField, currency?: Currency, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('PROFILE', invocation, [coin, field, currency]);
@@ -220,6 +225,7 @@ export function profile(coin: any, field?: ProfileField, currency?: Currency, in
  * @param invocation Invocation
  * @returns Blockchain, address, decimals and explorer link per contract.
  * @cancelable
+ * @requiresAddress
  */
 export function contracts(coin: any, headers?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('CONTRACTS', invocation, [coin, headers]);

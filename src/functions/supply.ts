@@ -130,6 +130,7 @@ enum HoldersView {
  * @param invocation Invocation
  * @returns The field's value (dates as Excel dates), or a field/value table.
  * @cancelable
+ * @requiresAddress
  */
 export function tokenomics(coin: any, field?: TokenomicsField, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('TOKENOMICS', invocation, [coin, field]);
@@ -145,6 +146,7 @@ export function tokenomics(coin: any, field?: TokenomicsField, invocation?: Cust
  * @param invocation Invocation
  * @returns Allocation, Tracked, Group dominance %, Locked %, Unlocked %, Tokens, % of supply, Unlock type, Next unlock, End date.
  * @cancelable
+ * @requiresAddress
  */
 export function vesting(coin: any, includeUntracked?: any, headers?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('VESTING', invocation, [coin, includeUntracked, headers]);
@@ -164,6 +166,7 @@ export function vesting(coin: any, includeUntracked?: any, headers?: any, invoca
  * @param invocation Invocation
  * @returns Date, Coin, Symbol, Tokens, Value USD, % of market cap, % of supply, Price, Market cap.
  * @cancelable
+ * @requiresAddress
  */
 export function unlocks(daysAhead?: number, sortBy?: UnlocksSortBy, sortOrder?: UnlocksSortOrder, minUsdAmount?: number, minPercentOfMcap?: number, count?: number, headers?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('UNLOCKS', invocation, [daysAhead, sortBy, sortOrder, minUsdAmount, minPercentOfMcap, count, headers]);
@@ -178,6 +181,7 @@ export function unlocks(daysAhead?: number, sortBy?: UnlocksSortBy, sortOrder?: 
  * @param invocation Invocation
  * @returns The field's value, or a field/value table.
  * @cancelable
+ * @requiresAddress
  */
 export function vcpressure(coin: any, field?: VcPressureField, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('VCPRESSURE', invocation, [coin, field]);
@@ -193,6 +197,7 @@ export function vcpressure(coin: any, field?: VcPressureField, invocation?: Cust
  * @param invocation Invocation
  * @returns A table for the view chosen.
  * @cancelable
+ * @requiresAddress
  */
 export function holders(coin: any, view?: HoldersView, headers?: any, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('HOLDERS', invocation, [coin, view, headers]);

@@ -46,7 +46,8 @@ export async function run(id: string, invocation: CustomFunctions.Invocation | u
     if (canceledEarly) throw new FormulaError('#N/A', 'Canceled');
     // Date arguments are serials in the workbook's date system (formulas/args.ts).
     host.settings.dateSystem = traits.dateSystem;
-    const call = host.call(id, args, { preview: inPreview(invocation), cancelable: cancelable !== undefined });
+    // The calling cell (@requiresAddress): where the answer's provenance is kept (CRYPTO.ASOF, the pane's log).
+    const call = host.call(id, args, { preview: inPreview(invocation), cancelable: cancelable !== undefined, address: invocation?.address });
     if (cancelable) cancelable.onCanceled = call.cancel;
     return toExcel(await call.result, traits);
   } catch (e) {

@@ -30,7 +30,7 @@ function build(store: RuntimeKvStore, keys: StoredKeyStore, settings: AddinSetti
     freshnessMs: { live: settings.liveFreshnessSeconds * 1000 },
   });
   client.setDailyBudget(settings.dailyCreditBudget);
-  const host = new CalculationHost({ client, catalog: CATALOG, settings: { defaultCurrency: settings.defaultCurrency } });
+  const host = new CalculationHost({ client, catalog: CATALOG, settings: { defaultCurrency: settings.defaultCurrency, markStale: true } });
   const stream = new PriceStream({ client, liveFreshnessMs: settings.liveFreshnessSeconds * 1000 });
   return { store, keys, settings, client, host, stream };
 }

@@ -4,11 +4,17 @@
  * Only a masked form is ever put in the page.
  */
 import { MarketClient, MemoryKeyStore, type AccountStatus } from '../client';
+import { DOCUMENT_SETTINGS, readSetting } from '../office/document';
 import type { Runtime } from '../office/runtime';
+import { cryptoCells, writeFormulas, type CryptoCell } from '../office/workbook-cells';
 import { busy, el, isBusy, show } from './dom';
-import { maskKey } from './format';
-import { keyCheckOutcome } from './messages';
+import { formatInt, maskKey } from './format';
+import { keyCheckOutcome, type Message } from './messages';
 import type { PlanSection } from './plan-section';
+import type { UsageSection } from './usage-section';
+import { cellRefreshEstimate, creditsRemaining } from './view-model';
+
+const cellsText = (n: number) => `${n} CRYPTO ${n === 1 ? 'cell' : 'cells'}`;
 
 /** The key check: one retry, short timeout, so the answer comes quickly. */
 const KEY_CHECK_TIMEOUT_MS = 10_000;
@@ -16,11 +22,23 @@ const KEY_CHECK_TIMEOUT_MS = 10_000;
 export class KeySection {
   #rt!: Runtime;
   readonly #plan: PlanSection;
+  readonly #usage: UsageSection;
+  readonly #inExcel: Promise<boolean>;
+  /** Cells waiting for the user's yes before a refresh that costs more than a few credits. */
+  #pending: CryptoCell[] = [];
 
-  constructor(plan: PlanSection) {
+  constructor(plan: PlanSection, usage: UsageSection, inExcel: Promise<boolean>) {
     this.#plan = plan;
+    this.#usage = usage;
+    this.#inExcel = inExcel;
     el('key-form').addEventListener('submit', (e) => void this.#save(e));
     el('remove-key').addEventListener('click', () => void this.#remove());
+    el('key-refresh-go').addEventListener('click', () => void this.#refreshPending());
+    el('key-refresh-later').addEventListener('click', () => {
+      this.#pending = [];
+      el('key-refresh').hidden = true;
+      show(el('key-message'), { tone: 'info', text: 'The CRYPTO cells keep what they show until they next calculate (Refresh all data).' });
+    });
   }
 
   attach(rt: Runtime): void {
@@ -71,6 +89,10 @@ export class KeySection {
         await this.render();
         if ('error' in result) this.#plan.showError(result.error);
         else this.#plan.set(result);
+        this.#usage.keySaved();
+        show(message, outcome);
+        show(message, await this.#afterKeyChange(outcome, 'error' in result ? null : result));
+        return;
       } else {
         input.select();
       }
@@ -87,7 +109,62 @@ export class KeySection {
     rt.host.clearLastGood();
     await this.render();
     this.#plan.set(null);
-    show(el('key-message'), { tone: 'info', text: 'Key removed from this computer. Formulas show #N/A until you add a key.' });
+    const removed: Message = { tone: 'info', text: 'Key removed from this computer. Formulas show #N/A until you add a key.' };
+    show(el('key-message'), removed);
     el<HTMLInputElement>('key-input').focus();
+    // Without a key nothing is fetched: the cells show it at once, free.
+    const cells = await this.#cells();
+    if (cells.length === 0) return;
+    try {
+      await writeFormulas(cells.map(reentered));
+      show(el('key-message'), { tone: 'info', text: `Key removed from this computer. The ${cellsText(cells.length)} now show #N/A until you add a key.` });
+    } catch (e) {
+      show(el('key-message'), { tone: 'warning', text: `${removed.text} Excel could not recalculate the cells: ${e instanceof Error ? e.message : String(e)}` });
+    }
+  }
+
+  /** The workbook's CRYPTO cells, in Excel; none outside it. */
+  async #cells(): Promise<CryptoCell[]> {
+    if (!(await this.#inExcel)) return [];
+    try {
+      return await cryptoCells('workbook');
+    } catch {
+      return [];
+    }
+  }
+
+  /** A key was saved: its cells calculate with it, at once when cheap, after a yes when not (Refresh all data's rule). */
+  async #afterKeyChange(outcome: Message, status: AccountStatus | null): Promise<Message> {
+    const cells = await this.#cells();
+    if (cells.length === 0) return outcome;
+    const last = readSetting<number>(DOCUMENT_SETTINGS.refreshCredits);
+    const est = cellRefreshEstimate(this.#rt.client.meter.snapshot(), new Set(cells.map((c) => c.formula)).size, typeof last === 'number' ? last : null, creditsRemaining(status));
+    if (est.confirm) {
+      this.#pending = cells;
+      el('key-refresh-text').textContent = `Refresh the ${cellsText(cells.length)} with this key? It may spend about ${formatInt(est.credits)} credits (estimated from ${est.basis}).`;
+      el('key-refresh').hidden = false;
+      return outcome;
+    }
+    try {
+      await writeFormulas(cells.map(reentered));
+      return { tone: outcome.tone, text: `${outcome.text} The ${cellsText(cells.length)} are refreshing with it.` };
+    } catch (e) {
+      return { tone: 'warning', text: `${outcome.text} Excel could not recalculate the cells: ${e instanceof Error ? e.message : String(e)}` };
+    }
+  }
+
+  async #refreshPending(): Promise<void> {
+    const cells = this.#pending;
+    this.#pending = [];
+    el('key-refresh').hidden = true;
+    try {
+      await writeFormulas(cells.map(reentered));
+      show(el('key-message'), { tone: 'success', text: `The ${cellsText(cells.length)} are refreshing with the new key.` });
+    } catch (e) {
+      show(el('key-message'), { tone: 'error', text: `Excel could not recalculate the cells: ${e instanceof Error ? e.message : String(e)}` });
+    }
   }
 }
+
+/** A formula entered again: Excel calls its custom functions again (refreshCryptoCells in excel.ts). */
+const reentered = (c: CryptoCell) => ({ sheet: c.sheet, address: c.address, formula: c.formula });

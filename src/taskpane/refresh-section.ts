@@ -2,9 +2,10 @@
  * Refresh: drop the cache and ask Excel to recalculate (all, or the active
  * sheet), after a cost estimate when it would spend more than a few credits.
  */
+import { DOCUMENT_SETTINGS, hasDocumentSettings, writeSettings } from '../office/document';
 import type { Runtime } from '../office/runtime';
 import { busy, el, isBusy, show } from './dom';
-import { recalculateActiveSheet, recalculateWorkbook } from './excel';
+import { recalculateActiveSheet, recalculateWorkbook, spentUntilQuiet } from './excel';
 import { formatInt } from './format';
 import { refreshDoneMessage } from './messages';
 import type { PlanSection } from './plan-section';
@@ -80,6 +81,10 @@ export class RefreshSection {
       try {
         await (scope === 'workbook' ? recalculateWorkbook() : recalculateActiveSheet());
         show(el('refresh-message'), refreshDoneMessage(scope, true));
+        // What a whole refresh spent is the estimate of the next one on open (open-section.ts).
+        if (scope === 'workbook' && hasDocumentSettings()) {
+          void spentUntilQuiet(rt.client.meter, m.credits).then((spent) => writeSettings({ [DOCUMENT_SETTINGS.refreshCredits]: spent }).catch(() => undefined));
+        }
       } catch (e) {
         show(el('refresh-message'), refreshDoneMessage(scope, true, e));
       }

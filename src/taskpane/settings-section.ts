@@ -5,9 +5,15 @@
  */
 import { applySettings, type Runtime } from '../office/runtime';
 import { DEFAULT_API_BASE_URL, DEMO_BUILD, OFFICIAL_API_BASE_URL, saveSettings } from '../office/settings';
+import { cryptoCells, writeFormulas, type CryptoCell } from '../office/workbook-cells';
 import { busy, el, isBusy, show } from './dom';
+import { usesDefaultCurrency } from './formula-calls';
 import { hostOf } from './format';
+import { functionsMeta } from './functions-meta';
 import { parseSettingsForm, toFormValues, type SettingsFormValues } from './settings-form';
+
+/** How many cells the currency notice names before "and N more". */
+const NAMED_CELLS = 8;
 
 /** Each form value's input. */
 const FIELDS: Record<keyof SettingsFormValues, string> = {
@@ -19,9 +25,18 @@ const FIELDS: Record<keyof SettingsFormValues, string> = {
 
 export class SettingsSection {
   #rt!: Runtime;
+  readonly #inExcel: Promise<boolean>;
+  /** Cells that show the old default currency until they calculate again. */
+  #pending: CryptoCell[] = [];
 
-  constructor() {
+  constructor(inExcel: Promise<boolean>) {
+    this.#inExcel = inExcel;
     el('settings-form').addEventListener('submit', (e) => void this.#apply(e));
+    el('currency-refresh').addEventListener('click', () => void this.#refreshCurrencyCells());
+    el('currency-later').addEventListener('click', () => {
+      this.#pending = [];
+      el('currency-change').hidden = true;
+    });
   }
 
   attach(rt: Runtime): void {
@@ -66,6 +81,7 @@ export class SettingsSection {
     const button = el('apply-settings');
     if (isBusy(button)) return;
     busy(button, true);
+    const before = this.#rt.settings.defaultCurrency;
     try {
       const saved = await saveSettings(this.#rt.store, parsed.settings);
       await applySettings(saved); // onRuntimeChanged re-attaches every section
@@ -73,10 +89,46 @@ export class SettingsSection {
         tone: 'success',
         text: 'Settings saved on this computer. The cache and usage counts start afresh; use Refresh all data to apply them to existing cells.',
       });
+      if (saved.defaultCurrency !== before) await this.#currencyChanged(before, saved.defaultCurrency);
+      else el('currency-change').hidden = true;
     } catch (e) {
       show(el('settings-message'), { tone: 'error', text: `Settings not saved: ${e instanceof Error ? e.message : String(e)}` });
     } finally {
       busy(button, false);
+    }
+  }
+
+  /** Which cells take the default currency (their currency omitted) and so still show the old one; the offer to refresh them. */
+  async #currencyChanged(from: string, to: string): Promise<void> {
+    if (!(await this.#inExcel)) return;
+    try {
+      const meta = await functionsMeta();
+      const index = (name: string) => meta.functions.find((f) => f.id === name)?.parameters.findIndex((p) => p.name === 'currency') ?? -1;
+      const cells = (await cryptoCells('workbook')).filter((c) => usesDefaultCurrency(c.formula, index));
+      this.#pending = cells;
+      if (cells.length === 0) {
+        el('currency-change').hidden = true;
+        return;
+      }
+      const names = cells.slice(0, NAMED_CELLS).map((c) => `${c.sheet}!${c.address}`).join(', ');
+      const more = cells.length > NAMED_CELLS ? ` and ${cells.length - NAMED_CELLS} more` : '';
+      el('currency-change-text').textContent =
+        `${cells.length} CRYPTO ${cells.length === 1 ? 'cell uses' : 'cells use'} the default currency and still ${cells.length === 1 ? 'shows' : 'show'} ${from}: ${names}${more}. Refresh ${cells.length === 1 ? 'it' : 'them'} to show ${to}?`;
+      el('currency-change').hidden = false;
+    } catch {
+      el('currency-change').hidden = true;
+    }
+  }
+
+  async #refreshCurrencyCells(): Promise<void> {
+    const cells = this.#pending;
+    this.#pending = [];
+    el('currency-change').hidden = true;
+    try {
+      await writeFormulas(cells.map((c) => ({ sheet: c.sheet, address: c.address, formula: c.formula })));
+      show(el('settings-message'), { tone: 'success', text: `${cells.length} CRYPTO ${cells.length === 1 ? 'cell is' : 'cells are'} refreshing in ${this.#rt.settings.defaultCurrency}.` });
+    } catch (e) {
+      show(el('settings-message'), { tone: 'error', text: `Excel could not recalculate the cells: ${e instanceof Error ? e.message : String(e)}` });
     }
   }
 }

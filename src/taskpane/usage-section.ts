@@ -3,8 +3,13 @@
  * coins chosen for ambiguous symbols and the recent errors. Follows the
  * runtime's meter and error log; applySettings builds new ones.
  */
+import { serialIn, toSerial } from '../formulas/cells';
 import type { Runtime } from '../office/runtime';
-import { el } from './dom';
+import { readFormulas, splitAddress, writeSheet } from '../office/workbook-cells';
+import { workbookDateSystem } from '../office/workbook-traits';
+import { LOG_FORMATS, LOG_SHEET, logRows } from './answer-log';
+import { busy, el, isBusy, show } from './dom';
+import { currentErrors, errorWords } from './error-words';
 import { formatInt, formatTime } from './format';
 import type { PlanSection } from './plan-section';
 import { throttle } from './throttle';
@@ -25,9 +30,20 @@ export class UsageSection {
   #unsubscribe: () => void = () => {};
   readonly #plan: PlanSection;
   readonly #renderSoon = throttle(() => this.render(), USAGE_RENDER_MS);
+  readonly #inExcel: Promise<boolean>;
+  /** When a key was last saved: errors about the key from before it are gone. */
+  #keySavedAt: number | null = null;
 
-  constructor(plan: PlanSection) {
+  constructor(plan: PlanSection, inExcel: Promise<boolean>) {
     this.#plan = plan;
+    this.#inExcel = inExcel;
+    el('log-go').addEventListener('click', () => void this.#writeLog());
+  }
+
+  /** A key was saved: the errors it fixes are gone. */
+  keySaved(at = Date.now()): void {
+    this.#keySavedAt = at;
+    this.render();
   }
 
   attach(rt: Runtime): void {
@@ -49,9 +65,11 @@ export class UsageSection {
     };
     r.client.meter.addEventListener('change', onMeter);
     r.host.addEventListener('error-logged', this.#renderSoon);
+    r.host.provenance.addEventListener('recorded', this.#renderSoon);
     this.#unsubscribe = () => {
       r.client.meter.removeEventListener('change', onMeter);
       r.host.removeEventListener('error-logged', this.#renderSoon);
+      r.host.provenance.removeEventListener('recorded', this.#renderSoon);
     };
   }
 
@@ -109,8 +127,15 @@ export class UsageSection {
     el('ambiguities-empty').hidden = amb.length > 0;
   }
 
+  /** When this formula last answered without an error (fresh or from the cache). */
+  #lastSuccess(formula: string): number | null {
+    const p = this.#rt.host.provenance.recent().find((x) => x.formula === formula && x.error === null && x.freshness !== 'stale');
+    return p ? p.time : null;
+  }
+
   #renderErrors(): void {
-    const errors = errorRows(this.#rt.host.errors());
+    const now = Date.now();
+    const errors = errorRows(currentErrors(this.#rt.host.errors(), { keySavedAt: this.#keySavedAt, now, lastSuccess: (f) => this.#lastSuccess(f) }));
     el('errors').replaceChildren(
       ...errors.map((e) => {
         const li = document.createElement('li');
@@ -123,7 +148,7 @@ export class UsageSection {
         formula.textContent = e.formula;
         const code = document.createElement('span');
         code.className = 'code';
-        code.textContent = e.code;
+        code.textContent = errorWords(e.code);
         meta.append(time, formula, code);
         const msg = document.createElement('div');
         msg.textContent = e.message;
@@ -132,5 +157,35 @@ export class UsageSection {
       }),
     );
     el('errors-empty').hidden = errors.length > 0;
+  }
+
+  /** "Write log to sheet": the recent answers on a sheet of their own (answer-log.ts). */
+  async #writeLog(): Promise<void> {
+    const button = el('log-go');
+    const message = el('log-message');
+    if (isBusy(button)) return;
+    const entries = this.#rt.host.provenance.recent();
+    if (entries.length === 0) {
+      show(message, { tone: 'info', text: 'No answers yet: the log fills as CRYPTO formulas calculate.' });
+      return;
+    }
+    if (!(await this.#inExcel)) {
+      show(message, { tone: 'info', text: 'Not running inside Excel: there is no sheet to write to.' });
+      return;
+    }
+    busy(button, true);
+    try {
+      const addresses = [...new Set(entries.flatMap((p) => p.addresses))];
+      const formulas = await readFormulas(addresses.map(splitAddress)).catch(() => addresses.map(() => ''));
+      const byAddress = new Map(addresses.map((a, i) => [a, typeof formulas[i] === 'string' && String(formulas[i]).startsWith('=') ? String(formulas[i]) : undefined]));
+      const system = await workbookDateSystem();
+      const rows = logRows(entries, (a) => byAddress.get(a), (ms) => serialIn(toSerial(ms), system));
+      const at = await writeSheet(LOG_SHEET, rows, LOG_FORMATS);
+      show(message, { tone: 'success', text: `Wrote ${rows.length - 1} ${rows.length === 2 ? 'answer' : 'answers'} to ${LOG_SHEET}!${at}.` });
+    } catch (e) {
+      show(message, { tone: 'error', text: `The log was not written: ${e instanceof Error ? e.message : String(e)}` });
+    } finally {
+      busy(button, false);
+    }
   }
 }

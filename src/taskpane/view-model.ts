@@ -173,6 +173,24 @@ export function estimateRefresh(m: MeterSnapshot, mark: RefreshMark | null, dail
   return { credits, basis, confirm: credits > CONFIRM_ABOVE_CREDITS || overDaily };
 }
 
+/**
+ * Refreshing only the CRYPTO cells (after a new key, a new default currency):
+ * the same rule as Refresh all data, with the estimate from what the formulas
+ * spent this session or, when they spent nothing yet, what the workbook's last
+ * refresh spent (a document setting) or one credit a distinct formula.
+ */
+export function cellRefreshEstimate(m: MeterSnapshot, formulas: number, lastRefresh: number | null, dailyRemaining?: number | null): RefreshEstimate {
+  const spent = estimateRefresh(m, null, dailyRemaining);
+  if (spent.credits > 0) return spent;
+  const credits = lastRefresh ?? formulas;
+  const overDaily = typeof dailyRemaining === 'number' && credits > dailyRemaining;
+  return {
+    credits,
+    basis: lastRefresh !== null ? "what this workbook's last refresh spent" : 'one credit a CRYPTO formula',
+    confirm: credits > CONFIRM_ABOVE_CREDITS || overDaily,
+  };
+}
+
 /** A number that changes when the client spent something (not on cache hits or its own status reads). */
 export function spendSignature(m: MeterSnapshot): string {
   const statusRequests = m.byEndpoint.status?.requests ?? 0;

@@ -4,15 +4,20 @@
  * custom-functions runtime as CustomFunctions, Office and Excel shims, and
  * hands the workbook window the runtime (window.__customFunctionsHost).
  */
-import { HOST_GLOBAL, type CustomFunctionsHost, type WorkbookCalculator } from '../protocol';
+import { HOST_GLOBAL, type CustomFunctionsHost } from '../protocol';
 import type { FunctionsJson } from '../runtime/metadata';
 import { CustomFunctionsRuntime } from '../runtime/runtime';
-import { excelShim, officeShim } from './office-shim';
+import { excelShim } from './excel-shim';
+import { officeShim, type ShimWorkbook } from './office-shim';
 import { previewExcel, previewSearch } from './options';
 
 const excel = previewExcel(previewSearch(window));
 const runtime = new CustomFunctionsRuntime({ blanks: excel.blanks, version: excel.runtime });
-let workbook: WorkbookCalculator | null = null;
+let workbook: ShimWorkbook | null = null;
+/** Office.onReady waits for the workbook (the pane page opened alone has none: at once). */
+let connected!: () => void;
+const workbookOpen = new Promise<void>((resolve) => (connected = resolve));
+if (window.parent === window) connected();
 
 const ready = fetch('functions.json', { cache: 'no-store' })
   .then((r) => {
@@ -27,12 +32,13 @@ const host: CustomFunctionsHost = {
   call: (req, onResult) => runtime.call(req, onResult),
   connectWorkbook: (wb) => {
     workbook = wb;
+    connected();
   },
 };
 
 Object.assign(window, {
   CustomFunctions: runtime.namespace,
-  Office: officeShim(excel),
+  Office: officeShim(excel, () => workbook, workbookOpen),
   Excel: excelShim(() => workbook, excel),
   [HOST_GLOBAL]: host,
 });

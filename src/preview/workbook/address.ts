@@ -23,3 +23,24 @@ export function parseAddress(a: string): Position | null {
 
 /** Row-major order, as Excel lists a sheet's cells. */
 export const byPosition = (a: Position, b: Position) => a.row - b.row || a.col - b.col;
+
+export interface Rect {
+  top: number;
+  left: number;
+  bottom: number;
+  right: number;
+}
+
+export function parseRange(address: string): Rect | null {
+  const [a, b] = address.replace(/\$/g, '').split(':');
+  const p = parseAddress(a);
+  const q = b === undefined ? p : parseAddress(b);
+  if (!p || !q) return null;
+  return { top: Math.min(p.row, q.row), left: Math.min(p.col, q.col), bottom: Math.max(p.row, q.row), right: Math.max(p.col, q.col) };
+}
+
+export const rangeAddress = (r: Rect) =>
+  r.top === r.bottom && r.left === r.right ? toAddress({ row: r.top, col: r.left }) : `${toAddress({ row: r.top, col: r.left })}:${toAddress({ row: r.bottom, col: r.right })}`;
+
+/** A sheet name as an A1 reference writes it: quoted when it is not a plain word ('CRYPTO log'!A1). */
+export const quoteSheet = (name: string) => (/^[A-Za-z_][A-Za-z0-9_.]*$/.test(name) ? name : `'${name.replace(/'/g, "''")}'`);

@@ -6,6 +6,7 @@
  * canceled. A pending site reads as #BUSY!.
  */
 import type { Call, CallRequest, ResultListener } from '../runtime/runtime';
+import { quoteSheet } from './address';
 import type { ArgumentValue, ResultGrid } from '../runtime/values';
 
 export interface FunctionInvoker {
@@ -17,6 +18,13 @@ interface Site {
   call: Call;
   result: ResultGrid | null;
   reached: boolean;
+}
+
+/** A settled call as a saved workbook keeps it: its site, arguments and result (Excel saves each cell's last value). */
+export interface SavedSite {
+  where: string;
+  key: string;
+  result: ResultGrid;
 }
 
 export interface CallStats {
@@ -34,11 +42,34 @@ export class CallSites {
     private readonly invoker: FunctionInvoker,
     /** A call delivered a result for this cell: recalculate. */
     private readonly onResult: (cell: string) => void,
+    /** The sheet's name, for the calling cell's address ("Sheet1!B3"). */
+    private readonly sheetName = 'Sheet1',
   ) {}
+
+  /** Settled calls and their results, as a saved workbook keeps its cells' last values. */
+  saved(): SavedSite[] {
+    const out: SavedSite[] = [];
+    for (const [where, s] of this.sites) if (s.result !== null && s.call.settled) out.push({ where, key: s.key, result: s.result });
+    return out;
+  }
+
+  /**
+   * A reopened workbook: its cells show their saved values, and a recalculation
+   * that does not change a call's arguments does not call it again (Excel does
+   * not recalculate non-volatile custom functions on open: Excel-Custom-Functions#368).
+   */
+  restore(saved: readonly SavedSite[]): void {
+    for (const s of saved) {
+      const call: Call = { id: '', settled: true, cancel: () => undefined };
+      this.sites.set(s.where, { key: s.key, call, result: s.result, reached: false });
+    }
+  }
 
   /** The site's result, or null while its call is pending. */
   value(cell: string, occurrence: number, id: string, args: ArgumentValue[]): ResultGrid | null {
     const where = `${cell}#${occurrence}`;
+    // The engine names argument cells on the first sheet; on another sheet they are this one's.
+    if (this.sheetName !== 'Sheet1') args = args.map((a) => ('address' in a && a.address ? { ...a, address: a.address.replace(/^Sheet1!/, `${quoteSheet(this.sheetName)}!`) } : a));
     const key = JSON.stringify([id, args]);
     let site = this.sites.get(where);
     if (site && site.key !== key) {
@@ -49,7 +80,7 @@ export class CallSites {
       const fresh: Site = { key, call: null as unknown as Call, result: null, reached: true };
       this.sites.set(where, fresh);
       this.started++;
-      fresh.call = this.invoker.call({ id, args, address: `Sheet1!${cell}` }, (grid) => {
+      fresh.call = this.invoker.call({ id, args, address: `${quoteSheet(this.sheetName)}!${cell}` }, (grid) => {
         if (this.sites.get(where) !== fresh) return;
         fresh.result = grid;
         this.onResult(cell);
@@ -94,3 +125,4 @@ export class CallSites {
     }
   }
 }
+

@@ -314,7 +314,7 @@ export class GridView {
       html += `<tr aria-rowindex="${r + 1}"><th scope="row">${r}</th>`;
       for (let c = 1; c <= cols; c++) {
         const a = toAddress({ row: r, col: c });
-        html += `<td role="gridcell" aria-label="${a}" aria-selected="false" id="cell-${a}" data-address="${a}"></td>`;
+        html += `<td role="gridcell" aria-label="${a}" aria-selected="false" id="${this.table.id === 'grid' ? 'cell' : `${this.table.id}-cell`}-${a}" data-address="${a}"></td>`;
       }
       html += '</tr>';
     }

@@ -1,0 +1,111 @@
+/**
+ * The client as one formula evaluation sees it: the same calls, and every
+ * answer the evaluation reads noted (endpoint, fetched at, from the cache or
+ * not, stale or not, its credits by the endpoint table) for its provenance
+ * (provenance.ts). Fetch times are what the client's public API gives:
+ * get/getPages answer with fetchedAt, stale and fromCache; a historical item
+ * the answer its coalesced request came in; a quote carries only
+ * `stale`, so its fetch time is when this runtime first saw that quote object
+ * (the quote cache hands out the same object until the next fetch), a few
+ * milliseconds after the markets answer arrived.
+ */
+import { ENDPOINTS, creditCost, type EndpointName } from '../api/endpoints';
+import type { HistoricalItem } from '../api/records';
+import { CallClient, type CallPages, type CallRequest, type CallTarget } from '../client/call-client';
+import type { HistoricalKey } from '../client/historical-batcher';
+import type { Quote } from '../client/quote';
+import type { CoinRef } from '../client/coin-ref';
+import type { ConvertCurrency, EndpointData } from '../api/endpoints';
+import type { Fetched } from '../client/types';
+import type { Fetch } from './provenance';
+
+/** Credits of an answer by the endpoint table: buckets endpoints charge by the items returned. */
+export function answerCredits(endpoint: string, query: Readonly<Record<string, unknown>> | undefined, items: number): number {
+  if (!Object.hasOwn(ENDPOINTS, endpoint)) return 0;
+  const q: Record<string, string | undefined> = {};
+  for (const [k, v] of Object.entries(query ?? {})) q[k] = v === undefined || v === null ? undefined : String(v);
+  const name = endpoint as EndpointName;
+  const spec = ENDPOINTS[name] as { cost: string; pageSize?: number };
+  if (spec.cost !== 'buckets') return creditCost(name, q, items);
+  // A time series read in several pages is charged page by page.
+  const page = Number(q.limit) || spec.pageSize || items || 1;
+  let credits = 0;
+  for (let left = Math.max(items, 0); ; left -= page) {
+    credits += creditCost(name, q, Math.min(left, page));
+    if (left <= page) break;
+  }
+  return credits;
+}
+
+const QUOTE_SEEN = new WeakMap<object, number>();
+
+/**
+ * The client bound to one evaluation (CallClient), noting every answer it
+ * reads in `into`. A subclass rather than a Proxy: a column of thousands of
+ * cells makes one each, on the path a warm recalculation times.
+ */
+class TrackingClient extends CallClient {
+  constructor(
+    target: CallTarget,
+    caller: string,
+    signal: AbortSignal | undefined,
+    private readonly into: Fetch[],
+    private readonly now: () => number,
+  ) {
+    super(target, caller, signal);
+  }
+
+  private note(endpoint: string, query: Readonly<Record<string, unknown>> | undefined, r: Fetched<unknown>): void {
+    const fromCache = r.fromCache === true;
+    this.into.push({
+      endpoint,
+      fetchedAt: typeof r.fetchedAt === 'number' ? r.fetchedAt : this.now(),
+      stale: r.stale === true,
+      fromCache,
+      credits: fromCache || r.stale === true ? 0 : answerCredits(endpoint, query, Array.isArray(r.data) ? r.data.length : 1),
+    });
+  }
+
+  private noteQuote(q: Quote, currency: ConvertCurrency | undefined): void {
+    let seen = QUOTE_SEEN.get(q);
+    const first = seen === undefined;
+    if (first) QUOTE_SEEN.set(q, (seen = this.now()));
+    const stale = q.stale === true;
+    this.into.push({ endpoint: 'markets', fetchedAt: seen!, stale, fromCache: !first, credits: first && !stale ? creditCost('markets', { convert: currency ?? 'USD' }) : 0 });
+  }
+
+  override get<N extends EndpointName>(name: N, req: CallRequest = {}): Promise<Fetched<EndpointData<N>>> {
+    return super.get(name, req).then((r) => (this.note(name, req.query, r), r));
+  }
+
+  override getPages<N extends EndpointName>(name: N, req: CallPages = {}): Promise<Fetched<EndpointData<N>>> {
+    return super.getPages(name, req).then((r) => (this.note(name, req.query, r), r));
+  }
+
+  override quote(coin: string | number | CoinRef, opts: { currency?: ConvertCurrency } = {}): Promise<Quote> {
+    return super.quote(coin, opts).then((q) => (this.noteQuote(q, opts.currency), q));
+  }
+
+  override quoteNow(coin: string | number | CoinRef, opts: { currency?: ConvertCurrency } = {}): Quote | undefined {
+    const q = super.quoteNow(coin, opts);
+    if (q) this.noteQuote(q, opts.currency);
+    return q;
+  }
+
+  override historical(key: HistoricalKey): Promise<HistoricalItem> {
+    return super.historical(key).then((item) => {
+      const a = this.historicalAnswer(item);
+      if (a) {
+        // One request served several cells: the first cell is charged its credit.
+        this.into.push({ endpoint: 'historicalItem', fetchedAt: a.fetchedAt, stale: a.stale, fromCache: a.fromCache || a.charged.done, credits: a.charged.done ? 0 : creditCost('historicalItem', {}) });
+        a.charged.done = true;
+      }
+      return item;
+    });
+  }
+}
+
+/** The client as one evaluation sees it: bound to its caller and signal, every answer it reads noted in `into`. */
+export function trackingClient(target: CallTarget, caller: string, signal: AbortSignal | undefined, into: Fetch[], now: () => number): CallClient {
+  return new TrackingClient(target, caller, signal, into, now);
+}

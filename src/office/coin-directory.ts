@@ -1,0 +1,27 @@
+/**
+ * The coins the formula builder searches: the client's currency map and the
+ * ranks it learned, as the client keeps them on this computer (memory, then
+ * storage for a day, then one request: client/map-store.ts). Searching costs
+ * nothing per keystroke: the map is loaded once, and the first markets page
+ * (1 credit, the same request PRICE cells make) is read only when no rank is
+ * known yet, so the list can be ordered by rank.
+ */
+import type { CoinRef } from '../client';
+import type { Runtime } from './runtime';
+
+export interface CoinDirectory {
+  coins: readonly CoinRef[];
+  rank(id: number): number | null | undefined;
+}
+
+/** Any coin the map surely has: resolving it makes the client load its map (a slug needs no ranks). */
+const PROBE = 'bitcoin';
+
+export async function loadCoinDirectory(rt: Runtime): Promise<CoinDirectory> {
+  const { map, ranks } = await rt.client.coinList();
+  if (!map.all().some((c) => typeof ranks.rank(c.id) === 'number')) {
+    // No rank learned yet: the first page of the markets list (sorted by rank) teaches the top 250.
+    await rt.client.get('markets', { query: { offset: 0, limit: 250, convert: 'USD' } }).catch(() => undefined);
+  }
+  return { coins: map.all(), rank: (id) => ranks.rank(id) };
+}

@@ -1,0 +1,357 @@
+/**
+ * Insert formula: a coin from the search (the client's currency map, ranked),
+ * a formula, its arguments as fields (formula-builder.ts: from functions.json,
+ * checked by the formula's own argument readers), the formula text, its cost
+ * by the endpoint table, a preview of its result on request, and Insert into
+ * the active cell through the Excel API.
+ */
+import { ENDPOINTS, PLANS, planAllows, type EndpointName, type Plan } from '../api/endpoints';
+import { CATALOG } from '../formulas/catalog';
+import { loadCoinDirectory, type CoinDirectory } from '../office/coin-directory';
+import type { Runtime } from '../office/runtime';
+import { insertFormula } from '../office/workbook-cells';
+import { candidateLabel, findCoin, searchCoins, sharedSymbolNote, type Candidate } from './coin-search';
+import { busy, el, isBusy, show } from './dom';
+import {
+  buildCall, builderFunctions, dryRun, estimateCredits, fieldsOf,
+  type BuiltCall, type DryRun, type Field, type FormValues, type FunctionMeta, type FunctionsJson,
+} from './formula-builder';
+import { formatInt } from './format';
+import { costText, fieldElement, renderResult } from './builder-view';
+import { functionsMeta } from './functions-meta';
+
+const CHECK_DELAY_MS = 150;
+const SEARCH_DELAY_MS = 80;
+
+export interface BuilderCheck {
+  built: BuiltCall;
+  run: DryRun | null;
+  credits: number;
+}
+
+export class BuilderSection {
+  #rt!: Runtime;
+  #meta: FunctionsJson | null = null;
+  #directory: Promise<CoinDirectory> | null = null;
+  #coins: CoinDirectory | null = null;
+  #coin: Candidate | null = null;
+  #candidates: Candidate[] = [];
+  #active = -1;
+  #fn: FunctionMeta | null = null;
+  #fields: Field[] = [];
+  #seq = 0;
+  #timer: ReturnType<typeof setTimeout> | null = null;
+  #searchTimer: ReturnType<typeof setTimeout> | null = null;
+  #check: Promise<BuilderCheck | null> = Promise.resolve(null);
+  readonly #inExcel: Promise<boolean>;
+
+  constructor(inExcel: Promise<boolean>) {
+    this.#inExcel = inExcel;
+    const input = el<HTMLInputElement>('coin-input');
+    input.addEventListener('input', () => this.#onType());
+    input.addEventListener('keydown', (e) => this.#onKey(e));
+    input.addEventListener('blur', () => setTimeout(() => this.#close(), 150));
+    el('coin-list').addEventListener('mousedown', (e) => {
+      const li = (e.target as HTMLElement).closest('li');
+      if (!li?.dataset.index) return;
+      e.preventDefault();
+      this.#pick(Number(li.dataset.index));
+    });
+    el<HTMLSelectElement>('formula-select').addEventListener('change', () => this.#chooseFormula());
+    el('builder-fields').addEventListener('input', () => this.#scheduleCheck());
+    el('builder-fields').addEventListener('change', () => this.#scheduleCheck());
+    el('builder-insert').addEventListener('click', () => void this.#insert());
+    el('builder-try').addEventListener('click', () => void this.#tryIt());
+  }
+
+  attach(rt: Runtime): void {
+    this.#rt = rt;
+    if (!this.#meta) void this.#loadMeta();
+    else this.#scheduleCheck();
+  }
+
+  async #loadMeta(): Promise<void> {
+    try {
+      this.#meta = await functionsMeta();
+    } catch (e) {
+      show(el('builder-message'), { tone: 'error', text: `The formula list could not be read: ${e instanceof Error ? e.message : String(e)}` });
+      return;
+    }
+    const select = el<HTMLSelectElement>('formula-select');
+    select.replaceChildren(
+      ...builderFunctions(this.#meta).map((f) => {
+        const o = document.createElement('option');
+        o.value = f.id;
+        o.textContent = f.name;
+        return o;
+      }),
+    );
+    select.value = 'PRICE';
+    this.#chooseFormula();
+  }
+
+  // ---------------------------------------------------------------- coin search
+
+  #directoryReady(): Promise<CoinDirectory> {
+    this.#directory ??= loadCoinDirectory(this.#rt).then(
+      (d) => (this.#coins = d),
+      (e: unknown) => {
+        this.#directory = null;
+        throw e;
+      },
+    );
+    return this.#directory;
+  }
+
+  #onType(): void {
+    this.#coin = null;
+    el('coin-error').textContent = '';
+    this.#scheduleCheck();
+    if (this.#searchTimer) clearTimeout(this.#searchTimer);
+    this.#searchTimer = setTimeout(() => void this.#search(), SEARCH_DELAY_MS);
+  }
+
+  async #search(): Promise<void> {
+    const text = el<HTMLInputElement>('coin-input').value;
+    const note = el('coin-note');
+    if (!this.#coins) note.textContent = 'Reading the coin list…';
+    let d: CoinDirectory;
+    try {
+      d = await this.#directoryReady();
+    } catch (e) {
+      note.textContent = '';
+      const code = (e as { code?: unknown })?.code;
+      el('coin-error').textContent =
+        code === 'NO_API_KEY' || code === 'API_KEY_MISSING' ? 'Add your API key above to search coins.' : `The coin list could not be read: ${e instanceof Error ? e.message : String(e)}`;
+      return;
+    }
+    if (el<HTMLInputElement>('coin-input').value !== text) return; // typed on meanwhile
+    this.#candidates = searchCoins(d.coins, d.rank, text);
+    this.#active = this.#candidates.length > 0 ? 0 : -1;
+    note.textContent = sharedSymbolNote(this.#candidates, text) ?? (text.trim() && this.#candidates.length === 0 ? 'No coin matches.' : '');
+    this.#renderList();
+  }
+
+  #renderList(): void {
+    const list = el('coin-list');
+    const input = el('coin-input');
+    list.replaceChildren(
+      ...this.#candidates.map((c, i) => {
+        const li = document.createElement('li');
+        li.id = `coin-option-${i}`;
+        li.setAttribute('role', 'option');
+        li.setAttribute('aria-selected', String(i === this.#active));
+        li.dataset.index = String(i);
+        li.setAttribute('aria-label', candidateLabel(c));
+        const name = document.createElement('span');
+        name.textContent = `${c.name}${c.symbol ? ` (${c.symbol})` : ''}`;
+        const sub = document.createElement('span');
+        sub.className = 'sub';
+        sub.textContent = `${c.slug} · ${c.rank === null ? 'unranked' : `rank ${c.rank}`}${c.sharedSymbol ? ' · symbol shared' : ''}`;
+        li.append(name, sub);
+        return li;
+      }),
+    );
+    const open = this.#candidates.length > 0;
+    list.hidden = !open;
+    input.setAttribute('aria-expanded', String(open));
+    if (open && this.#active >= 0) input.setAttribute('aria-activedescendant', `coin-option-${this.#active}`);
+    else input.removeAttribute('aria-activedescendant');
+  }
+
+  #close(): void {
+    el('coin-list').hidden = true;
+    el('coin-input').setAttribute('aria-expanded', 'false');
+    el('coin-input').removeAttribute('aria-activedescendant');
+  }
+
+  #onKey(e: KeyboardEvent): void {
+    const n = this.#candidates.length;
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      if (n === 0) return;
+      e.preventDefault();
+      this.#active = (this.#active + (e.key === 'ArrowDown' ? 1 : n - 1)) % n;
+      this.#renderList();
+    } else if (e.key === 'Enter') {
+      if (this.#active >= 0 && !el('coin-list').hidden) {
+        e.preventDefault();
+        this.#pick(this.#active);
+      }
+    } else if (e.key === 'Escape') {
+      this.#close();
+    }
+  }
+
+  #pick(i: number): void {
+    const c = this.#candidates[i];
+    if (!c) return;
+    this.#coin = c;
+    el<HTMLInputElement>('coin-input').value = `${c.name}${c.symbol ? ` (${c.symbol})` : ''}`;
+    el('coin-note').textContent = `${candidateLabel(c)}. The formula names it "${c.slug}".`;
+    el('coin-error').textContent = '';
+    this.#close();
+    this.#scheduleCheck();
+  }
+
+  // ---------------------------------------------------------------- formula and fields
+
+  #chooseFormula(): void {
+    if (!this.#meta) return;
+    const id = el<HTMLSelectElement>('formula-select').value;
+    this.#fn = builderFunctions(this.#meta).find((f) => f.id === id) ?? null;
+    if (!this.#fn) return;
+    this.#fields = fieldsOf(this.#fn, this.#meta);
+    el('formula-desc').textContent = this.#fn.description;
+    el('builder-fields').replaceChildren(...this.#fields.filter((f) => f.kind !== 'coin').map((f) => fieldElement(f)));
+    el('coin-hint').textContent = this.#fields.some((f) => f.kind === 'coin' || f.kind === 'coins')
+      ? 'A name, symbol or slug, e.g. sol. Searching spends no credits.'
+      : `CRYPTO.${this.#fn.name} takes no coin.`;
+    el('builder-result-wrap').hidden = true;
+    this.#scheduleCheck();
+  }
+
+  #values(): FormValues {
+    const v: FormValues = {};
+    for (const f of this.#fields) {
+      const input = document.getElementById(`bf-${f.name}`) as HTMLInputElement | HTMLSelectElement | null;
+      if (!input) continue;
+      v[f.name] = input instanceof HTMLSelectElement && input.multiple ? [...input.selectedOptions].map((o) => o.value) : input.value;
+    }
+    return v;
+  }
+
+  #scheduleCheck(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      this.#check = this.#runCheck();
+    }, CHECK_DELAY_MS);
+  }
+
+  /** The check now (Insert and Preview do not wait for the typing pause). */
+  #checkNow(): Promise<BuilderCheck | null> {
+    if (this.#timer) {
+      clearTimeout(this.#timer);
+      this.#timer = null;
+      this.#check = this.#runCheck();
+    }
+    return this.#check;
+  }
+
+  async #runCheck(): Promise<BuilderCheck | null> {
+    const fn = this.#fn;
+    if (!fn || !this.#rt) return null;
+    const seq = ++this.#seq;
+    const built = buildCall(fn, this.#fields, this.#values(), this.#coin);
+    el('builder-text').textContent = built.text;
+    for (const f of this.#fields) {
+      const err = document.getElementById(`bf-${f.name}-error`);
+      if (err) err.textContent = built.errors[f.name] ?? '';
+      document.getElementById(`bf-${f.name}`)?.toggleAttribute('aria-invalid', Boolean(built.errors[f.name]));
+    }
+    let run: DryRun | null = null;
+    if (Object.keys(built.errors).length === 0) {
+      const coins = this.#coins;
+      const picked = this.#coin;
+      run = await dryRun(fn.id, CATALOG[fn.id], built.args, fn.parameters.map((p) => p.name), {
+        settings: this.#rt.host.settings,
+        now: () => Date.now(),
+        client: this.#rt.client,
+        resolve: (input) =>
+          picked && String(input).toLowerCase() === picked.slug.toLowerCase() ? picked : coins ? findCoin(coins.coins, coins.rank, input) : null,
+      });
+    }
+    if (seq !== this.#seq) return this.#check;
+    const error = run?.error ?? null;
+    const coinError = error && (error.field === 'coin' || error.field === 'coins') ? error.message : '';
+    el('coin-error').textContent = coinError;
+    for (const f of this.#fields) {
+      if (f.kind === 'coin' || built.errors[f.name]) continue;
+      const msg = error && error.field === f.name ? error.message : '';
+      const errEl = document.getElementById(`bf-${f.name}-error`);
+      if (errEl) errEl.textContent = msg;
+      document.getElementById(`bf-${f.name}`)?.toggleAttribute('aria-invalid', Boolean(msg));
+    }
+    el('builder-error').textContent = error && !error.field ? `${error.code} ${error.message}` : '';
+    const estimate = run && !error ? estimateCredits(run.requests, Date.now(), run.complete) : null;
+    el('builder-cost').textContent = estimate ? costText(estimate.credits, estimate.exact, estimate.lines, this.#planNote(run!)) : '';
+    el('builder-cost').dataset.credits = estimate ? String(estimate.credits) : '';
+    return { built, run, credits: estimate?.credits ?? 0 };
+  }
+
+  /** The plan the requests need, when the account's is lower. */
+  #planNote(run: DryRun): string {
+    const plan = this.#rt.client.meter.snapshot().plan?.plan;
+    if (!plan || !(PLANS as readonly string[]).includes(plan)) return '';
+    const needs = run.requests
+      .map((r) => (Object.hasOwn(ENDPOINTS, r.endpoint) ? ENDPOINTS[r.endpoint as EndpointName].plan : 'Sandbox'))
+      .find((p) => !planAllows(plan as Plan, p as Plan));
+    return needs ? ` It needs the ${needs} plan or higher (yours: ${plan}): the cell would show #N/A.` : '';
+  }
+
+  /** The first field the check found wrong, focused; false when none. */
+  #focusProblem(c: BuilderCheck | null): boolean {
+    if (!c) return true;
+    const name = Object.keys(c.built.errors)[0] ?? c.run?.error?.field ?? (c.run?.error ? '' : null);
+    if (name === null) return false;
+    const target = name === 'coin' || name === 'coins' ? el('coin-input') : document.getElementById(`bf-${name}`) ?? el('formula-select');
+    target.focus();
+    return true;
+  }
+
+  async #insert(): Promise<void> {
+    const button = el('builder-insert');
+    if (isBusy(button)) return;
+    const c = await this.#checkNow();
+    if (!c || this.#focusProblem(c)) {
+      show(el('builder-message'), { tone: 'error', text: 'The formula needs fixing first: see the fields marked above.' });
+      return;
+    }
+    if (!(await this.#inExcel)) {
+      show(el('builder-message'), { tone: 'info', text: `Not running inside Excel: copy the formula into a cell. ${c.built.text}` });
+      return;
+    }
+    busy(button, true);
+    try {
+      const at = await insertFormula(c.built.text);
+      show(el('builder-message'), { tone: 'success', text: `Inserted into ${at.sheet}!${at.address}: ${c.built.text}` });
+    } catch (e) {
+      show(el('builder-message'), { tone: 'error', text: `Excel did not take the formula: ${e instanceof Error ? e.message : String(e)}` });
+    } finally {
+      busy(button, false);
+    }
+  }
+
+  /** Preview result: the formula through the add-in (spending what it costs); Insert then reuses the answer. */
+  async #tryIt(): Promise<void> {
+    const button = el('builder-try');
+    if (isBusy(button) || !this.#fn) return;
+    const c = await this.#checkNow();
+    if (!c || this.#focusProblem(c)) {
+      show(el('builder-message'), { tone: 'error', text: 'The formula needs fixing first: see the fields marked above.' });
+      return;
+    }
+    busy(button, true);
+    const before = this.#rt.client.meter.snapshot().credits;
+    try {
+      const result = await this.#rt.host.evaluate(this.#fn.id, c.built.args as never[]);
+      renderResult(result);
+      const spent = this.#rt.client.meter.snapshot().credits - before;
+      show(el('builder-message'), {
+        tone: 'info',
+        text: `The preview spent ${formatInt(spent)} credit${spent === 1 ? '' : 's'}; inserting now reuses this answer while it is fresh.`,
+      });
+    } catch (e) {
+      el('builder-result-wrap').hidden = true;
+      const err = e as { code?: string; message?: string };
+      show(el('builder-message'), { tone: 'error', text: `The cell would show ${err.code ?? '#N/A'}: ${err.message ?? String(e)}` });
+    } finally {
+      busy(button, false);
+    }
+  }
+
+  /** For the tests and the demo console: the check as the pane shows it. */
+  check(): Promise<BuilderCheck | null> {
+    return this.#checkNow();
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * The CRYPTO calls in a formula's text, with their arguments as typed
+ * (top-level commas split them; quotes, parentheses and array braces are
+ * respected), and which cells follow the default currency. Pure.
+ */
+
+export interface CryptoCall {
+  /** "PRICE" */
+  name: string;
+  /** Each argument's text, trimmed; "" for an omitted one. */
+  args: string[];
+}
+
+const CALL = /(^|[^A-Za-z0-9_.])CRYPTO\.([A-Za-z][A-Za-z0-9_.]*)\s*\(/gi;
+
+/** Arguments from the "(" at `open`: their texts and where the call ends. */
+function argsFrom(text: string, open: number): { args: string[]; end: number } {
+  const args: string[] = [];
+  let depth = 0;
+  let start = open + 1;
+  for (let i = open + 1; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '"') {
+      for (i++; i < text.length; i++) if (text[i] === '"' && text[i + 1] !== '"') break; else if (text[i] === '"') i++;
+      continue;
+    }
+    if (ch === '(' || ch === '{') depth++;
+    else if ((ch === ')' || ch === '}') && depth > 0) depth--;
+    else if (ch === ')' && depth === 0) {
+      args.push(text.slice(start, i).trim());
+      return { args: args.length === 1 && args[0] === '' ? [] : args, end: i };
+    } else if (ch === ',' && depth === 0) {
+      args.push(text.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  return { args: [...args, text.slice(start).trim()], end: text.length };
+}
+
+/** Every CRYPTO call in the formula, nested ones too, outside string literals. */
+export function cryptoCalls(formula: string): CryptoCall[] {
+  // Blank out string literals so a "CRYPTO.X(" inside one is not a call.
+  const masked = formula.replace(/"(?:[^"]|"")*"/g, (s) => '"' + ' '.repeat(s.length - 2) + '"');
+  const out: CryptoCall[] = [];
+  for (const m of masked.matchAll(CALL)) {
+    const open = m.index! + m[0].length - 1;
+    const { args } = argsFrom(formula, open);
+    out.push({ name: m[2].toUpperCase(), args });
+  }
+  return out;
+}
+
+/**
+ * Formulas whose omitted currency is the default currency setting (in
+ * src/formulas: currencyArg(currency, ctx.settings.defaultCurrency)); the
+ * others answer in USD unless told.
+ */
+export const FOLLOWS_DEFAULT_CURRENCY = new Set(['PRICE', 'DATA', 'QUOTE', 'MARKETS', 'PROFILE', 'HISTORICAL', 'LIVEPRICE']);
+
+/** Whether a formula has a call that takes the default currency (its currency argument omitted). */
+export function usesDefaultCurrency(formula: string, currencyIndex: (name: string) => number): boolean {
+  return cryptoCalls(formula).some((c) => {
+    if (!FOLLOWS_DEFAULT_CURRENCY.has(c.name)) return false;
+    const i = currencyIndex(c.name);
+    return i >= 0 && (c.args[i] === undefined || c.args[i] === '');
+  });
+}

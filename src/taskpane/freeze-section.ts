@@ -1,0 +1,76 @@
+/**
+ * Keep values: "Convert to values" turns the CRYPTO cells in the selection,
+ * the active sheet or the workbook into what they show, keeping their
+ * formulas in a document setting; "Restore formulas" brings them back
+ * (freeze.ts decides what to write).
+ */
+import { DOCUMENT_SETTINGS, hasDocumentSettings, readSetting, writeSettings } from '../office/document';
+import { cryptoCells, readFormulas, selectedRange, writeFormulas, writeValues, type Scope } from '../office/workbook-cells';
+import { busy, el, isBusy, show } from './dom';
+import { freezePlan, frozenKey, readRecord, restorePlan } from './freeze';
+
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+const where: Record<Scope, string> = { selection: 'the selection', sheet: 'the active sheet', workbook: 'the workbook' };
+
+export class FreezeSection {
+  readonly #inExcel: Promise<boolean>;
+
+  constructor(inExcel: Promise<boolean>) {
+    this.#inExcel = inExcel;
+    el('freeze-go').addEventListener('click', () => void this.#run('freeze'));
+    el('restore-go').addEventListener('click', () => void this.#run('restore'));
+  }
+
+  attach(): void {}
+
+  #scope(): Scope {
+    return (document.querySelector<HTMLInputElement>('input[name="freeze-scope"]:checked')?.value as Scope) ?? 'selection';
+  }
+
+  async #run(what: 'freeze' | 'restore'): Promise<void> {
+    const button = el(what === 'freeze' ? 'freeze-go' : 'restore-go');
+    const message = el('freeze-message');
+    if (isBusy(button)) return;
+    if (!(await this.#inExcel) || !hasDocumentSettings()) {
+      show(message, { tone: 'info', text: 'Not running inside Excel: there are no cells to convert.' });
+      return;
+    }
+    busy(button, true);
+    try {
+      show(message, what === 'freeze' ? await this.#freeze(this.#scope()) : await this.#restore(this.#scope()));
+    } catch (e) {
+      show(message, { tone: 'error', text: `Nothing was changed: ${e instanceof Error ? e.message : String(e)}` });
+    } finally {
+      busy(button, false);
+    }
+  }
+
+  async #freeze(scope: Scope) {
+    const cells = await cryptoCells(scope);
+    if (cells.length === 0) return { tone: 'info' as const, text: `No CRYPTO formulas in ${where[scope]}.` };
+    const plan = freezePlan(cells, readRecord(readSetting(DOCUMENT_SETTINGS.frozen)), Date.now());
+    // The record first: values written without it would lose the formulas.
+    await writeSettings({ [DOCUMENT_SETTINGS.frozen]: plan.record });
+    await writeValues(plan.writes);
+    return {
+      tone: 'success' as const,
+      text: `Converted ${plural(cells.length, 'CRYPTO cell')} in ${where[scope]} to values; recalculating no longer fetches them. Their formulas are kept in this workbook: Restore formulas brings them back.`,
+    };
+  }
+
+  async #restore(scope: Scope) {
+    const record = readRecord(readSetting(DOCUMENT_SETTINGS.frozen));
+    if (record.cells.length === 0) return { tone: 'info' as const, text: 'No converted formulas to restore in this workbook.' };
+    const sel = await selectedRange();
+    const now = await readFormulas(record.cells.map((c) => ({ sheet: c.sheet, address: c.address })));
+    const current = new Map(record.cells.map((c, i) => [frozenKey(c.sheet, c.address), now[i]]));
+    const plan = restorePlan(record, { kind: scope, sheet: sel.sheet, range: sel.address }, current);
+    if (plan.restores.length === 0 && plan.skipped.length === 0) return { tone: 'info' as const, text: `No converted formulas in ${where[scope]}.` };
+    await writeFormulas(plan.restores);
+    await writeSettings({ [DOCUMENT_SETTINGS.frozen]: plan.record.cells.length > 0 ? plan.record : null });
+    const skipped = plan.skipped.length
+      ? ` Left as they are, because a formula was typed there since: ${plan.skipped.map((c) => `${c.sheet}!${c.address}`).join(', ')}.`
+      : '';
+    return { tone: 'success' as const, text: `Restored ${plural(plan.restores.length, 'formula')} in ${where[scope]}; they calculate again.${skipped}` };
+  }
+}

@@ -1,0 +1,317 @@
+/**
+ * The pane's pure models for issue #25, in Node: the formula builder (fields
+ * from functions.json, the formula text and arguments, the formula's own
+ * checks in a dry run, its cost by the endpoint table, held against what the
+ * formulas really spend over HTTP), the coin search, freezing and restoring,
+ * the refresh-on-open decision, the CRYPTO calls in a formula's text, the
+ * snapshot's cells and row, the answers' log rows and the errors in words.
+ *
+ *   node --import tsx --test test/formula-builder.test.ts
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { generateCustomFunctionsMetadata } from 'custom-functions-metadata/lib/generate.js';
+import { functionFiles } from '../src/cli/metadata';
+import type { Session } from '../src/cli/session';
+import { CATALOG } from '../src/formulas/catalog';
+import type { Provenance } from '../src/formulas/provenance';
+import { callText, logRows, LOG_HEADER } from '../src/taskpane/answer-log';
+import { candidateLabel, findCoin, searchCoins, sharedSymbolNote } from '../src/taskpane/coin-search';
+import { currentErrors, errorWords } from '../src/taskpane/error-words';
+import {
+  bucketsBetween, buildCall, builderFunctions, dryRun, estimateCredits, fieldsOf, type FunctionsJson,
+} from '../src/taskpane/formula-builder';
+import { cryptoCalls, usesDefaultCurrency } from '../src/taskpane/formula-calls';
+import { freezePlan, frozenKey, readRecord, restorePlan, EMPTY_RECORD } from '../src/taskpane/freeze';
+import { openRefreshDecision } from '../src/taskpane/open-refresh';
+import { parseCellList, snapshotBlock } from '../src/taskpane/snapshot';
+import { cellRefreshEstimate } from '../src/taskpane/view-model';
+import { FROZEN_NOW, frozenSession } from './support/frozen-session';
+
+let meta: FunctionsJson;
+let s: Session;
+const SOLANA = { id: 6, slug: 'solana', symbol: 'SOL', name: 'Solana' };
+
+before(async () => {
+  const generated = await generateCustomFunctionsMetadata(functionFiles(), false);
+  meta = JSON.parse(generated.metadataJson) as FunctionsJson;
+  s = await frozenSession();
+});
+after(() => s?.close());
+
+const fn = (id: string) => meta.functions.find((f) => f.id === id)!;
+const resolveIn = (coins: { id: number; slug: string; symbol: string | null; name: string }[]) => (input: string | number) => findCoin(coins, () => null, input);
+
+function run(id: string, args: unknown[], now = FROZEN_NOW) {
+  return dryRun(id, CATALOG[id], args, fn(id).parameters.map((p) => p.name), {
+    settings: { defaultCurrency: 'USD', dateSystem: '1900' },
+    now: () => now,
+    client: s.client,
+    resolve: resolveIn([SOLANA, { id: 1, slug: 'bitcoin', symbol: 'BTC', name: 'Bitcoin' }]),
+  });
+}
+
+describe('fields and formula text', () => {
+  test('OHLCV: coin from the search, a date, choice lists from its custom enums (interval, the repeating fields), headers 1/0', () => {
+    const fields = fieldsOf(fn('OHLCV'), meta);
+    assert.deepEqual(fields.map((f) => [f.name, f.kind, f.required]), [
+      ['coin', 'coin', true], ['start', 'date', true], ['end', 'date', false], ['interval', 'choice', false], ['headers', 'headers', false], ['fields', 'multi', false],
+    ]);
+    assert.deepEqual(fields[3].choices.map((c) => c.value), ['daily', 'weekly', 'monthly', 'hourly'], 'the OhlcvInterval enum of functions.json');
+    assert.ok(fields[5].choices.some((c) => c.value === 'close'));
+    assert.equal(fields[1].example, '2024-01-01');
+  });
+
+  test('the text: omitted arguments left empty in the middle and dropped at the end; quotes doubled; repeating values each an argument', () => {
+    const f = fn('OHLCV');
+    const fields = fieldsOf(f, meta);
+    assert.equal(buildCall(f, fields, { start: '2024-01-01' }, SOLANA).text, '=CRYPTO.OHLCV("solana","2024-01-01")');
+    const b = buildCall(f, fields, { start: '2024-01-01', headers: '0', fields: ['date', 'close'] }, SOLANA);
+    assert.equal(b.text, '=CRYPTO.OHLCV("solana","2024-01-01",,,0,"date","close")');
+    assert.deepEqual(b.args, ['solana', '2024-01-01', null, null, 0, ['date', 'close']]);
+    assert.equal(buildCall(fn('SEARCH'), fieldsOf(fn('SEARCH'), meta), { query: 'say "hi"' }, null).text, '=CRYPTO.SEARCH("say ""hi""")');
+  });
+
+  test('a range of coins: the picked one, then others as a column of an array constant; matrix arguments arrive 2-D', () => {
+    const f = fn('CORREL');
+    const b = buildCall(f, fieldsOf(f, meta), { coins: 'bitcoin, ethereum', start: '90D' }, SOLANA);
+    assert.equal(b.text, '=CRYPTO.CORREL({"solana";"bitcoin";"ethereum"},"90D")');
+    assert.deepEqual(b.args[0], [['solana'], ['bitcoin'], ['ethereum']]);
+    const q = buildCall(fn('QUOTE'), fieldsOf(fn('QUOTE'), meta), { fields: 'price,marketCap' }, SOLANA);
+    assert.deepEqual(q.args.slice(0, 2), [[['solana']], [['price,marketCap']]]);
+  });
+
+  test('a number field refuses text before the formula is asked; ids where an id or a name is taken are numbers', () => {
+    const f = fn('MARKETS');
+    const fields = fieldsOf(f, meta);
+    assert.deepEqual(buildCall(f, fields, { count: 'ten' }, null).errors, { count: 'count must be a number; got "ten"' });
+    assert.equal(buildCall(f, fields, { count: '10', category: '3', excludeStablecoins: 'TRUE' }, null).text, '=CRYPTO.MARKETS(10,,,3,,,,,,,TRUE)');
+  });
+
+  test('every formula is offered except ASOF, which points at a cell', () => {
+    const ids = builderFunctions(meta).map((f) => f.id);
+    assert.ok(!ids.includes('ASOF'));
+    assert.equal(ids.length, meta.functions.length - 1);
+  });
+});
+
+describe('the dry run: the formula\'s own checks, no request', () => {
+  test('a date that does not exist is the formula\'s #VALUE! on the start field; nothing was asked of the API', async () => {
+    const before = s.emulator!.stats().requests;
+    const r = await run('OHLCV', ['solana', '2024-02-30', null, null, null, []]);
+    assert.deepEqual(r.error, { code: '#VALUE!', message: 'start is not a date that exists; got "2024-02-30"', field: 'start' });
+    assert.deepEqual(r.requests, []);
+    const choice = await run('OHLCV', ['solana', '2024-01-01', null, 'fortnightly', null, []]);
+    assert.equal(choice.error?.field, 'interval');
+    assert.match(choice.error!.message, /"daily", "weekly", "monthly" or "hourly"/);
+    const noCoin = await run('OHLCV', [null, '2024-01-01', null, null, null, []]);
+    assert.equal(noCoin.error?.field, 'coin');
+    assert.equal(s.emulator!.stats().requests, before, 'the dry run made no request');
+  });
+
+  test('good arguments: the requests the formula would make, priced by the endpoint table', async () => {
+    const r = await run('OHLCV', ['solana', '2024-01-01', null, null, null, []]);
+    assert.equal(r.error, null);
+    assert.deepEqual(r.requests.map((x) => [x.kind, x.endpoint, x.coinId, x.query.interval]), [['pages', 'candles', 6, 'day']]);
+    const days = bucketsBetween(Date.UTC(2024, 0, 1), FROZEN_NOW, 'day');
+    const est = estimateCredits(r.requests, FROZEN_NOW);
+    assert.equal(est.credits, 1 + Math.ceil((days - 100) / 100));
+    assert.ok(est.exact);
+    const eur = estimateCredits((await run('PRICE', ['solana', 'EUR'])).requests, FROZEN_NOW);
+    assert.equal(eur.credits, 2, 'a markets page converted to EUR: 1 + 1');
+    const gbp = await run('PRICE', ['solana', 'GBP']);
+    assert.deepEqual(gbp.requests.map((x) => x.endpoint).sort(), ['fiatList', 'markets'], 'the USD quote and the fiat list');
+  });
+
+  test('hourly candles older than 30 days: the formula\'s #N/A before any request', async () => {
+    const r = await run('OHLCV', ['solana', '2024-01-01', '2024-01-05', 'hourly', null, []]);
+    assert.equal(r.error?.code, '#N/A');
+    assert.match(r.error!.message, /last 30 days/);
+  });
+
+  test('the shown cost is what each builder formula spends when nothing is cached (over HTTP, the emulator\'s credits)', async () => {
+    const differ: string[] = [];
+    let compared = 0;
+    await s.client.resolveCoin('solana'); // the builder has the currency map loaded: its search reads it
+    for (const f of builderFunctions(meta)) {
+      if (f.options?.stream) continue; // LIVEPRICE spends on every update
+      const fields = fieldsOf(f, meta);
+      const values = Object.fromEntries(fields.map((x) => [x.name, x.required ? x.example : '']));
+      if (f.id === 'CORREL') values.coins = 'bitcoin';
+      const b = buildCall(f, fields, values, SOLANA);
+      const r = await run(f.id, b.args);
+      if (r.error) continue; // a formula the pane would refuse (none with these examples, asserted below)
+      const est = estimateCredits(r.requests, FROZEN_NOW, r.complete);
+      s.client.refreshAll();
+      s.host.clearLastGood();
+      const before = s.client.meter.snapshot().credits;
+      const failed = await s.host.evaluate(f.id, b.args as never[]).then(() => false, () => true);
+      const spent = s.client.meter.snapshot().credits - before;
+      compared++;
+      // A request the service refuses costs nothing: an answer that failed spent at most what was shown.
+      const ok = failed ? spent <= est.credits : est.exact ? spent === est.credits : spent >= est.credits;
+      if (!ok) differ.push(`${b.text}: shown ${est.credits}${est.exact ? '' : '+'}, spent ${spent}${failed ? ' (failed)' : ''}`);
+    }
+    assert.ok(compared >= 30, `${compared} formulas compared`);
+    assert.deepEqual(differ, []);
+  });
+
+  test('DOMINANCE("usdt") today\'s value asks from the start of the day: a client clock ahead of the server\'s is no error', async () => {
+    const ahead = await frozenSession({ client: { now: () => FROZEN_NOW + 5_000 } });
+    try {
+      const [[v]] = (await ahead.host.evaluate('DOMINANCE', ['usdt', null, null, null])) as unknown[][];
+      assert.equal(typeof v, 'number');
+    } finally {
+      await ahead.close();
+    }
+  });
+});
+
+describe('coin search', () => {
+  const coins = [
+    { id: 6, slug: 'solana', symbol: 'SOL', name: 'Solana' },
+    { id: 900, slug: 'solar', symbol: 'SXP', name: 'Solar' },
+    { id: 901, slug: 'sol-wormhole', symbol: 'SOL', name: 'Solana (Wormhole)' },
+    { id: 902, slug: 'solve', symbol: 'SOLVE', name: 'SOLVE' },
+    { id: 903, slug: 'consolidate', symbol: 'CNS', name: 'Consolidate' },
+  ];
+  const ranks: Record<number, number> = { 6: 5, 900: 400, 902: 1200 };
+  const rank = (id: number) => ranks[id];
+
+  test('"sol": the exact symbol first, best ranked first among equals, then starts, then anywhere; rank unknown last', () => {
+    const list = searchCoins(coins, rank, 'sol');
+    assert.deepEqual(list.map((c) => c.slug), ['solana', 'sol-wormhole', 'solve', 'solar', 'consolidate']);
+    assert.equal(candidateLabel(list[0]), 'Solana (SOL), solana, rank 5');
+    assert.equal(candidateLabel(list[1]), 'Solana (Wormhole) (SOL), sol-wormhole, unranked');
+    assert.ok(list[0].sharedSymbol && list[1].sharedSymbol && !list[2].sharedSymbol);
+    assert.match(sharedSymbolNote(list, 'SOL')!, /^2 coins use the symbol SOL: pick one/);
+    assert.equal(sharedSymbolNote(list, 'solv'), null);
+    assert.deepEqual(searchCoins(coins, rank, '  '), []);
+  });
+
+  test('a formula\'s coin found in the map as the formulas resolve it: slug or id, else the best-ranked symbol', () => {
+    assert.equal(findCoin(coins, rank, 'SOL')!.slug, 'solana');
+    assert.equal(findCoin(coins, rank, 'sol-wormhole')!.id, 901);
+    assert.equal(findCoin(coins, rank, 902)!.slug, 'solve');
+    assert.equal(findCoin(coins, rank, 'nope'), null);
+  });
+});
+
+describe('convert to values and back', () => {
+  const cells = [
+    { sheet: 'Sheet1', address: 'B2', formula: '=CRYPTO.PRICE("bitcoin")', spill: null, values: [[65000]] },
+    { sheet: 'Sheet1', address: 'D2', formula: '=CRYPTO.OHLCV("solana","30D")', spill: 'D2:I32', values: [['Date', 'Open']], numberFormat: [['General', 'General']] },
+  ];
+
+  test('each cell (or its whole spill) becomes its values; the record keeps each formula and where it spilled', () => {
+    const plan = freezePlan(cells, EMPTY_RECORD, 1000);
+    assert.deepEqual(plan.writes.map((w) => w.address), ['B2', 'D2:I32']);
+    assert.deepEqual(plan.record.cells.map((c) => [c.address, c.formula, c.spill]), [['B2', '=CRYPTO.PRICE("bitcoin")', null], ['D2', '=CRYPTO.OHLCV("solana","30D")', 'D2:I32']]);
+    // Frozen again: one entry a cell, the newer formula.
+    const again = freezePlan([{ ...cells[0], formula: '=CRYPTO.PRICE("ethereum")' }], plan.record, 2000);
+    assert.equal(again.record.cells.length, 2);
+    assert.equal(again.record.cells.find((c) => c.address === 'B2')!.formula, '=CRYPTO.PRICE("ethereum")');
+  });
+
+  test('restore: in scope only; a cell where a formula was typed since is left (and kept in the record); the spill is cleared first', () => {
+    const record = freezePlan(cells, EMPTY_RECORD, 1000).record;
+    const now = new Map<string, unknown>([[frozenKey('Sheet1', 'B2'), 65000], [frozenKey('Sheet1', 'D2'), '=SUM(1)']]);
+    const sheet = restorePlan(record, { kind: 'sheet', sheet: 'Sheet1' }, now);
+    assert.deepEqual(sheet.restores, [{ sheet: 'Sheet1', address: 'B2', formula: '=CRYPTO.PRICE("bitcoin")', clear: null }]);
+    assert.deepEqual(sheet.skipped.map((c) => c.address), ['D2']);
+    assert.deepEqual(sheet.record.cells.map((c) => c.address), ['D2']);
+    const selection = restorePlan(record, { kind: 'selection', sheet: 'Sheet1', range: 'C1:J40' }, new Map());
+    assert.deepEqual(selection.restores.map((r) => [r.address, r.clear]), [['D2', 'D2:I32']]);
+    assert.deepEqual(restorePlan(record, { kind: 'sheet', sheet: 'Other' }, new Map()).restores, []);
+  });
+
+  test('a record read back from the document is checked: what is not a formula is dropped', () => {
+    assert.deepEqual(readRecord(null), EMPTY_RECORD);
+    assert.deepEqual(readRecord({ cells: [{ sheet: 'S', address: 'A1', formula: 'not a formula', spill: null }, { sheet: 'S', address: 'A2', formula: '=1', spill: null, frozenAt: 5 }] }).cells, [
+      { sheet: 'S', address: 'A2', formula: '=1', spill: null, frozenAt: 5 },
+    ]);
+  });
+});
+
+describe('refresh when the workbook opens', () => {
+  const base = { enabled: true, hasKey: true, formulas: 4, lastCredits: null, budget: null, spentToday: 0, dailyRemaining: null };
+  test('off, no formulas, no key: nothing; otherwise within the budget and what the plan has left today', () => {
+    assert.equal(openRefreshDecision({ ...base, enabled: false }).refresh, false);
+    assert.equal(openRefreshDecision({ ...base, formulas: 0 }).refresh, false);
+    const nokey = openRefreshDecision({ ...base, hasKey: false });
+    assert.ok(!nokey.refresh && nokey.reason === 'no-key');
+    assert.deepEqual(openRefreshDecision(base), { refresh: true, credits: 4, basis: 'one credit a CRYPTO formula (the first refresh measures it)' });
+    assert.deepEqual(openRefreshDecision({ ...base, lastCredits: 9, budget: 20 }), { refresh: true, credits: 9, basis: 'what the last refresh of this workbook spent' });
+    const budget = openRefreshDecision({ ...base, lastCredits: 9, budget: 20, spentToday: 15 });
+    assert.ok(!budget.refresh && budget.reason === 'budget');
+    assert.match(budget.message!.text, /^Not refreshed when the workbook opened: it would spend about 9 credits and your daily budget has 5 credits left/);
+    const zero = openRefreshDecision({ ...base, budget: 0 });
+    assert.ok(!zero.refresh && zero.reason === 'budget');
+    const account = openRefreshDecision({ ...base, dailyRemaining: 2 });
+    assert.ok(!account.refresh && account.reason === 'account');
+  });
+
+  test('a new key or currency refreshes its cells under Refresh all data\'s rule: a yes first above 5 credits or over what is left', () => {
+    const m = { ...s.client.meter.snapshot(), credits: 0 };
+    assert.equal(cellRefreshEstimate(m, 3, null).confirm, false);
+    assert.equal(cellRefreshEstimate(m, 12, null).confirm, true);
+    assert.equal(cellRefreshEstimate(m, 3, 40).credits, 40, 'what the last refresh spent');
+    assert.equal(cellRefreshEstimate(m, 3, null, 2).confirm, true, 'over what is left today');
+  });
+});
+
+describe('formula text, snapshots, the log, errors', () => {
+  test('CRYPTO calls and their arguments: nested, quoted commas and array constants respected, strings not calls', () => {
+    assert.deepEqual(cryptoCalls('=CRYPTO.PRICE("bitcoin")*CRYPTO.PRICE(A1,"EUR")'), [{ name: 'PRICE', args: ['"bitcoin"'] }, { name: 'PRICE', args: ['A1', '"EUR"'] }]);
+    assert.deepEqual(cryptoCalls('=CRYPTO.QUOTE({"a","b"},"price,rank",,0)'), [{ name: 'QUOTE', args: ['{"a","b"}', '"price,rank"', '', '0'] }]);
+    assert.deepEqual(cryptoCalls('="CRYPTO.PRICE(x)"'), []);
+    assert.deepEqual(cryptoCalls('=SUM(CRYPTO.OHLCV(B1,"30D",,,0,"close"))').map((c) => c.name), ['OHLCV']);
+    const index = (name: string) => fn(name).parameters.findIndex((p) => p.name === 'currency');
+    assert.equal(usesDefaultCurrency('=CRYPTO.PRICE("bitcoin")', index), true);
+    assert.equal(usesDefaultCurrency('=CRYPTO.PRICE("bitcoin",)', index), true);
+    assert.equal(usesDefaultCurrency('=CRYPTO.PRICE("bitcoin","USD")', index), false);
+    assert.equal(usesDefaultCurrency('=CRYPTO.RETURNS("bitcoin","monthly")', index), false, 'RETURNS is USD unless told');
+    assert.equal(usesDefaultCurrency('=CRYPTO.OHLCV("bitcoin","30D")', index), false, 'no currency argument');
+  });
+
+  test('snapshot cells: ranges expanded, a cell without a sheet on the active one, too many refused; the row dated by its serial', () => {
+    const r = parseCellList("B2, 'My sheet'!C1:C2", 'Sheet1');
+    assert.ok('cells' in r);
+    assert.deepEqual(r.cells, [{ sheet: 'Sheet1', address: 'B2' }, { sheet: 'My sheet', address: 'C1' }, { sheet: 'My sheet', address: 'C2' }]);
+    assert.ok('error' in parseCellList('B2, nonsense!', 'Sheet1'));
+    assert.ok('error' in parseCellList('A1:A51', 'Sheet1'));
+    assert.deepEqual(snapshotBlock(r.cells, [1, null, 'x'], 45292.5), { header: ['Date (UTC)', 'Sheet1!B2', "'My sheet'!C1", "'My sheet'!C2"], row: [45292.5, 1, '', 'x'] });
+  });
+
+  test('log rows: one per calling cell, the cell\'s own formula where read, else rebuilt from the arguments', () => {
+    const p: Provenance = {
+      time: 1000, formula: 'PRICE', args: ['bitcoin', null], addresses: ['Sheet1!B2', 'Sheet1!B3'],
+      fetches: [{ endpoint: 'markets', fetchedAt: 500, stale: false, fromCache: false, credits: 1 }],
+      fetchedAt: 500, freshness: 'fresh', credits: 1, error: null, rows: 1, cols: 1,
+    };
+    const rows = logRows([p, { ...p, addresses: [], freshness: 'stale', error: { code: 'NETWORK_ERROR', message: 'Network failure' } }], (a) => (a === 'Sheet1!B2' ? '=CRYPTO.PRICE(A2)' : undefined), (ms) => ms / 1000);
+    assert.deepEqual(rows[0], [...LOG_HEADER]);
+    assert.deepEqual(rows.slice(1), [
+      [1, 'Sheet1!B2', '=CRYPTO.PRICE(A2)', 'markets', 0.5, 'fresh', 1, ''],
+      [1, 'Sheet1!B3', '=CRYPTO.PRICE("bitcoin")', 'markets', 0.5, 'fresh', 1, ''],
+      [1, '', '=CRYPTO.PRICE("bitcoin")', 'markets', 0.5, 'stale', 1, 'Network failure'],
+    ]);
+    assert.equal(callText({ formula: 'QUOTE', args: [[['a'], ['b']], null, 'EUR'] }), '=CRYPTO.QUOTE({"a";"b"},,"EUR")');
+  });
+
+  test('errors in words, and gone when their cause is: a key saved after, a new UTC day, the same formula answering again', () => {
+    assert.equal(errorWords('NO_API_KEY'), 'No API key');
+    assert.equal(errorWords('BUDGET_EXCEEDED'), 'Daily credit budget reached');
+    const day = Date.UTC(2026, 2, 15);
+    const list = [
+      { time: day + 10, formula: 'PRICE', code: 'NO_API_KEY', message: 'No API key' },
+      { time: day - 10, formula: 'PRICE', code: 'BUDGET_EXCEEDED', message: 'Daily credit budget reached' },
+      { time: day + 20, formula: 'OHLCV', code: 'NETWORK_ERROR', message: 'down' },
+      { time: day + 30, formula: 'PRICE', code: 'UNKNOWN_COIN', message: 'Unknown coin "x"' },
+    ];
+    const none = { keySavedAt: null, now: day + 100, lastSuccess: () => null };
+    assert.deepEqual(currentErrors(list, none).map((e) => e.code), ['NO_API_KEY', 'NETWORK_ERROR', 'UNKNOWN_COIN'], 'yesterday\'s budget is gone');
+    const fixed = currentErrors(list, { keySavedAt: day + 15, now: day + 100, lastSuccess: (f) => (f === 'OHLCV' ? day + 25 : null) });
+    assert.deepEqual(fixed.map((e) => e.code), ['UNKNOWN_COIN']);
+  });
+});

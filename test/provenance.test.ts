@@ -1,0 +1,144 @@
+/**
+ * Where each answer came from (src/formulas/provenance.ts, the calculation
+ * host): every evaluation's answers with their fetch time, freshness,
+ * endpoint and credits by the endpoint table, kept by the calling cell;
+ * CRYPTO.ASOF reads it for a cell or a cell of a spill; a value served stale
+ * after a failure is marked in the cell. Over HTTP against the emulator on a
+ * frozen clock.
+ *
+ *   node --import tsx --test test/provenance.test.ts
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { DateCell, FormattedCell, toSerial } from '../src/formulas/cells';
+import { answerCredits } from '../src/formulas/answer-tracking';
+import { ProvenanceBook, STALE_FORMAT, parseCellAddress, type Provenance } from '../src/formulas/provenance';
+import type { Session } from '../src/cli/session';
+import { FROZEN_NOW, frozenSession } from './support/frozen-session';
+
+let s: Session;
+before(async () => {
+  s = await frozenSession({ client: { maxRetries: 0 } });
+});
+after(() => s?.close());
+
+const callAt = (id: string, args: unknown[], address: string) => s.host.call(id, args, { address }).result;
+const asof = (address: string | null, field: unknown = null, cell: unknown = [[null]]) => s.host.evaluate('ASOF', [cell, field, address]);
+
+test('an answer is kept by the cell that asked: fetch time, fresh then cached, endpoint and credits by the endpoint table', async () => {
+  const price = await callAt('PRICE', ['solana', null], 'Sheet1!B2');
+  assert.equal(typeof price, 'number');
+  const p = s.host.provenance.at('Sheet1!B2')!;
+  assert.equal(p.formula, 'PRICE');
+  assert.equal(p.freshness, 'fresh');
+  assert.equal(p.fetchedAt, FROZEN_NOW, 'the frozen clock: fetched now');
+  assert.deepEqual([...new Set(p.fetches.map((f) => f.endpoint))], ['markets']);
+  assert.equal(p.credits, 1, 'one markets page');
+  assert.equal(p.error, null);
+
+  // The same formula in another cell: the quote comes from the cache.
+  await callAt('PRICE', ['solana', null], 'Sheet1!B3');
+  const again = s.host.provenance.at('Sheet1!B3')!;
+  assert.equal(again.freshness, 'cached');
+  assert.equal(again.credits, 0);
+  assert.equal(again.fetchedAt, FROZEN_NOW, 'the time of the fetch it reused, not of the reuse');
+
+  // A date-time (the session's workbook takes plain serials, as Range.values holds them).
+  const when = await asof('Sheet1!B2');
+  assert.equal(when instanceof DateCell ? when.serial : when, toSerial(FROZEN_NOW));
+  assert.equal(await asof('Sheet1!B3', 'status'), 'cached');
+  assert.equal(await asof('Sheet1!B2', 'credits'), 1);
+  assert.equal(await asof('Sheet1!B2', 'ENDPOINT'), 'markets', 'fields in any case');
+});
+
+test('ASOF finds a cell inside a spill through its anchor; "all" is a Field/Value table', async () => {
+  const table = (await callAt('OHLCV', ['bitcoin', '2026-01-01', '2026-01-10', null, null, []], 'Sheet1!D1')) as unknown[][];
+  assert.equal(table.length, 11, 'a header row and ten days');
+  const inside = s.host.provenance.at('Sheet1!F7')!;
+  assert.equal(inside.formula, 'OHLCV');
+  assert.equal(inside.rows, 11);
+  assert.deepEqual(inside.fetches.map((f) => f.endpoint), ['candles']);
+  assert.equal(inside.credits, answerCredits('candles', {}, 10), 'ten buckets: one credit');
+  assert.equal(s.host.provenance.at('Sheet1!F12'), null, 'below the spill: nothing');
+  const all = (await asof('Sheet1!E3:E5', 'all')) as unknown[][];
+  assert.deepEqual(all.map((r) => r[0]), ['Field', 'Fetched at (UTC)', 'Status', 'Endpoint', 'Credits', 'Error']);
+  assert.deepEqual(all.slice(2).map((r) => r[1]), ['fresh', 'candles', 1, '']);
+});
+
+test('ASOF given a value (a nested call) finds the latest answer equal to it; nothing given is #VALUE!, an unknown value #N/A', async () => {
+  const price = await callAt('PRICE', ['bitcoin', null], 'Sheet1!J1');
+  assert.equal(await asof(null, 'endpoint', [[price]]), 'markets');
+  assert.equal(await asof(null, 'endpoint', price), 'markets', 'a value as a scalar too');
+  await assert.rejects(asof(null, null, [[-12345.678]]), (e: Error & { code?: string }) => e.code === '#N/A' && /No CRYPTO answer with this value/.test(e.message));
+});
+
+test('ASOF without a cell is #VALUE!, at a cell with no answer #N/A, with a bad field #VALUE! listing the fields', async () => {
+  await assert.rejects(asof(null), (e: Error & { code?: string }) => e.code === '#VALUE!' && /a cell with a CRYPTO formula/.test(e.message));
+  await assert.rejects(asof('Sheet1!Z99'), (e: Error & { code?: string }) => e.code === '#N/A' && /No CRYPTO answer at Sheet1!Z99/.test(e.message));
+  await assert.rejects(asof('Sheet1!B2', 'age'), (e: Error & { code?: string }) => e.code === '#VALUE!' && /fetchedAt, status, endpoint, credits, error, all/.test(e.message));
+});
+
+test('a failure after a good answer: the last good value, marked "(stale)" where the workbook shows it, and ASOF says stale with the error', async () => {
+  await callAt('PRICE', ['cardano', null], 'Sheet1!C2');
+  const good = s.host.provenance.at('Sheet1!C2')!;
+  s.emulator!.clock.advance(120_000);
+  s.client.refreshAll();
+  s.host.settings.markStale = true;
+  s.emulator!.faults.queue({ kind: '500', times: 10 });
+  try {
+    const stale = await callAt('PRICE', ['cardano', null], 'Sheet1!C2');
+    assert.ok(stale instanceof FormattedCell, 'the number keeps its value and gets a format');
+    assert.equal(stale.numberFormat, STALE_FORMAT);
+    const p = s.host.provenance.at('Sheet1!C2')!;
+    assert.equal(p.freshness, 'stale');
+    assert.equal(p.fetchedAt, good.fetchedAt, 'the time of the value shown, not of the failed attempt');
+    assert.match(p.error!.message, /Market data unavailable/);
+    assert.equal(await asof('Sheet1!C2', 'status'), 'stale');
+    assert.match(String(await asof('Sheet1!C2', 'error')), /Market data unavailable/);
+  } finally {
+    s.emulator!.faults.clear?.();
+    s.host.settings.markStale = false;
+  }
+  // Where the workbook's runtime does not mark (the CLI), the plain last good value.
+  s.client.refreshAll();
+  s.emulator!.faults.queue({ kind: '500', times: 10 });
+  const plain = await callAt('PRICE', ['cardano', null], 'Sheet1!C3');
+  assert.equal(typeof plain, 'number');
+  s.emulator!.faults.clear?.();
+});
+
+test('HISTORICAL cells of one date share one request: each knows its fetch time, the request\'s credit is counted once', async () => {
+  const [a, b] = await Promise.all([
+    callAt('HISTORICAL', ['bitcoin', '2025-06-01', null, null], 'Sheet2!A1'),
+    callAt('HISTORICAL', ['ethereum', '2025-06-01', null, null], 'Sheet2!A2'),
+  ]);
+  assert.equal(typeof a, 'number');
+  assert.equal(typeof b, 'number');
+  const pa = s.host.provenance.at('Sheet2!A1')!;
+  const pb = s.host.provenance.at('Sheet2!A2')!;
+  assert.deepEqual([pa.fetches.map((f) => f.endpoint), pb.fetches.map((f) => f.endpoint)], [['historicalItem'], ['historicalItem']]);
+  assert.equal(pa.fetchedAt, pb.fetchedAt);
+  assert.equal(pa.credits + pb.credits, 1, 'one request, one credit');
+});
+
+test('the book: addresses in any case and with $, sheets quoted, the log newest first and bounded', () => {
+  assert.deepEqual(parseCellAddress("'My sheet'!$B$2:C4"), { sheet: 'My sheet', top: 2, left: 2, bottom: 4, right: 3 });
+  const book = new ProvenanceBook(10);
+  const entry = (n: number, address: string): Provenance => ({
+    time: n, formula: 'PRICE', args: [], addresses: [address], fetches: [], fetchedAt: n, freshness: 'fresh', credits: 0, error: null, rows: 1, cols: 1,
+  });
+  for (let i = 0; i < 600; i++) book.record(entry(i, `Sheet1!A${i + 1}`));
+  assert.equal(book.recent().length, 500);
+  assert.equal(book.recent()[0].time, 599);
+  assert.equal(book.at('sheet1!$a$600')?.time, 599);
+  assert.equal(book.at('Sheet1!A1'), null, 'the oldest cells are forgotten (bounded)');
+});
+
+test('errors are kept too: an unknown coin has no fetch time', async () => {
+  await assert.rejects(callAt('PRICE', ['no-such-coin-zz', null], 'Sheet1!H1'));
+  const p = s.host.provenance.at('Sheet1!H1')!;
+  assert.equal(p.freshness, 'none');
+  assert.equal(p.fetchedAt, null);
+  assert.match(p.error!.message, /Unknown coin/);
+  await assert.rejects(asof('Sheet1!H1'), (e: Error & { code?: string }) => e.code === '#N/A' && /No answer was fetched: Unknown coin/.test(e.message));
+});
