@@ -18,9 +18,9 @@ import type { Provenance } from '../src/formulas/provenance';
 import { callText, logRows, LOG_HEADER } from '../src/taskpane/answer-log';
 import { candidateLabel, findCoin, searchCoins, sharedSymbolNote } from '../src/taskpane/coin-search';
 import { currentErrors, errorWords } from '../src/taskpane/error-words';
-import {
-  bucketsBetween, buildCall, builderFunctions, dryRun, estimateCredits, fieldsOf, type FunctionsJson,
-} from '../src/taskpane/formula-builder';
+import { bucketsBetween, estimateCredits } from '../src/taskpane/builder-cost';
+import { dryRun } from '../src/taskpane/builder-dry-run';
+import { buildCall, builderFunctions, fieldsOf, type FunctionsJson } from '../src/taskpane/formula-builder';
 import { cryptoCalls, usesDefaultCurrency } from '../src/taskpane/formula-calls';
 import { freezePlan, frozenKey, readRecord, restorePlan, EMPTY_RECORD } from '../src/taskpane/freeze';
 import { openRefreshDecision } from '../src/taskpane/open-refresh';

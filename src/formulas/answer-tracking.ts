@@ -25,12 +25,20 @@ export function answerCredits(endpoint: string, query: Readonly<Record<string, u
   const q: Record<string, string | undefined> = {};
   for (const [k, v] of Object.entries(query ?? {})) q[k] = v === undefined || v === null ? undefined : String(v);
   const name = endpoint as EndpointName;
-  const spec = ENDPOINTS[name] as { cost: string; pageSize?: number };
-  if (spec.cost !== 'buckets') return creditCost(name, q, items);
-  // A time series read in several pages is charged page by page.
-  const page = Number(q.limit) || spec.pageSize || items || 1;
+  return (ENDPOINTS[name] as { cost: string }).cost === 'buckets' ? bucketCredits(name, q, items) : creditCost(name, q, items);
+}
+
+/**
+ * Credits of `buckets` points of a time series: read page by page (the
+ * query's limit, else the endpoint's default), each page charged by the
+ * endpoint table. The builder's estimate and the provenance of an answer both
+ * count this way.
+ */
+export function bucketCredits(name: EndpointName, q: Readonly<Record<string, string | undefined>>, buckets: number): number {
+  const params = ENDPOINTS[name].params as Record<string, { default?: unknown } | undefined>;
+  const page = Number(q.limit ?? params.limit?.default) || buckets || 1;
   let credits = 0;
-  for (let left = Math.max(items, 0); ; left -= page) {
+  for (let left = Math.max(buckets, 0); ; left -= page) {
     credits += creditCost(name, q, Math.min(left, page));
     if (left <= page) break;
   }

@@ -12,9 +12,11 @@ import type { Runtime } from '../office/runtime';
 import { insertFormula } from '../office/workbook-cells';
 import { candidateLabel, findCoin, searchCoins, sharedSymbolNote, type Candidate } from './coin-search';
 import { busy, el, isBusy, show } from './dom';
+import { estimateCredits } from './builder-cost';
+import { dryRun, type DryRun } from './builder-dry-run';
 import {
-  buildCall, builderFunctions, dryRun, estimateCredits, fieldsOf,
-  type BuiltCall, type DryRun, type Field, type FormValues, type FunctionMeta, type FunctionsJson,
+  buildCall, builderFunctions, fieldsOf,
+  type BuiltCall, type Field, type FormValues, type FunctionMeta, type FunctionsJson,
 } from './formula-builder';
 import { formatInt } from './format';
 import { costText, fieldElement, renderResult } from './builder-view';

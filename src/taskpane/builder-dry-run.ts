@@ -1,0 +1,117 @@
+/**
+ * The builder's dry run: the formula runs with a client that answers nothing,
+ * so its argument readers (src/formulas/args.ts) speak before any request, and
+ * the requests it would start are noted for the cost (builder-cost.ts).
+ */
+import { ENDPOINTS, type EndpointName } from '../api/endpoints';
+import type { CoinRef } from '../client';
+import type { HistoricalKey } from '../client/historical-batcher';
+import { FormulaError } from '../formulas/cells';
+import type { FormulaContext, FormulaFn, Settings } from '../formulas/host';
+
+/** A request the formula would make. */
+export interface PlannedRequest {
+  kind: 'get' | 'pages' | 'quote';
+  endpoint: string;
+  query: Record<string, unknown>;
+  maxItems?: number;
+  coinId?: number;
+}
+
+export interface DryRun {
+  /** The formula refused its arguments before asking for data: #VALUE! (or #N/A) and its message. */
+  error: { code: string; message: string; field: string | null } | null;
+  requests: PlannedRequest[];
+  /**
+   * False when the formula stopped on the dry run's empty answers before its
+   * last request (a lookup such as the blockchain list, whose answer decides
+   * the next request): the requests seen are then only the first ones.
+   */
+  complete: boolean;
+}
+
+/** The formula's answer is not needed: the dry run ends where data would be. */
+class DataWouldBeFetched extends Error {}
+
+export interface DryRunDeps {
+  settings: Settings;
+  now: () => number;
+  /** A coin by what the formula asks for (from the currency map: no request). */
+  resolve(input: string | number): CoinRef | null;
+  /** The real client, for what formulas read without a request (the plan, the rate). */
+  client: object;
+}
+
+/**
+ * Runs the formula with a client that answers no request: argument errors
+ * surface as they would in the cell; the requests it starts are noted. An
+ * error after the first request depends on data and says nothing about the
+ * arguments.
+ */
+export async function dryRun(id: string, fn: FormulaFn, args: unknown[], params: readonly string[], deps: DryRunDeps): Promise<DryRun> {
+  const requests: PlannedRequest[] = [];
+  let asked = false;
+  const empty = () => ({ data: [], stale: false, fetchedAt: deps.now(), fromCache: false });
+  const probe = new Proxy(deps.client, {
+    get(target, key) {
+      switch (key) {
+        case 'resolveCoin':
+          return async (input: string | number) => {
+            const c = deps.resolve(input);
+            if (!c) throw Object.assign(new Error(`Unknown coin "${String(input)}"`), { code: 'UNKNOWN_COIN' });
+            return c;
+          };
+        case 'get':
+        case 'getPages':
+          return async (endpoint: string, req: { id?: number; query?: Record<string, unknown>; maxItems?: number } = {}) => {
+            asked = true;
+            requests.push({ kind: key === 'get' ? 'get' : 'pages', endpoint, query: { ...req.query }, maxItems: req.maxItems, coinId: req.id });
+            return empty();
+          };
+        case 'quote':
+          return async (coin: unknown, o: { currency?: string } = {}) => {
+            asked = true;
+            const ref = typeof coin === 'object' && coin !== null ? (coin as CoinRef) : deps.resolve(coin as string);
+            requests.push({ kind: 'quote', endpoint: 'markets', query: { convert: o.currency ?? 'USD' }, coinId: ref?.id });
+            throw new DataWouldBeFetched();
+          };
+        case 'quoteNow':
+          return () => undefined; // nothing is cached for a dry run: quote() records the request
+        case 'historical':
+          // HISTORICAL's coalesced request for this one coin (client/historical-batcher.ts).
+          return async (k: HistoricalKey) => {
+            asked = true;
+            const query = { date: new Date(k.date).toISOString(), currencyIds: String(k.id), convert: k.currency === 'USD' ? undefined : k.currency };
+            requests.push({ kind: 'get', endpoint: 'historicalItem', query, coinId: k.id });
+            throw new DataWouldBeFetched();
+          };
+        case 'status':
+          return async () => {
+            throw new DataWouldBeFetched();
+          };
+        default: {
+          const v = Reflect.get(target, key, target);
+          return typeof v === 'function' ? v.bind(target) : v;
+        }
+      }
+    },
+  });
+  const ctx: FormulaContext = { client: probe as FormulaContext['client'], settings: deps.settings, now: deps.now, caller: id };
+  try {
+    await fn(ctx, ...args);
+    return { error: null, requests, complete: true };
+  } catch (e) {
+    if (e instanceof DataWouldBeFetched) return { error: null, requests, complete: true };
+    // Empty answers the formula could not go on from: what comes after is not known.
+    if (asked) return { error: null, requests, complete: !requests.some((r) => LOOKUPS.has(r.endpoint)) };
+    const code = e instanceof FormulaError ? e.code : (e as { code?: unknown })?.code === 'UNKNOWN_COIN' ? '#N/A' : '#VALUE!';
+    const message = e instanceof Error ? e.message : String(e);
+    // The formulas' messages name the argument first: "start must be…", "interval is required…".
+    const first = /^([A-Za-z]+)\b/.exec(message)?.[1] ?? '';
+    const field = params.find((p) => p.toLowerCase() === first.toLowerCase()) ?? null;
+    return { error: { code, message, field }, requests, complete: true };
+  }
+}
+
+/** Lists a formula looks an argument up in before asking for its data (a chain by name, a category by slug). */
+const LOOKUPS = new Set(Object.keys(ENDPOINTS).filter((n) => (ENDPOINTS[n as EndpointName] as { freshness: string }).freshness === 'reference'));
