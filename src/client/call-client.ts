@@ -35,7 +35,7 @@ export class CallClient {
   readonly #c: CallTarget;
   readonly #o: CallOptions;
   /** quote()'s options per currency, built once: a column of PRICE cells asks thousands of times. */
-  readonly #quoteOptions = new Map<ConvertCurrency | undefined, QuoteOptions>();
+  #quoteOptions: Map<ConvertCurrency | undefined, QuoteOptions> | undefined;
 
   constructor(client: CallTarget, caller: string, signal?: AbortSignal) {
     this.#c = client;
@@ -65,6 +65,8 @@ export class CallClient {
   }
 
   quote(coin: string | number | CoinRef, opts: { currency?: ConvertCurrency } = {}): Promise<Quote> {
+    // Made on first use: an evaluation's own client (answer-tracking.ts) often asks once.
+    this.#quoteOptions ??= new Map();
     let o = this.#quoteOptions.get(opts.currency);
     if (!o) this.#quoteOptions.set(opts.currency, (o = { caller: this.#o.caller, signal: this.#o.signal, currency: opts.currency }));
     return this.#c.quote(coin, o);

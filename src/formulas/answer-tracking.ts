@@ -45,7 +45,8 @@ export function bucketCredits(name: EndpointName, q: Readonly<Record<string, str
   return credits;
 }
 
-const QUOTE_SEEN = new WeakMap<object, number>();
+/** A quote's record for its readers after the first (the first saw it arrive: its time is this one's). */
+const QUOTE_SEEN = new WeakMap<Quote, Readonly<Fetch>>();
 
 /**
  * The client bound to one evaluation (CallClient), noting every answer it
@@ -75,11 +76,15 @@ class TrackingClient extends CallClient {
   }
 
   private noteQuote(q: Quote, currency: ConvertCurrency | undefined): void {
-    let seen = QUOTE_SEEN.get(q);
-    const first = seen === undefined;
-    if (first) QUOTE_SEEN.set(q, (seen = this.now()));
+    const again = QUOTE_SEEN.get(q);
+    if (again) {
+      this.into.push(again); // one record shared by every later reader: a column of cells allocates nothing here
+      return;
+    }
+    const seen = this.now();
     const stale = q.stale === true;
-    this.into.push({ endpoint: 'markets', fetchedAt: seen!, stale, fromCache: !first, credits: first && !stale ? creditCost('markets', { convert: currency ?? 'USD' }) : 0 });
+    QUOTE_SEEN.set(q, { endpoint: 'markets', fetchedAt: seen, stale, fromCache: true, credits: 0 });
+    this.into.push({ endpoint: 'markets', fetchedAt: seen, stale, fromCache: false, credits: stale ? 0 : creditCost('markets', { convert: currency ?? 'USD' }) });
   }
 
   override get<N extends EndpointName>(name: N, req: CallRequest = {}): Promise<Fetched<EndpointData<N>>> {

@@ -103,7 +103,9 @@ export const LOG_SIZE = 500;
  */
 export class ProvenanceBook extends EventTarget {
   readonly #byAddress: LRUCache<string, Provenance>;
+  /** The recent evaluations, a ring of LOG_SIZE: shifting an array per record is work a 10,000-cell recalculation does 10,000 times. */
   readonly #log: Provenance[] = [];
+  #next = 0;
 
   constructor(maxCells = 20_000) {
     super();
@@ -114,8 +116,8 @@ export class ProvenanceBook extends EventTarget {
 
   record(p: Provenance): void {
     for (const a of p.addresses) this.#byAddress.set(normalize(a), p);
-    this.#log.push(p);
-    if (this.#log.length > LOG_SIZE) this.#log.shift();
+    this.#log[this.#next] = p;
+    this.#next = (this.#next + 1) % LOG_SIZE;
     // One 'recorded' event for all the answers of a task: a recalculation settles thousands at once.
     if (!this.#notifying) {
       this.#notifying = true;
@@ -152,8 +154,7 @@ export class ProvenanceBook extends EventTarget {
   byValue(v: unknown): Provenance | null {
     const want = plainGrid(v);
     if (!want) return null;
-    for (let i = this.#log.length - 1; i >= 0; i--) {
-      const p = this.#log[i];
+    for (const p of this.recent()) {
       if (p.result === undefined || p.error) continue;
       const got = plainGrid(p.result);
       if (got && sameGrid(got, want)) return p;
@@ -163,12 +164,13 @@ export class ProvenanceBook extends EventTarget {
 
   /** Recent evaluations, newest first. */
   recent(): readonly Provenance[] {
-    return [...this.#log].reverse();
+    return [...this.#log.slice(this.#next), ...this.#log.slice(0, this.#next)].reverse();
   }
 
   clear(): void {
     this.#byAddress.clear();
     this.#log.length = 0;
+    this.#next = 0;
   }
 }
 
