@@ -117,8 +117,18 @@ export function describe(issues: readonly v.BaseIssue<unknown>[]): { field: stri
     missing,
     message: missing
       ? `The API answered without ${field}`
-      : `The API answered ${field} in an unexpected form (${first?.message ?? 'invalid'})`,
+      : `The API answered ${field} in an unexpected form (${expectation(first)})`,
   };
+}
+
+/**
+ * What the field should have been, never what was received: valibot's own
+ * message quotes the value, and a server's value may be anything (the key it
+ * echoed, a 400-digit number).
+ */
+export function expectation(issue: v.BaseIssue<unknown> | undefined): string {
+  if (!issue) return 'invalid';
+  return issue.expected ? `expected ${issue.expected}` : `invalid ${issue.kind}`;
 }
 
 /** `x` with every missing nullable field set to null, at any depth; copies only what changes. */

@@ -10,16 +10,22 @@
  */
 import * as v from 'valibot';
 
-/** A decimal number carried as a JSON string ("123.45", "-0.5", "1e-7" is not allowed). */
-export const Decimal = v.pipe(v.string(), v.regex(/^-?\d+(\.\d+)?$/, 'expected a decimal string'));
+/**
+ * A decimal number carried as a JSON string ("123.45", "-0.5", "1e-7" is not
+ * allowed), of at most 40 digits before the point and 40 after: a double holds
+ * both ends (1e40, 1e-40), where a 400-digit string becomes Infinity or 0.
+ */
+export const Decimal = v.pipe(v.string(), v.regex(/^-?\d{1,40}(\.\d{1,40})?$/, 'expected a decimal string'));
+/** A JSON number that is finite: 1e400 parses as Infinity, and no cell can show it. */
+const Num = v.pipe(v.number(), v.finite());
 /** Epoch milliseconds. */
-export const EpochMs = v.pipe(v.number(), v.integer());
+export const EpochMs = v.pipe(Num, v.integer());
 /** ISO 8601 UTC text; parsed defensively (the live docs varied). */
 export const IsoDate = v.pipe(
   v.string(),
   v.check((s) => !Number.isNaN(Date.parse(s)), 'expected an ISO 8601 date'),
 );
-const Int = v.pipe(v.number(), v.integer());
+const Int = v.pipe(Num, v.integer());
 const N = v.nullable;
 
 export const LIFECYCLES = ['scheduled', 'funding', 'crowdsale', 'traded', 'inactive', 'unknown'] as const;
@@ -56,7 +62,7 @@ export const BlockchainListItem = v.object({
   nativeCurrencyId: N(Int),
   explorerUrl: N(v.string()),
   marketCap: N(Decimal),
-  marketCapDominance: N(v.number()),
+  marketCapDominance: N(Num),
 });
 export const Blockchain = v.object({
   ...BlockchainListItem.entries,
@@ -65,46 +71,46 @@ export const Blockchain = v.object({
   gainersVsLosers: GainersVsLosers,
 });
 export const BlockchainMapItem = v.object({ id: Int, slug: v.string(), name: v.string() });
-export const BlockchainTvlChange = v.object({ tvlChange: N(v.number()) });
+export const BlockchainTvlChange = v.object({ tvlChange: N(Num) });
 export const PersonMapItem = v.object({ id: Int, name: v.string(), slug: v.string() });
 
 // ---------------------------------------------------------------- charts
 export const ChartAltcoinIndex = v.object({
   time: EpochMs,
-  value: v.number(),
+  value: Num,
   altcoinsMarketCap: Decimal,
   classification: v.picklist(ALTCOIN_SEASON_BANDS.map((b) => b.label)),
 });
-export const ChartDominance = v.object({ time: EpochMs, dominance: v.number() });
+export const ChartDominance = v.object({ time: EpochMs, dominance: Num });
 export const ChartFearGreed = v.object({
   time: EpochMs,
-  value: v.number(),
+  value: Num,
   classification: v.picklist(FEAR_GREED_BANDS.map((b) => b.label)),
 });
 /** `/v3/global/fear-greed`: a snapshot [inv, code], not a chart point. */
 export const FearGreedSnapshot = v.object({
-  currentValue: v.number(),
+  currentValue: Num,
   classification: v.picklist(FEAR_GREED_BANDS.map((b) => b.label)),
 });
 /** `/v3/global/altcoin-index`: a snapshot [doc]; the fields after classification may be missing (null). */
 export const AltcoinIndexSnapshot = v.object({
-  currentValue: v.number(),
+  currentValue: Num,
   classification: v.picklist(ALTCOIN_SEASON_BANDS.map((b) => b.label)),
-  yearlyHighValue: N(v.number()),
+  yearlyHighValue: N(Num),
   yearlyHighDate: N(IsoDate),
-  yearlyLowValue: N(v.number()),
+  yearlyLowValue: N(Num),
   yearlyLowDate: N(IsoDate),
-  yesterdayValue: N(v.number()),
-  lastWeekValue: N(v.number()),
-  lastMonthValue: N(v.number()),
+  yesterdayValue: N(Num),
+  lastWeekValue: N(Num),
+  lastMonthValue: N(Num),
 });
 /** `/v3/global/dominance`: no parameters, a snapshot [inv, code]; others = everything but BTC and ETH. */
 export const DominanceSnapshot = v.object({
-  btcDominance: v.number(),
-  btcDominanceChangePercent24h: N(v.number()),
-  ethDominance: v.number(),
-  ethDominanceChangePercent24h: N(v.number()),
-  othersDominance: v.number(),
+  btcDominance: Num,
+  btcDominanceChangePercent24h: N(Num),
+  ethDominance: Num,
+  ethDominanceChangePercent24h: N(Num),
+  othersDominance: Num,
 });
 export const ChartTvl = v.object({ time: EpochMs, totalTvl: Decimal, tvl: Decimal });
 /** volume is required in the spec; an older documented answer has none (an empty cell), see variants.ts. */
@@ -113,17 +119,17 @@ export const SparklinePoint = v.object({ time: EpochMs, price: Decimal, volume: 
 // ---------------------------------------------------------------- account and global
 /** The spec's Credits record, as /v3/status carries it in the spec shape. */
 export const Credits = v.object({
-  dailyLimit: v.number(),
-  dailyUsed: v.number(),
-  dailyRemaining: v.number(),
-  monthlyLimit: v.number(),
-  monthlyUsed: v.number(),
-  monthlyRemaining: v.number(),
+  dailyLimit: Num,
+  dailyUsed: Num,
+  dailyRemaining: Num,
+  monthlyLimit: Num,
+  monthlyUsed: Num,
+  monthlyRemaining: Num,
 });
 /** `/v3/status` in the spec's shape: free, and NOT wrapped in the envelope (api-notes). */
 export const StatusBody = v.object({
   plan: v.string(),
-  rateLimitPerMinute: v.number(),
+  rateLimitPerMinute: Num,
   credits: Credits,
   currentPeriodStart: IsoDate,
   currentPeriodEnd: IsoDate,
@@ -132,10 +138,10 @@ export const StatusBody = v.object({
 /** An older documented `/v3/status` [doc]: monthly figures only, `maxRPM`. */
 export const LegacyStatusBody = v.object({
   plan: v.string(),
-  creditsTotal: v.number(),
-  creditsUsed: v.number(),
-  creditsRemaining: v.number(),
-  maxRPM: v.number(),
+  creditsTotal: Num,
+  creditsUsed: Num,
+  creditsRemaining: Num,
+  maxRPM: Num,
   currentPeriodStart: IsoDate,
   currentPeriodEnd: IsoDate,
 });
@@ -146,16 +152,16 @@ export const LegacyStatusBody = v.object({
  * shape passes this schema as it is.
  */
 export const AccountCredits = v.object({
-  dailyLimit: N(v.number()),
-  dailyUsed: N(v.number()),
-  dailyRemaining: N(v.number()),
-  monthlyLimit: v.number(),
-  monthlyUsed: v.number(),
-  monthlyRemaining: v.number(),
+  dailyLimit: N(Num),
+  dailyUsed: N(Num),
+  dailyRemaining: N(Num),
+  monthlyLimit: Num,
+  monthlyUsed: Num,
+  monthlyRemaining: Num,
 });
 export const AccountStatus = v.object({
   plan: v.string(),
-  rateLimitPerMinute: v.number(),
+  rateLimitPerMinute: Num,
   credits: AccountCredits,
   currentPeriodStart: IsoDate,
   currentPeriodEnd: IsoDate,
@@ -164,8 +170,8 @@ export const AccountStatus = v.object({
 export const DerivativesSnapshot = v.object({
   totalOpenInterest: Decimal,
   totalVolume24h: Decimal,
-  perpetualShare: v.number(),
-  futuresShare: v.number(),
+  perpetualShare: Num,
+  futuresShare: Num,
   activeDerivativesExchangesCount: Int,
 });
 export const GlobalMarket = v.object({
@@ -176,11 +182,11 @@ export const GlobalMarket = v.object({
   activeCurrencies: Int,
   activeTickers: Int,
   activeExchanges: Int,
-  marketCapChangePercent24h: v.number(),
+  marketCapChangePercent24h: Num,
 });
 
 // ---------------------------------------------------------------- currencies
-export const PeriodicReturn = v.object({ date: IsoDate, closingPrice: Decimal, pricePercentChange: v.number() });
+export const PeriodicReturn = v.object({ date: IsoDate, closingPrice: Decimal, pricePercentChange: Num });
 export const CurrencyCategory = v.object({ id: Int, slug: v.string(), name: v.string() });
 export const CurrencyTag = v.object({ id: Int, slug: v.string(), name: v.string() });
 /** `type` may grow: accept any string. */
@@ -212,7 +218,7 @@ export const CurrencyListItem = v.object({
   rank: N(Int),
   imageUrl: N(v.string()),
   price: Decimal,
-  priceChangePercent24h: N(v.number()),
+  priceChangePercent24h: N(Num),
   marketCap: N(Decimal),
   volume24h: Decimal,
   circulatingSupply: N(Decimal),
@@ -227,7 +233,7 @@ export const GainerLoser = v.object({
   category: N(CurrencyCategory),
   price: Decimal,
   marketCap: N(Decimal),
-  pricePercentChange: v.number(),
+  pricePercentChange: Num,
   volume24h: Decimal,
 });
 export const TrendingItem = v.object({
@@ -239,12 +245,12 @@ export const TrendingItem = v.object({
   imageUrl: N(v.string()),
   category: N(CurrencyCategory),
   price: N(Decimal),
-  priceChangePercent24h: N(v.number()),
+  priceChangePercent24h: N(Num),
   high24h: N(Decimal),
   low24h: N(Decimal),
   volume24h: N(Decimal),
   marketCap: N(Decimal),
-  volMcapRatio: N(v.number()),
+  volMcapRatio: N(Num),
   listingDate: N(IsoDate),
 });
 export const HistoricalItem = v.object({
@@ -268,9 +274,9 @@ export const Candle = v.object({
   avg: Decimal,
   volume: Decimal,
   circulatingSupply: Decimal,
-  priceChangePercent: N(v.number()),
-  volumeChangePercent: N(v.number()),
-  circulatingSupplyChangePercent: N(v.number()),
+  priceChangePercent: N(Num),
+  volumeChangePercent: N(Num),
+  circulatingSupplyChangePercent: N(Num),
 });
 export const Performance = v.object({
   slug: v.string(),
@@ -279,18 +285,18 @@ export const Performance = v.object({
   atlPriceUsd: N(Decimal),
   atlDate: N(IsoDate),
   athMarketCapUsd: N(Decimal),
-  fromAthPercent: N(v.number()),
-  fromAtlPercent: N(v.number()),
-  vcAvgRoi: N(v.number()),
-  icoRoi: N(v.number()),
+  fromAthPercent: N(Num),
+  fromAtlPercent: N(Num),
+  vcAvgRoi: N(Num),
+  icoRoi: N(Num),
 });
 /** ours: the same periods as the market item's percentChange. */
 export const PercentChange = v.object({
-  h24: N(v.number()),
-  d7: N(v.number()),
-  d30: N(v.number()),
-  m3: N(v.number()),
-  ytd: N(v.number()),
+  h24: N(Num),
+  d7: N(Num),
+  d30: N(Num),
+  m3: N(Num),
+  ytd: N(Num),
 });
 export const Profile = v.object({
   id: Int,
@@ -310,12 +316,12 @@ export const Profile = v.object({
   pricePercentChange: PercentChange,
   volume24h: N(Decimal),
   marketCap: N(Decimal),
-  volMcapRatio: N(v.number()),
-  volatility: N(v.number()),
+  volMcapRatio: N(Num),
+  volatility: N(Num),
   high24hUsd: N(Decimal),
   low24hUsd: N(Decimal),
   fullyDilutedValuation: N(Decimal),
-  circulatingPercent: N(v.number()),
+  circulatingPercent: N(Num),
   circulatingSupply: N(Decimal),
   totalSupply: N(Decimal),
   maxSupply: N(Decimal),
@@ -324,19 +330,19 @@ export const Tokenomics = v.object({
   totalSupply: N(Decimal),
   maxSupply: N(Decimal),
   circulatingSupply: N(Decimal),
-  circulatingPercent: N(v.number()),
+  circulatingPercent: N(Num),
   fullyDilutedValuation: N(Decimal),
   totalUnlockedAmount: N(Decimal),
-  totalUnlockedPercent: N(v.number()),
+  totalUnlockedPercent: N(Num),
   totalLockedAmount: N(Decimal),
-  totalLockedPercent: N(v.number()),
+  totalLockedPercent: N(Num),
   untrackedAmount: N(Decimal),
-  untrackedPercent: N(v.number()),
+  untrackedPercent: N(Num),
   nextUnlockDate: N(IsoDate),
   nextUnlockTokenAmount: N(Decimal),
   nextUnlockValue: N(Decimal),
-  nextUnlockPercentOfMcap: N(v.number()),
-  nextUnlockPercentOfSupply: N(v.number()),
+  nextUnlockPercentOfMcap: N(Num),
+  nextUnlockPercentOfSupply: N(Num),
   vestingSourceUrls: v.array(v.string()),
 });
 export const UpcomingUnlock = v.object({
@@ -347,8 +353,8 @@ export const UpcomingUnlock = v.object({
   time: EpochMs,
   unlockTokens: Decimal,
   unlockValue: Decimal,
-  percentOfMcap: v.number(),
-  percentOfSupply: v.number(),
+  percentOfMcap: Num,
+  percentOfSupply: Num,
   price: Decimal,
   marketCap: Decimal,
   circulatingSupply: Decimal,
@@ -366,29 +372,29 @@ export const VcPressureUnlock = v.object({
   date: IsoDate,
   tokenAmount: Decimal,
   usdAmount: N(Decimal),
-  percentOfSupply: v.number(),
+  percentOfSupply: Num,
 });
 export const VcPressure = v.object({
   dumpPressure: v.picklist(DUMP_PRESSURES),
-  dominance: v.number(),
-  profit: v.number(),
+  dominance: Num,
+  profit: Num,
   nextUnlockDate: N(IsoDate),
   unlock: N(VcPressureUnlock),
-  unlocked30d: v.number(),
+  unlocked30d: Num,
   circulatingSupply: Decimal,
   investors: v.array(VcPressureInvestor),
-  priceChangePercent24h: N(v.number()),
+  priceChangePercent24h: N(Num),
 });
 /** Spec fields first; after lockedPercent the fields are ours. */
 export const VestingAllocation = v.object({
   allocationId: Int,
   allocationName: v.string(),
-  groupDominance: N(v.number()),
+  groupDominance: N(Num),
   isTracked: v.boolean(),
-  lockedPercent: N(v.number()),
-  unlockedPercent: N(v.number()),
+  lockedPercent: N(Num),
+  unlockedPercent: N(Num),
   tokens: Decimal,
-  percentOfSupply: v.number(),
+  percentOfSupply: Num,
   unlockType: N(v.string()),
   nextUnlockDate: N(IsoDate),
   endDate: N(IsoDate),
@@ -399,19 +405,19 @@ export const HolderItem = v.object({
   label: N(v.string()),
   isContract: v.boolean(),
   amount: Decimal,
-  percentOfSupply: v.number(),
+  percentOfSupply: Num,
   value: N(Decimal),
 });
 export const HolderBucket = v.object({
   bucket: v.picklist(HOLDER_BUCKETS),
   amount: Decimal,
-  percentOfSupply: v.number(),
+  percentOfSupply: Num,
   value: N(Decimal),
 });
 export const HolderTier = v.object({
   tier: v.picklist(HOLDER_TIERS),
   holdersCount: Int,
-  holdersPercent: v.number(),
+  holdersPercent: Num,
 });
 export const HoldersMeta = v.object({
   page: Int,
@@ -425,9 +431,9 @@ export const HoldersSummary = v.object({
   snapshotDate: N(IsoDate),
   holdersCount: N(Int),
   totalSupply: N(Decimal),
-  top100Share: N(v.number()),
-  walletsShare: N(v.number()),
-  contractsShare: N(v.number()),
+  top100Share: N(Num),
+  walletsShare: N(Num),
+  contractsShare: N(Num),
   concentration: v.array(HolderBucket),
   tierDistribution: v.array(HolderTier),
 });
@@ -447,7 +453,7 @@ export const MarketItem = v.object({
   fullyDilutedValuation: N(Decimal),
   high24h: N(Decimal),
   low24h: N(Decimal),
-  percentChange: v.object({ h24: v.number(), d7: v.number(), d30: v.number(), m3: v.number(), ytd: v.number() }),
+  percentChange: v.object({ h24: Num, d7: Num, d30: Num, m3: Num, ytd: Num }),
   circulatingSupply: N(Decimal),
   totalSupply: N(Decimal),
   maxSupply: N(Decimal),
@@ -460,7 +466,7 @@ export const MarketItem = v.object({
 
 // ---------------------------------------------------------------- envelope and errors
 export const PageMeta = v.object({ page: Int, pageSize: Int, hasNextPage: v.boolean() });
-export const EnvelopeStatus = v.object({ timestamp: EpochMs, usedCredits: v.number() });
+export const EnvelopeStatus = v.object({ timestamp: EpochMs, usedCredits: Num });
 export const ErrorBody = v.object({
   error: v.object({ code: v.string(), message: v.string(), status: Int }),
 });

@@ -159,6 +159,8 @@ function compileAction(a: Node): Predicate | null {
   switch (a.type) {
     case 'regex':
       return req instanceof RegExp ? (x) => req.test(x as string) : null;
+    case 'finite':
+      return (x) => Number.isFinite(x);
     case 'integer':
     case 'check':
       return typeof req === 'function' ? (x) => Boolean((req as (y: unknown) => unknown)(x)) : null;

@@ -4,6 +4,8 @@
  */
 import { DEFAULT_FRESHNESS_MS, type Freshness } from '../api/endpoints';
 import { realSleep, type Sleep } from './clock';
+import { MAX_HOLD_MS } from './pacer';
+import { MAX_RESPONSE_BYTES } from './transport';
 import type { KeyStore } from './key-store';
 import type { KvStore } from './kv-store';
 
@@ -31,6 +33,10 @@ export interface ClientOptions {
   maxCacheEntries?: number;
   /** Quote coalescing window; default 15 ms. */
   batchWindowMs?: number;
+  /** The longest a 429's Retry-After holds every request; default one rate window, 60 s (pacer.ts MAX_HOLD_MS). */
+  maxRateLimitWaitMs?: number;
+  /** The largest answer read, decompressed; default 32 MB (transport.ts MAX_RESPONSE_BYTES). */
+  maxResponseBytes?: number;
   sleep?: Sleep;
   random?: () => number;
 }
@@ -63,6 +69,8 @@ export function resolveOptions(opts: ClientOptions): ResolvedOptions {
     freshnessMs: { ...DEFAULT_FRESHNESS_MS, ...opts.freshnessMs },
     maxCacheEntries: opts.maxCacheEntries ?? DEFAULT_MAX_CACHE_ENTRIES,
     batchWindowMs: opts.batchWindowMs ?? DEFAULT_BATCH_WINDOW_MS,
+    maxRateLimitWaitMs: opts.maxRateLimitWaitMs ?? MAX_HOLD_MS,
+    maxResponseBytes: opts.maxResponseBytes ?? MAX_RESPONSE_BYTES,
     sleep: opts.sleep ?? realSleep,
     random: opts.random ?? Math.random,
   };

@@ -4,15 +4,19 @@
  * table's schema, checked in place: see api/validate.ts), error bodies mapped
  * to ApiError. No retry, no pacing, no cache: those wrap this.
  *
- * The key is sent only as the X-Api-Key header to baseUrl. Nothing this module
- * throws contains it: messages are ours, and server messages are scrubbed.
+ * The key is sent only as the X-Api-Key header to baseUrl, never across a
+ * redirect: `redirect: 'manual'` and any 3xx refused (fetch keeps custom
+ * headers on a redirect to another origin; only a page's CSP would stop it, and
+ * Node has none). Nothing this module throws contains the key: messages are
+ * ours, server text is scrubbed and clipped, and a server's error code outside
+ * our vocabulary is replaced by what its HTTP status means.
  */
 import * as v from 'valibot';
 import { API_ERROR_CODES, ENDPOINTS, type EndpointSpec, type Plan } from '../api/endpoints';
 import { EnvelopeStatus, ErrorBody, PageMeta } from '../api/records';
-import { readData, type DataReading, type RejectedItem } from '../api/read-data';
+import { expectation, readData, type DataReading, type RejectedItem } from '../api/read-data';
 import { ApiError, abortedError, scrub } from './api-error';
-import { codeForStatus, errorRule } from './error-rules';
+import { codeForStatus, errorRule, isErrorCode } from './error-rules';
 import { guardMissing } from './missing-fields';
 import type { CanonicalRequest } from './canonical-request';
 
@@ -25,7 +29,21 @@ export interface Attempt {
   signal?: AbortSignal;
   /** Client clock, for Retry-After given as an HTTP date. */
   now: () => number;
+  /** The largest body read (decompressed); default MAX_RESPONSE_BYTES. */
+  maxBytes?: number;
 }
+
+/**
+ * The largest answer read, counted after decompression while it streams in.
+ * The largest real answers are the currency map (a few MB for every listed
+ * coin) and a 5,000-point candle history (about 1 MB); a body past this is not
+ * data a cell can use, and inflating it whole (a 300 KB gzip bomb becomes
+ * 300 MB) would take the add-in's memory and its deadline.
+ */
+export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+
+/** Server text as far as a message quotes it: the key scrubbed, one line, at most this long. */
+const MAX_SERVER_TEXT = 200;
 
 export interface AttemptResult {
   data: unknown;
@@ -36,6 +54,53 @@ export interface AttemptResult {
   timestamp: number | null;
   /** Items of a list answer that could not be read (each costs only itself); absent when none. */
   rejected?: RejectedItem[];
+}
+
+function originOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).origin;
+  } catch {
+    return 'the configured API address';
+  }
+}
+
+/** The body as text, refused once it passes `max` bytes (decompressed), without reading the rest. */
+async function readCapped(res: Response, max: number, name: CanonicalRequest['name']): Promise<string> {
+  const tooLarge = () =>
+    new ApiError({ code: 'UNEXPECTED_RESPONSE', message: `${name}: the answer is larger than ${Math.round(max / 1024 / 1024)} MB and was not read.`, endpoint: name, status: res.status });
+  const declared = Number(res.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > max && !res.headers.get('content-encoding')) {
+    void res.body?.cancel().catch(() => undefined);
+    throw tooLarge();
+  }
+  if (!res.body) return res.text();
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      void reader.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.byteLength;
+  }
+  return new TextDecoder().decode(all);
+}
+
+/** Server text fit to quote: the key scrubbed (as sent and URL-encoded), control characters out, clipped. */
+export function serverText(text: string, apiKey: string): string {
+  let t = scrub(scrub(text, apiKey), encodeURIComponent(apiKey));
+  t = t.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+  return t.length > MAX_SERVER_TEXT ? `${t.slice(0, MAX_SERVER_TEXT - 1)}…` : t;
 }
 
 export function requestUrl(baseUrl: string, req: CanonicalRequest): string {
@@ -70,11 +135,22 @@ export async function attempt(a: Attempt): Promise<AttemptResult> {
     const res = await a.fetch(requestUrl(a.baseUrl, req), {
       method: 'GET',
       headers: { 'X-Api-Key': a.apiKey, Accept: 'application/json' },
+      redirect: 'manual',
       signal: timer.signal,
     });
     status = res.status;
+    // A browser reports a redirect not followed as an opaque response of status 0.
+    if (res.type === 'opaqueredirect' || (status >= 300 && status < 400)) {
+      void res.body?.cancel().catch(() => undefined);
+      throw new ApiError({
+        code: 'UNEXPECTED_RESPONSE',
+        message: `${name}: the service answered with a redirect${status ? ` (HTTP ${status})` : ''}, not followed: the key goes only to ${originOf(a.baseUrl)}. Check the API address in the task pane.`,
+        endpoint: name,
+        status: status || null,
+      });
+    }
     retryAfterHeader = res.headers.get('retry-after');
-    text = await res.text();
+    text = await readCapped(res, a.maxBytes ?? MAX_RESPONSE_BYTES, name);
   } catch (e) {
     throw failure(e);
   } finally {
@@ -88,7 +164,16 @@ export async function attempt(a: Attempt): Promise<AttemptResult> {
   } catch {
     throw new ApiError({ code: 'MALFORMED_RESPONSE', message: `${name}: the answer was not valid JSON.`, endpoint: name, status });
   }
-  return unwrap(name, body, status);
+  return cutToLimit(unwrap(name, body, status), req);
+}
+
+/** A list longer than the `limit` asked is cut to it: the items past it belong to the next page (whose offset says where they are). */
+function cutToLimit(r: AttemptResult, req: CanonicalRequest): AttemptResult {
+  // The canonical query leaves out defaults: no limit there is the endpoint's default limit.
+  const params = ENDPOINTS[req.name].params as Record<string, { default?: unknown } | undefined>;
+  const limit = Number(req.query.limit ?? params.limit?.default);
+  if (Array.isArray(r.data) && Number.isInteger(limit) && limit > 0 && r.data.length > limit) r.data = r.data.slice(0, limit);
+  return r;
 }
 
 /** Check the envelope and `data` against the endpoint table. */
@@ -99,7 +184,7 @@ export function unwrap(name: CanonicalRequest['name'], body: unknown, status: nu
     const path = v.getDotPath(first);
     return new ApiError({
       code: 'UNEXPECTED_RESPONSE',
-      message: `${name}: unexpected answer at ${where}${path ? '.' + path : ''}: ${first?.message ?? 'invalid'}.`,
+      message: `${name}: unexpected answer at ${where}${path ? '.' + path : ''}: ${expectation(first)}.`,
       endpoint: name,
       status,
     });
@@ -171,9 +256,10 @@ function errorFromResponse(
   } catch {
     // not JSON: classified by status below
   }
-  if (!code) code = codeForStatus(status) ?? 'UNEXPECTED_RESPONSE';
+  // A code outside our vocabulary is server text (it may echo the key, or be "constructor"): what its status means stands in.
+  if (!isErrorCode(code)) code = codeForStatus(status) ?? 'UNEXPECTED_RESPONSE';
   const known = Object.hasOwn(API_ERROR_CODES, code) ? (API_ERROR_CODES as Record<string, { message: string }>)[code] : undefined;
-  const detail = scrub(serverMessage ?? known?.message ?? `HTTP ${status}`, apiKey);
+  const detail = serverText(serverMessage ?? known?.message ?? `HTTP ${status}`, apiKey);
   const retryAfterMs = status === 429 ? parseRetryAfter(retryAfterHeader, now) : undefined;
   const requiredPlan: Plan | undefined = code === 'ENDPOINT_NOT_AVAILABLE' || code === 'PLAN_LIMIT_EXCEEDED' ? ENDPOINTS[name].plan : undefined;
   return new ApiError({
