@@ -72,7 +72,7 @@ export class MarketClient {
     const lifecycle: Requester = { request: (cr, f) => this.#request(cr, f), now: o.now };
     this.meter = new CreditMeter(o.now);
     this.#cache = new ResponseCache(o.maxCacheEntries);
-    this.#pacer = new Pacer({ rpm: DEFAULT_RATE_LIMIT_PER_MINUTE, now: o.now, sleep: o.sleep });
+    this.#pacer = new Pacer({ rpm: DEFAULT_RATE_LIMIT_PER_MINUTE, now: o.now, sleep: o.sleep, maxHoldMs: o.maxRateLimitWaitMs });
     this.#gate = new PlanGate({ readStatus: () => this.status(), pacer: this.#pacer, meter: this.meter, now: o.now });
     this.#maps = new CoinMapStore({ requester: lifecycle, kv: opts.storage ?? new MemoryKvStore(), ttlMs: () => o.freshnessMs.reference });
     const ranks = this.#maps.ranks;
@@ -193,6 +193,8 @@ export class MarketClient {
     this.#cache.clear();
     this.#batcher.clear();
     this.#resolver.forget();
+    this.#pacer.clearHold(); // the user asked for data now: an old 429's wait does not stand
+    this.#gate.forgetKeyRefusal(); // nor an old refusal of the key (a renewed subscription)
     if (opts.includeReference) this.#maps.clear();
   }
 
@@ -206,6 +208,7 @@ export class MarketClient {
     this.#cache.clear();
     this.#batcher.clear();
     this.#gate.reset();
+    this.#pacer.clearHold(); // a 429 was about the old key's window
   }
 
   /** Write a newly fetched currency map and changed ranks to storage now. */
@@ -261,6 +264,7 @@ export class MarketClient {
         throw new ApiError({ code: 'TIMEOUT', message: `${cr.name}: no answer within ${Math.ceil(this.#o.requestDeadlineMs / 1000)} s, retries included${why}.`, endpoint: cr.name });
       }
       if (hasCode(e, 'ENDPOINT_NOT_AVAILABLE')) this.#gate.refused(cr.name);
+      this.#gate.failed(e);
       throw e;
     } finally {
       bound.done();
@@ -292,7 +296,7 @@ export class MarketClient {
     return withRetries(
       async (sig) => {
         try {
-          const r = await attempt({ baseUrl: o.baseUrl, request: cr, apiKey, fetch: o.fetch, timeoutMs: o.timeoutMs, signal: sig, now: o.now });
+          const r = await attempt({ baseUrl: o.baseUrl, request: cr, apiKey, fetch: o.fetch, timeoutMs: o.timeoutMs, maxBytes: o.maxResponseBytes, signal: sig, now: o.now });
           this.meter.recordRequest(cr.name, caller, r.usedCredits);
           return r;
         } catch (e) {

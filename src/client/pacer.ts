@@ -4,13 +4,22 @@
  * network jitter, so the server's own window, which sees a request slightly
  * later than we sent it, never counts more). Every HTTP request takes a slot,
  * /v3/status and retries included; /v3/status goes first. A 429 holds the whole pacer until its
- * Retry-After. Waiters are served in order; an aborted waiter leaves the queue
+ * Retry-After, at most MAX_HOLD_MS. Waiters are served in order; an aborted waiter leaves the queue
  * at once with ABORTED.
  */
 import { abortedError } from './api-error';
 import type { Sleep } from './clock';
 
 export const WINDOW_MS = 60_000;
+/**
+ * The longest a 429 holds every request: one rate window. The service's limits
+ * are per minute (PLAN_LIMITS), so a minute always frees a slot; a longer
+ * Retry-After (a server's 999999 s, an HTTP date in 2100) would stop the
+ * add-in for the session, since every formula's deadline (45 s) ends first and
+ * no recalculation could send again. It also keeps every timer far below
+ * setTimeout's 2^31-1 ms limit, past which Node fires at once.
+ */
+export const MAX_HOLD_MS = WINDOW_MS;
 
 interface Waiter {
   resolve: () => void;
@@ -25,6 +34,8 @@ export interface PacerOptions {
   sleep: Sleep;
   /** Added to the 60 s window; default 1 s. */
   marginMs?: number;
+  /** The longest hold a 429 may ask for; default MAX_HOLD_MS. */
+  maxHoldMs?: number;
 }
 
 export class Pacer {
@@ -32,6 +43,7 @@ export class Pacer {
   readonly #now: () => number;
   readonly #sleep: Sleep;
   readonly #windowMs: number;
+  readonly #maxHoldMs: number;
   /** Send times within the window, oldest first. */
   readonly #sent: number[] = [];
   readonly #queue: Waiter[] = [];
@@ -44,6 +56,7 @@ export class Pacer {
     this.#now = o.now;
     this.#sleep = o.sleep;
     this.#windowMs = WINDOW_MS + (o.marginMs ?? 1_000);
+    this.#maxHoldMs = o.maxHoldMs ?? MAX_HOLD_MS;
   }
 
   get rpm(): number {
@@ -56,9 +69,21 @@ export class Pacer {
     this.#wake?.abort();
   }
 
-  /** Hold every request until `at` (client clock), e.g. after a 429 with Retry-After. */
+  /** Hold every request until `at` (client clock), e.g. after a 429 with Retry-After; never longer than the cap from now. */
   holdUntil(at: number): void {
-    if (at > this.#holdUntil) this.#holdUntil = at;
+    const capped = Math.min(at, this.#now() + this.#maxHoldMs);
+    if (capped > this.#holdUntil) this.#holdUntil = capped;
+  }
+
+  /** Drop any hold (a new key, new settings, Refresh all data: the 429 was about the old state, or the user asked). */
+  clearHold(): void {
+    this.#holdUntil = 0;
+    this.#wake?.abort();
+  }
+
+  /** When the hold ends (client clock), 0 when none. */
+  get heldUntil(): number {
+    return this.#holdUntil > this.#now() ? this.#holdUntil : 0;
   }
 
   /** Requests waiting for a slot. */

@@ -13,6 +13,10 @@
  *   name is left to the service to judge.
  * - The daily budget: credits this client spent today (UTC) plus the request's
  *   cost (the endpoint table's creditCost) may not exceed it.
+ * - A refused key (rejected, or without an active subscription: a `fixKey`
+ *   error from any answer) fails every metered request at once, without a
+ *   request, until the key changes: asking /v3/status again per call made an
+ *   inactive key's cells wait out their deadline.
  * reset() forgets plan and refusals (a new key).
  */
 import { DEFAULT_RATE_LIMIT_PER_MINUTE, ENDPOINTS, PLAN_LIMITS, creditCost, isPlan, planAllows, type EndpointName } from '../api/endpoints';
@@ -61,6 +65,8 @@ export class PlanGate {
   /** Endpoints the service answered ENDPOINT_NOT_AVAILABLE for, on this key: later calls fail without a request. */
   readonly #refused = new Set<EndpointName>();
   #budget: number | null = null;
+  /** The service's refusal of the key itself (fixKey), until reset(). */
+  #keyRefusal: ApiError | null = null;
 
   constructor(o: PlanGateOptions) {
     this.#o = o;
@@ -82,6 +88,7 @@ export class PlanGate {
     const plan = this.#ensurePlan(signal);
     plan.catch(noop); // awaited below only where the endpoint needs the plan first
     return async () => {
+      if (this.#keyRefusal) throw this.#keyRefusal;
       this.#checkBudget(cr);
       // Endpoints every plan has need not wait for /v3/status, before they are sent or
       // after they are answered: the pacer runs at the lowest plan's rate until the
@@ -106,9 +113,19 @@ export class PlanGate {
     this.#refused.add(name);
   }
 
+  /** An answer's error: a refusal of the key itself is remembered until the key changes. */
+  failed(e: unknown): void {
+    if (e instanceof ApiError && errorRule(e.code, e.status).fixKey && e.code !== 'NO_API_KEY') this.#keyRefusal ??= e;
+  }
+
   /** After this many credits spent today (UTC) by this client, metered requests fail with BUDGET_EXCEEDED. null: no budget. */
   setBudget(credits: number | null): void {
     this.#budget = credits === null || !Number.isFinite(credits) ? null : Math.max(0, credits);
+  }
+
+  /** Ask about the key again (Refresh all data: the user may have renewed the subscription). */
+  forgetKeyRefusal(): void {
+    this.#keyRefusal = null;
   }
 
   /** A new key: forget its plan and refusals; the pacer goes back to the lowest plan's rate. */
@@ -117,11 +134,13 @@ export class PlanGate {
     this.#loading = null;
     this.#failedAt = null;
     this.#refused.clear();
+    this.#keyRefusal = null;
     this.#o.pacer.setRpm(DEFAULT_RATE_LIMIT_PER_MINUTE);
     this.#o.meter.setPlan(null);
   }
 
   #ensurePlan(signal: AbortSignal): Promise<void> {
+    if (this.#keyRefusal) return Promise.reject(this.#keyRefusal);
     if (this.#plan) return Promise.resolve();
     if (this.#failedAt !== null && this.#o.now() - this.#failedAt < STATUS_RETRY_MS) return Promise.resolve();
     this.#loading ??= this.#o.readStatus().then(
@@ -130,6 +149,7 @@ export class PlanGate {
       },
       (e: unknown) => {
         this.#loading = null;
+        this.failed(e);
         if (e instanceof ApiError && errorRule(e.code, e.status).fixKey) throw e;
         this.#failedAt = this.#o.now(); // go ahead at the default rate
       },

@@ -70,7 +70,8 @@ export class RefreshSection {
     const buttons = [el('refresh-all'), el('refresh-sheet')];
     buttons.forEach((b) => busy(b, true));
     try {
-      rt.client.refreshAll();
+      // All data includes the reference lists (the coin map): a bad one must not outlive the user's refresh.
+      rt.client.refreshAll({ includeReference: scope === 'workbook' });
       rt.host.clearLastGood();
       const m = rt.client.meter.snapshot();
       this.#mark = { since: m.since, credits: m.credits };
