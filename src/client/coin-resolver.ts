@@ -19,7 +19,7 @@
  * current one. The pages and profiles it reads come back to it; the ranks they
  * carry reach the rank book through the client's learners.
  */
-import { ApiError, abortedError } from './api-error';
+import { ApiError, abortedError, hasCode } from './api-error';
 import { canonicalRequest } from './canonical-request';
 import { abortable } from './clock';
 import { describeCoin, type Ambiguity, type CoinRef } from './coin-ref';
@@ -99,7 +99,15 @@ export class CoinResolver {
     const original = String(input).trim();
     const p: Promise<CoinRef> = this.#deps.maps.load(shared).then(
       (map) => this.#settle(map, kind, text, original, shared, memoKey, input, p),
-      (e: unknown) => this.#forget(memoKey, p, e),
+      (e: unknown) => {
+        // A coin given by its id needs no map: without one it is asked for by id (the quote brings its
+        // name), and not remembered, so the map's names return when the map does.
+        if (typeof input === 'number' && text !== '' && !hasCode(e, 'ABORTED')) {
+          if (this.#memo.get(memoKey) === p) this.#memo.delete(memoKey);
+          return { id: input, slug: text, symbol: null, name: `coin ${text}` };
+        }
+        return this.#forget(memoKey, p, e);
+      },
     );
     this.#memo.set(memoKey, p);
     return abortable(p, o.signal);

@@ -8,7 +8,7 @@
  * whole recalculation's worth of pages. A failing store is treated as empty.
  */
 import { canonicalRequest } from './canonical-request';
-import { allowsStaleFallback } from './api-error';
+import { ApiError, allowsStaleFallback } from './api-error';
 import { abortable } from './clock';
 import { CoinMap, RankBook } from './coin-map';
 import type { CoinRef } from './coin-ref';
@@ -25,6 +25,26 @@ export interface MapStoreOptions {
   kv: KvStore;
   /** The reference freshness: how long a map (and the ranks saved with it) keeps. */
   ttlMs(): number;
+}
+
+/**
+ * The currency map is checked as a whole before it replaces the one known: an
+ * empty list, or one whose items are mostly unreadable, is a broken answer,
+ * not a market with no coins. Taken, it would make every coin typed as text
+ * "Unknown" for the map's lifetime (a day), even after the service recovers;
+ * refused, the previous map stays (a failure that allows the last good value).
+ */
+function acceptedMap(items: readonly CoinRef[], unreadable: number, fetchedAt: number): CoinMap {
+  if (items.length === 0 || unreadable > items.length) {
+    throw new ApiError({
+      code: 'UNEXPECTED_RESPONSE',
+      message: items.length === 0
+        ? 'currencyMap: the coin list came back empty; it was not used.'
+        : `currencyMap: ${unreadable} of ${unreadable + items.length} coins in the list could not be read; it was not used.`,
+      endpoint: 'currencyMap',
+    });
+  }
+  return new CoinMap(items, fetchedAt);
 }
 
 export class CoinMapStore {
@@ -65,7 +85,7 @@ export class CoinMapStore {
     if (this.#map?.isFresh(requester.now(), this.#o.ttlMs())) return this.#map;
     try {
       const a = await requester.request(canonicalRequest('currencyMap', undefined, {}), { caller, store: false });
-      const map = new CoinMap(a.entry.data as CoinRef[], a.entry.fetchedAt);
+      const map = acceptedMap(a.entry.data as CoinRef[], a.entry.rejected?.length ?? 0, a.entry.fetchedAt);
       this.#map = map;
       this.#unsaved = map;
       this.#schedulePersist();
