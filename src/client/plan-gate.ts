@@ -7,9 +7,9 @@
  *   asked again after STATUS_RETRY_MS, unless the key itself was refused.
  * - Refusals: an endpoint the service answered ENDPOINT_NOT_AVAILABLE for is
  *   refused locally on this key until the plan changes.
- * - The plan's endpoints: one outside the endpoints /v3/status listed, or,
- *   where status lists none (documented shapes without `endpoints`), one whose
- *   minimum plan in the endpoint table is above the key's plan. An unknown plan
+ * - The plan's endpoints: one whose minimum plan in the endpoint table is
+ *   above the key's plan. The `endpoints` /v3/status lists are only a hint (the
+ *   live Sandbox list leaves out routes the key is served); an unknown plan
  *   name is left to the service to judge.
  * - The daily budget: credits this client spent today (UTC) plus the request's
  *   cost (the endpoint table's creditCost) may not exceed it.
@@ -177,13 +177,10 @@ export class PlanGate {
     if (this.#refused.has(cr.name)) deny('the service refused it for this key');
     const s = this.#plan;
     if (!s) return;
-    const allowed = s.endpoints;
-    if (allowed && allowed.length > 0) {
-      const path = ENDPOINTS[cr.name].path;
-      const norm = (p: string) => p.replace(/:(\w+)/g, '{$1}').replace(/\/+$/, '');
-      if (!allowed.some((p) => norm(p) === path)) deny(`this key has ${s.plan}`);
-      return;
-    }
+    // The plan's `endpoints` list is a hint, not a refusal: a live Sandbox /v3/status lists 20
+    // paths without /v3/currencies/markets, which that key is served all the same (api-notes,
+    // "Round two"); refusing by the list refused every free key's prices. The endpoint table's
+    // minimum plan decides locally; the service decides the rest, and its refusals are learned.
     if (isPlan(s.plan) && !planAllows(s.plan, requiredPlan)) deny(`this key has ${s.plan}`);
   }
 }

@@ -1,0 +1,65 @@
+/**
+ * Issue #21: a free key works against the real service. The live Sandbox
+ * /v3/status lists 20 paths and not /v3/currencies/markets, which the key is
+ * served all the same (the provider's saved live answers; api-notes "Round
+ * two"): the plan's list is a hint, and PRICE, QUOTE and MARKETS must not be
+ * refused by it. Played by the hostile server in front of the local API
+ * server, over real HTTP.
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { ENDPOINTS } from '../src/api/endpoints';
+import { calculate } from '../src/cli/calculate';
+import { openSession, type Session } from '../src/cli/session';
+import { startEmulator, type Emulator } from '../src/emulator/server';
+import { startHostileServer, type HostileServer } from '../harness/hostile-server';
+
+let em: Emulator;
+let hostile: HostileServer;
+let s: Session;
+
+/** A Sandbox list as the live one is made: Sandbox routes, without markets, status and ping. */
+const LIVE_SANDBOX_PATHS = Object.values(ENDPOINTS)
+  .filter((e) => e.plan === 'Sandbox')
+  .map((e) => e.path)
+  .filter((p) => !['/v3/currencies/markets', '/v3/status', '/v3/ping'].includes(p));
+
+before(async () => {
+  em = await startEmulator({ rpm: 5000 });
+  hostile = await startHostileServer(em.url);
+  hostile.play(async (r, up) => {
+    if (r.url.split('?')[0] !== '/v3/status') return null;
+    const real = JSON.parse((await up()).text) as { data?: { endpoints?: string[] }; endpoints?: string[] };
+    (real.data ?? real).endpoints = LIVE_SANDBOX_PATHS; // enveloped or not, as the dialect answers
+    return { status: 200, body: JSON.stringify(real), headers: { 'content-type': 'application/json' } };
+  });
+  s = await openSession({ apiUrl: hostile.url, key: 'demo-sandbox' });
+});
+
+after(async () => {
+  await s?.close();
+  await hostile?.close();
+  await em?.close();
+});
+
+test('a Sandbox key whose /v3/status lists no markets route gets PRICE, QUOTE and MARKETS(20)', async () => {
+  assert.ok(!LIVE_SANDBOX_PATHS.includes('/v3/currencies/markets') && LIVE_SANDBOX_PATHS.length > 10);
+  // The plan first, as a workbook that opened the pane has it: every request below is judged by it.
+  const plan = await s.client.status({});
+  assert.deepEqual(plan.endpoints, LIVE_SANDBOX_PATHS, 'the live-shaped list was read');
+  const price = await calculate(s.host, '=CRYPTO.PRICE("bitcoin")');
+  assert.ok('value' in price && typeof price.value[0][0] === 'number', `PRICE: ${JSON.stringify(price)}`);
+  const quote = await calculate(s.host, '=CRYPTO.QUOTE("ethereum","price,marketCap")');
+  assert.ok('value' in quote && quote.value.flat().filter((c) => typeof c === 'number').length >= 2, `QUOTE: ${JSON.stringify(quote).slice(0, 300)}`);
+  const markets = await calculate(s.host, '=CRYPTO.MARKETS(20,"marketCap","desc")');
+  assert.ok('value' in markets && markets.value.length >= 20, `MARKETS: ${JSON.stringify(markets).slice(0, 300)}`);
+});
+
+test('the endpoint table still refuses locally what the plan cannot have (no request), with the plan named', async () => {
+  const before = hostile.seen.length;
+  const ohlcv = await calculate(s.host, '=CRYPTO.OHLCV("bitcoin","2024-01-01","2024-01-05")');
+  assert.ok('error' in ohlcv, JSON.stringify(ohlcv));
+  assert.match(ohlcv.message, /needs the Advanced plan or higher/);
+  assert.equal(hostile.seen.filter((r) => r.url.includes('/ohlcv')).length, 0, 'not sent');
+  assert.ok(hostile.seen.length - before <= 1);
+});
