@@ -75,7 +75,7 @@ function assertError(r: Res, status: number, code: string, message?: string | Re
   assert.equal(r.headers.get('content-type'), 'application/json; charset=utf-8');
   assert.equal(r.headers.get('access-control-allow-origin'), '*');
   if (typeof message === 'string') assert.equal(r.body.error.message, message);
-  else if (message) assert.match(r.body.error.message, message);
+  else if (message) assert.match(r.body.error.message ?? '', message);
 }
 
 let btcId = 0;

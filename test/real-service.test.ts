@@ -63,3 +63,35 @@ test('the endpoint table still refuses locally what the plan cannot have (no req
   assert.equal(hostile.seen.filter((r) => r.url.includes('/ohlcv')).length, 0, 'not sent');
   assert.ok(hostile.seen.length - before <= 1);
 });
+
+for (const [what, answer] of [
+  ['answers 404 in the live wording', { status: 404, body: JSON.stringify({ error: { code: 'NOT_FOUND', message: 'Cannot GET /v3/currencies/markets?limit=250', status: 404 } }) }],
+  ['is refused (403 ENDPOINT_NOT_AVAILABLE)', { status: 403, body: JSON.stringify({ error: { code: 'ENDPOINT_NOT_AVAILABLE', message: 'Not available on your plan' } }) }],
+] as const) {
+  test(`when the markets route ${what}, PRICE and QUOTE come from /v3/currencies/list, 100 coins a request`, async () => {
+    const h = await startHostileServer(em.url);
+    h.play((r) => (r.url.split('?')[0] === '/v3/currencies/markets' ? { ...answer, headers: { 'content-type': 'application/json' } } : null));
+    const t = await openSession({ apiUrl: h.url, key: 'demo-sandbox' });
+    try {
+      const [btc, eth, sol] = await Promise.all(['bitcoin', 'ethereum', 'solana'].map((c) => calculate(t.host, `=CRYPTO.PRICE("${c}")`)));
+      for (const out of [btc, eth, sol]) assert.ok('value' in out && typeof out.value[0][0] === 'number' && out.value[0][0] > 0, `PRICE: ${JSON.stringify(out)}`);
+      // The same figure the markets list gives (the local API server's one market).
+      const direct = await calculate(s.host, '=CRYPTO.PRICE("bitcoin")');
+      assert.ok('value' in direct && 'value' in btc);
+      assert.ok(Math.abs((direct.value[0][0] as number) / (btc.value[0][0] as number) - 1) < 1e-9, 'the same price');
+      const lists = h.seen.filter((r) => r.url.startsWith('/v3/currencies/list'));
+      assert.equal(lists.length, 1, `one list request for the three coins: ${lists.map((r) => r.url).join(' ')}`);
+      assert.match(lists[0].url, /currencyIds=/);
+      const markets = h.seen.filter((r) => r.url.startsWith('/v3/currencies/markets')).length;
+      // Later cells do not ask the markets route again.
+      const quote = await calculate(t.host, '=CRYPTO.QUOTE("cardano","price,marketCap,percentChange.d7")');
+      assert.ok('value' in quote, JSON.stringify(quote));
+      const cells = quote.value.flat();
+      assert.ok(cells.some((c) => typeof c === 'number'), `price and market cap: ${JSON.stringify(quote.value)}`);
+      assert.equal(h.seen.filter((r) => r.url.startsWith('/v3/currencies/markets')).length, markets, 'the markets route is not asked again');
+    } finally {
+      await t.close();
+      await h.close();
+    }
+  });
+}

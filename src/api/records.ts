@@ -468,7 +468,8 @@ export const MarketItem = v.object({
 export const PageMeta = v.object({ page: Int, pageSize: Int, hasNextPage: v.boolean() });
 export const EnvelopeStatus = v.object({ timestamp: EpochMs, usedCredits: Num });
 export const ErrorBody = v.object({
-  error: v.object({ code: v.string(), message: v.string(), status: Int }),
+  // Tolerant: the status inside is the HTTP status again, and a body without it or a message is still read (its code matters).
+  error: v.object({ code: v.string(), message: v.optional(v.string()), status: v.optional(Int) }),
 });
 
 export type Decimal = v.InferOutput<typeof Decimal>;

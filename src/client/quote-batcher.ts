@@ -9,6 +9,9 @@
  *    pages at once (finance users ask mostly for top coins, so the first step
  *    usually finds them all), and again while at least two requested coins are
  *    still missing and the last page was full, up to WALK_PAGE_CAP pages;
+ * When the service refuses the markets list, or has no such route (a live
+ * Sandbox key: 404 "Cannot GET", issue #21), that is remembered and USD quotes
+ * come from `/v3/currencies/list?currencyIds=` instead, 100 coins a request.
  * 3. whatever is still missing → one profile request each. Coins a full walk
  *    (to the list's last, short page) did not find, and coins whose profile
  *    says they are not traded or unranked, are remembered as unlisted and go
@@ -26,17 +29,25 @@
 import DataLoader from 'dataloader';
 import { LRUCache } from 'lru-cache';
 import type { ConvertCurrency } from '../api/endpoints';
-import type { MarketItem, Profile } from '../api/records';
+import type { CurrencyListItem, MarketItem, Profile } from '../api/records';
 import type { RejectedItem } from '../api/read-data';
 import { allowsStaleFallback, ApiError, unreadableItemError } from './api-error';
 import { canonicalRequest } from './canonical-request';
 import { abortable } from './clock';
 import { MARKETS_PAGE_SIZE, type RankBook } from './coin-map';
 import { errorRule } from './error-rules';
-import { quoteFromMarketItem, quoteFromProfile, type Quote } from './quote';
+import { quoteFromListItem, quoteFromMarketItem, quoteFromProfile, type Quote } from './quote';
 import type { Requester } from './types';
 
 export const WALK_PAGE_CAP = 8;
+/** Coins per `/v3/currencies/list` request: the endpoint table's currencyIds limit. */
+const LIST_IDS = 100;
+
+/** The markets list is not this key's: refused, or no such route (404 "Cannot GET", the live wording). */
+function marketsUnavailable(e: unknown): boolean {
+  if (!(e instanceof ApiError)) return false;
+  return e.code === 'ENDPOINT_NOT_AVAILABLE' || (e.code === 'NOT_FOUND' && /cannot get/i.test(e.message));
+}
 /** A batch goes out once no coin has been asked for this long (ms). */
 export const QUIET_MS = 3;
 
@@ -78,6 +89,8 @@ interface Held {
 
 export class QuoteBatcher {
   readonly #src: QuoteSource;
+  /** The service refused the markets list or has no route for it: quotes come from the list of currencies. */
+  #noMarkets = false;
   readonly #loader: DataLoader<QuoteKey, Quote, string>;
   readonly #quotes: LRUCache<string, Held>;
   readonly #inFlight = new Map<string, Promise<Quote>>();
@@ -159,6 +172,7 @@ export class QuoteBatcher {
 
   clear(): void {
     this.#quotes.clear();
+    this.#noMarkets = false; // a new key or a refresh: the markets list is asked again
   }
 
   /**
@@ -219,7 +233,11 @@ export class QuoteBatcher {
             (e: unknown) => {
               // A refusal of this page alone (scope item: no such page): the walk ends before it,
               // and what is still missing goes to profiles. Anything else fails the batch.
-              if (e instanceof ApiError && errorRule(e.code, e.status).scope === 'item') {
+              if (marketsUnavailable(e)) {
+                this.#noMarkets = true;
+                pagesRead.set(p, 0);
+                cutShort = true;
+              } else if (e instanceof ApiError && errorRule(e.code, e.status).scope === 'item') {
                 pagesRead.set(p, 0);
                 cutShort = true;
               } else failure ??= e;
@@ -233,7 +251,7 @@ export class QuoteBatcher {
       const p = ranks.likelyPage(id);
       if (p !== undefined) known.add(p);
     }
-    if (known.size > 0) await readPages([...known]);
+    if (known.size > 0 && !this.#noMarkets) await readPages([...known]);
 
     // 2. Walk from page 1 for the rest (unlisted coins skip this).
     const walkable = () => [...missing].filter((id) => !ranks.isUnlisted(id)).length;
@@ -241,7 +259,7 @@ export class QuoteBatcher {
     let next = 0;
     let walked = 0;
     let first = true;
-    while (failure === null && walked < WALK_PAGE_CAP) {
+    while (failure === null && !this.#noMarkets && walked < WALK_PAGE_CAP) {
       const want = walkable();
       if (want === 0 || (!first && want < 2)) break;
       const batch: number[] = [];
@@ -266,6 +284,28 @@ export class QuoteBatcher {
     }
     if (endReached && failure === null && !cutShort) {
       for (const id of missing) ranks.markUnlisted(id);
+    }
+
+    // 2b. Without the markets list: the list of currencies by id, 100 a request (USD only).
+    if (this.#noMarkets && failure === null && missing.size > 0 && currency === 'USD') {
+      const ids = [...missing];
+      const chunks: number[][] = [];
+      for (let i = 0; i < ids.length; i += LIST_IDS) chunks.push(ids.slice(i, i + LIST_IDS));
+      await Promise.all(
+        chunks.map(async (chunk) => {
+          try {
+            const a = await this.#src.requester.request(canonicalRequest('currencyList', undefined, { currencyIds: chunk.join(',') }), { caller });
+            for (const it of a.entry.data as readonly CurrencyListItem[]) {
+              if (!missing.has(it.id)) continue;
+              const q = quoteFromListItem(it, a.entry.timestamp);
+              if (!a.stale) this.#quotes.set(`USD:${it.id}`, { quote: q, fetchedAt: a.entry.fetchedAt });
+              settle(it.id, { ...q, stale: a.stale });
+            }
+          } catch (e) {
+            failure ??= e;
+          }
+        }),
+      );
     }
 
     // 3. Profiles for what is left (unless the pages failed: the service is in trouble).

@@ -3,7 +3,7 @@
  * from either a markets list item or a currency profile.
  */
 import type { ConvertCurrency } from '../api/endpoints';
-import type { MarketItem, Profile } from '../api/records';
+import type { CurrencyListItem, MarketItem, Profile } from '../api/records';
 
 export interface Quote {
   id: number;
@@ -110,6 +110,43 @@ export function quoteFromProfile(p: Profile, currency: ConvertCurrency, timestam
     maxSupply: num(p.maxSupply),
     isTraded: traded,
     lastUpdated: traded ? timestamp : null,
+    stale: false,
+  };
+}
+
+/**
+ * A quote from `/v3/currencies/list` (the route a key without the markets list
+ * is served: issue #21). USD only; the list has no 7-day-and-longer changes,
+ * FDV, 24 h range or supplies beyond circulating: those are null, so their
+ * cells say the field is missing.
+ */
+export function quoteFromListItem(it: CurrencyListItem, timestamp: number | null): Quote {
+  const price = num(it.price);
+  const volume24h = num(it.volume24h);
+  return {
+    id: it.id,
+    slug: it.slug,
+    symbol: it.symbol,
+    name: it.name,
+    rank: it.rank,
+    currency: 'USD',
+    price,
+    marketCap: num(it.marketCap),
+    volume24h,
+    volume24hBase: price !== null && price > 0 && volume24h !== null ? volume24h / price : null,
+    fullyDilutedValuation: null,
+    high24h: null,
+    low24h: null,
+    change24h: it.priceChangePercent24h,
+    change7d: null,
+    change30d: null,
+    change3m: null,
+    changeYtd: null,
+    circulatingSupply: num(it.circulatingSupply),
+    totalSupply: null,
+    maxSupply: null,
+    isTraded: price !== null,
+    lastUpdated: timestamp,
     stale: false,
   };
 }

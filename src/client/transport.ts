@@ -251,7 +251,7 @@ function errorFromResponse(
     const parsed = v.safeParse(ErrorBody, JSON.parse(text));
     if (parsed.success) {
       code = parsed.output.error.code;
-      serverMessage = parsed.output.error.message;
+      serverMessage = parsed.output.error.message ?? null;
     }
   } catch {
     // not JSON: classified by status below
