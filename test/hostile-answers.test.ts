@@ -8,7 +8,7 @@ import { gzipSync } from 'node:zlib';
 import { after, before, test } from 'node:test';
 import { calculate } from '../src/cli/calculate';
 import { openSession, type Session } from '../src/cli/session';
-import { MarketClient, MemoryKeyStore } from '../src/client/index';
+import { MarketClient, MemoryKeyStore, MemoryKvStore } from '../src/client/index';
 import { Pacer, MAX_HOLD_MS } from '../src/client/pacer';
 import { parseRetryAfter } from '../src/client/transport';
 import { startEmulator, type Emulator } from '../src/emulator/server';
@@ -234,4 +234,35 @@ test('9. an inactive key answers at once on every recalculation, without asking 
   s.keys.setKey(KEY);
   s.client.onKeyChanged();
   assert.equal(typeof ((await cell(s, '=CRYPTO.PRICE("bitcoin")')).value as unknown[][])?.[0]?.[0], 'number', 'a new key is asked about again');
+});
+
+test('10. the daily budget holds for the UTC day across new clients (a reload, new settings) on the same machine; another day starts again', async () => {
+  const kv = new MemoryKvStore();
+  const client = (now = Date.now) => {
+    const c = new MarketClient({ baseUrl: em.url, keyStore: new MemoryKeyStore(KEY), storage: kv, now });
+    c.setDailyBudget(3);
+    return c;
+  };
+  const a = client();
+  await a.get('globalMarket');
+  await a.get('fearGreed');
+  assert.equal(a.meter.creditsToday(), 2);
+  await a.flushStorage();
+
+  const b = client(); // a reload: a new client, the same machine
+  await b.get('altcoinIndex');
+  const err = await b.get('dominance').then(() => null, (e: unknown) => e as Error & { code?: string });
+  assert.equal(err?.code, 'BUDGET_EXCEEDED', 'the third credit of the day was the last');
+  assert.match(err?.message ?? '', /reached \(3 of 3 credits spent today, UTC\)/);
+
+  const tomorrow = client(() => Date.now() + 86_400_000);
+  await tomorrow.get('globalMarket'); // yesterday's figure does not count
+  assert.equal(tomorrow.meter.creditsToday(), 1);
+
+  // At the edge: a request costing more than what is left is said as such, not as "reached".
+  const edge = new MarketClient({ baseUrl: em.url, keyStore: new MemoryKeyStore(KEY) });
+  edge.setDailyBudget(1);
+  const eur = await edge.get('markets', { query: { convert: 'EUR' } }).then(() => null, (e: unknown) => e as Error & { code?: string });
+  assert.equal(eur?.code, 'BUDGET_EXCEEDED');
+  assert.match(eur?.message ?? '', /needs 2 credits and 1 credit of 1 is left today/);
 });

@@ -28,6 +28,7 @@ import { normalizeKey } from './key-store';
 import { MemoryKvStore } from './kv-store';
 import type { CoinMap, RankBook } from './coin-map';
 import { CoinMapStore } from './map-store';
+import { DailySpend } from './daily-spend';
 import { Pacer } from './pacer';
 import { getPages, type PagesOptions } from './paging';
 import { PlanGate } from './plan-gate';
@@ -51,6 +52,7 @@ interface Learner {
 
 export class MarketClient {
   readonly meter: CreditMeter;
+  readonly #spend: DailySpend;
   readonly #o: ResolvedOptions;
   readonly #cache: ResponseCache;
   readonly #pacer: Pacer;
@@ -73,8 +75,10 @@ export class MarketClient {
     this.meter = new CreditMeter(o.now);
     this.#cache = new ResponseCache(o.maxCacheEntries);
     this.#pacer = new Pacer({ rpm: DEFAULT_RATE_LIMIT_PER_MINUTE, now: o.now, sleep: o.sleep, maxHoldMs: o.maxRateLimitWaitMs });
-    this.#gate = new PlanGate({ readStatus: () => this.status(), pacer: this.#pacer, meter: this.meter, now: o.now });
-    this.#maps = new CoinMapStore({ requester: lifecycle, kv: opts.storage ?? new MemoryKvStore(), ttlMs: () => o.freshnessMs.reference });
+    this.#gate = new PlanGate({ readStatus: () => this.status(), pacer: this.#pacer, meter: this.meter, now: o.now, spendKnown: () => this.#spend.ready });
+    const kv = opts.storage ?? new MemoryKvStore();
+    this.#spend = new DailySpend(kv, this.meter);
+    this.#maps = new CoinMapStore({ requester: lifecycle, kv, ttlMs: () => o.freshnessMs.reference });
     const ranks = this.#maps.ranks;
     this.#resolver = new CoinResolver({ maps: this.#maps, ranks, requester: lifecycle });
     this.#batcher = new QuoteBatcher({ requester: lifecycle, ranks, ttlMs: () => o.freshnessMs.live }, o.batchWindowMs, o.maxCacheEntries * 4);
@@ -211,9 +215,9 @@ export class MarketClient {
     this.#pacer.clearHold(); // a 429 was about the old key's window
   }
 
-  /** Write a newly fetched currency map and changed ranks to storage now. */
-  flushStorage(): Promise<void> {
-    return this.#maps.flush();
+  /** Write a newly fetched currency map, changed ranks and today's credits to storage now. */
+  async flushStorage(): Promise<void> {
+    await Promise.all([this.#maps.flush(), this.#spend.flush()]);
   }
 
   // ------------------------------------------------------------ the lifecycle

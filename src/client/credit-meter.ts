@@ -5,9 +5,10 @@
  * shared calls, plus the plan figures from /v3/status. Dispatches 'change'
  * after every update. Holds no key.
  *
- * The daily budget uses `creditsToday`: credits this client spent since the
- * current UTC day began (by the client clock). It knows nothing of other
- * clients or machines on the same account; /v3/status's dailyUsed does.
+ * The daily budget uses `creditsToday`: credits spent since the current UTC
+ * day began (by the client clock), by this client and by earlier ones on this
+ * machine today (daily-spend.ts keeps the figure beside the key). It knows
+ * nothing of other machines on the same account; /v3/status's dailyUsed does.
  */
 import type { AccountStatus } from '../api/records';
 
@@ -60,6 +61,22 @@ export class CreditMeter extends EventTarget {
   /** Credits this client spent since the current UTC day started. */
   creditsToday(): number {
     return Math.floor(this.#now() / DAY_MS) === this.#day ? this.#dayCredits : 0;
+  }
+
+  /** Credits spent earlier on `day` (UTC days since the epoch) by other sessions on this machine: counted toward today's. */
+  addEarlierToday(day: number, credits: number): void {
+    if (!Number.isFinite(credits) || credits <= 0 || day !== Math.floor(this.#now() / DAY_MS)) return;
+    if (day !== this.#day) {
+      this.#day = day;
+      this.#dayCredits = 0;
+    }
+    this.#dayCredits += credits;
+    this.#changed();
+  }
+
+  /** The UTC day (days since the epoch) creditsToday() counts. */
+  today(): number {
+    return Math.floor(this.#now() / DAY_MS);
   }
 
   recordRequest(endpoint: string, caller: string | undefined, credits: number): void {

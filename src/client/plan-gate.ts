@@ -37,6 +37,8 @@ export interface PlanGateOptions {
   pacer: Pacer;
   meter: CreditMeter;
   now(): number;
+  /** Settles once credits spent earlier today on this machine are counted (daily-spend.ts). */
+  spendKnown?(): Promise<void>;
 }
 
 const noop = () => undefined;
@@ -89,6 +91,7 @@ export class PlanGate {
     plan.catch(noop); // awaited below only where the endpoint needs the plan first
     return async () => {
       if (this.#keyRefusal) throw this.#keyRefusal;
+      if (this.#budget !== null) await this.#o.spendKnown?.();
       this.#checkBudget(cr);
       // Endpoints every plan has need not wait for /v3/status, before they are sent or
       // after they are answered: the pacer runs at the lowest plan's rate until the
@@ -160,12 +163,14 @@ export class PlanGate {
   #checkBudget(cr: CanonicalRequest): void {
     if (this.#budget === null) return;
     const spent = this.#o.meter.creditsToday();
-    if (spent + creditCost(cr.name, cr.query) > this.#budget) {
-      throw new ApiError({
-        code: 'BUDGET_EXCEEDED',
-        message: `Daily credit budget reached (${spent} of ${this.#budget} credits spent today). Raise it in the task pane.`,
-        endpoint: cr.name,
-      });
+    const cost = creditCost(cr.name, cr.query);
+    if (spent + cost > this.#budget) {
+      const credits = (n: number) => `${n} credit${n === 1 ? '' : 's'}`;
+      // Reached, or not reached but too little left for this request: said as it is.
+      const why = spent >= this.#budget
+        ? `Daily credit budget reached (${spent} of ${credits(this.#budget)} spent today, UTC)`
+        : `Daily credit budget: this request needs ${credits(cost)} and ${credits(this.#budget - spent)} of ${this.#budget} ${this.#budget - spent === 1 ? 'is' : 'are'} left today (UTC)`;
+      throw new ApiError({ code: 'BUDGET_EXCEEDED', message: `${why}. Raise it in the task pane.`, endpoint: cr.name });
     }
   }
 
