@@ -19,7 +19,7 @@ import type { AccountStatus, HistoricalItem, MarketItem, Profile } from '../api/
 import { allowsStaleFallback, ApiError, abortedError, hasCode } from './api-error';
 import { CallClient } from './call-client';
 import { canonicalRequest, freshnessOf, type CanonicalRequest } from './canonical-request';
-import { MAP_MAX_RETRIES, resolveOptions, type ClientOptions, type ResolvedOptions } from './client-options';
+import { MAP_MAX_DELAY_MS, MAP_MAX_RETRIES, resolveOptions, type ClientOptions, type ResolvedOptions } from './client-options';
 import type { Ambiguity, CoinRef } from './coin-ref';
 import { CoinResolver } from './coin-resolver';
 import { CreditMeter } from './credit-meter';
@@ -49,6 +49,9 @@ interface Learner {
   from: EndpointName;
   learn(data: unknown, cr: CanonicalRequest): void;
 }
+
+/** An attempt failing within this long failed fast: no answer was worked on (retry.ts refundSlot). */
+const FAST_FAILURE_MS = 2_000;
 
 export class MarketClient {
   readonly meter: CreditMeter;
@@ -318,12 +321,21 @@ export class MarketClient {
       // requests that need the plan first (each page of paged history).
       {
         maxRetries: cr.name === 'currencyMap' ? Math.max(o.maxRetries, MAP_MAX_RETRIES) : o.maxRetries,
+        // The map's tries come closer together: every text coin waits on it (client-options.ts).
+        maxDelayMs: cr.name === 'currencyMap' ? MAP_MAX_DELAY_MS : undefined,
         pacer: this.#pacer,
         sleep: o.sleep,
         now: o.now,
         random: o.random,
         signal,
         first: cr.name === 'status',
+        // While the plan is unknown the pacer runs at the lowest plan's rate; a fast failure (a 500,
+        // a dropped connection) gives its slot back, so a cold start under heavy faults is not
+        // paced into its deadline by attempts that failed at once (issue #22).
+        refundSlot: (e, ms) => this.#gate.plan === null && e.retryable && e.code !== 'RATE_LIMIT_EXCEEDED' && ms < FAST_FAILURE_MS,
+        // A granted slot goes to /v3/status when its re-ask is due: requests queued before it was
+        // due would otherwise take every slot of the next window ahead of it.
+        yieldSlot: cr.name === 'status' ? undefined : () => this.#gate.reaskIfDue(),
       },
     );
   }

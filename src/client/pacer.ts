@@ -22,7 +22,8 @@ export const WINDOW_MS = 60_000;
 export const MAX_HOLD_MS = WINDOW_MS;
 
 interface Waiter {
-  resolve: () => void;
+  /** With the send time the slot was taken at (refund() gives it back). */
+  resolve: (sentAt: number) => void;
   reject: (e: unknown) => void;
   signal?: AbortSignal;
   onAbort?: () => void;
@@ -48,6 +49,8 @@ export class Pacer {
   readonly #sent: number[] = [];
   readonly #queue: Waiter[] = [];
   #holdUntil = 0;
+  /** Slots handed to the next `first` waiter (passToFirst). */
+  #reserved = 0;
   #pumping = false;
   #wake: AbortController | null = null;
 
@@ -86,6 +89,28 @@ export class Pacer {
     return this.#holdUntil > this.#now() ? this.#holdUntil : 0;
   }
 
+  /**
+   * Give back the slot taken at `sentAt`: an attempt that failed at once while
+   * the plan is unknown (retry.ts) did not use the service's window the way the
+   * lowest plan's pacing assumes, and spending slots on it starved the cold
+   * start (docs/reliability.md).
+   */
+  refund(sentAt: number): void {
+    const i = this.#sent.lastIndexOf(sentAt);
+    if (i < 0) return;
+    this.#sent.splice(i, 1);
+    this.#wake?.abort();
+  }
+
+  /**
+   * A granted slot handed to the next request that goes first (/v3/status
+   * being asked again): it is still counted in the window, and that request
+   * takes it without waiting, ahead of everyone queued.
+   */
+  passToFirst(): void {
+    this.#reserved++;
+  }
+
   /** Requests waiting for a slot. */
   get waiting(): number {
     return this.#queue.length;
@@ -101,9 +126,13 @@ export class Pacer {
    * Wait for a slot and take it. `first`: go ahead of the queue (/v3/status,
    * whose answer sets the rate everyone else waits under).
    */
-  acquire(signal?: AbortSignal, first = false): Promise<void> {
+  acquire(signal?: AbortSignal, first = false): Promise<number> {
     if (signal?.aborted) return Promise.reject(abortedError());
-    return new Promise<void>((resolve, reject) => {
+    if (first && this.#reserved > 0 && this.#holdUntil <= this.#now()) {
+      this.#reserved--;
+      return Promise.resolve(this.#now());
+    }
+    return new Promise<number>((resolve, reject) => {
       const w: Waiter = { resolve, reject, signal };
       if (signal) {
         w.onAbort = () => {
@@ -154,8 +183,9 @@ export class Pacer {
         }
         const w = this.#queue.shift()!;
         if (w.signal && w.onAbort) w.signal.removeEventListener('abort', w.onAbort);
-        this.#sent.push(this.#now());
-        w.resolve();
+        const at = this.#now();
+        this.#sent.push(at);
+        w.resolve(at);
       }
     } finally {
       this.#pumping = false;

@@ -142,6 +142,19 @@ export class PlanGate {
     this.#o.meter.setPlan(null);
   }
 
+  /**
+   * Starts the re-ask of a failed /v3/status when it is due; true when it did,
+   * and the caller hands its granted slot to it (Pacer.passToFirst). Asked with
+   * every granted slot: requests queued before the re-ask was due would
+   * otherwise fill the next window ahead of it.
+   */
+  reaskIfDue(): boolean {
+    if (this.#plan || this.#loading || this.#keyRefusal || this.#failedAt === null) return false;
+    if (this.#o.now() - this.#failedAt < STATUS_RETRY_MS) return false;
+    this.#ensurePlan(new AbortController().signal).catch(noop);
+    return true;
+  }
+
   #ensurePlan(signal: AbortSignal): Promise<void> {
     if (this.#keyRefusal) return Promise.reject(this.#keyRefusal);
     if (this.#plan) return Promise.resolve();

@@ -18,6 +18,10 @@ export interface RetryOptions {
   signal?: AbortSignal;
   /** Take the pacer's next slot ahead of everyone queued (see Pacer.acquire). */
   first?: boolean;
+  /** Called with each granted slot: true hands it to the next request that goes first, and waits again. */
+  yieldSlot?: () => boolean;
+  /** Whether a failed attempt gives its pacing slot back (`ms`: how long it took). */
+  refundSlot?: (e: ApiError, ms: number) => boolean;
   /** Called before each attempt after the pacer granted a slot (attempt 0 is the first). */
   onAttempt?: (attemptNo: number) => void;
   baseDelayMs?: number;
@@ -34,12 +38,18 @@ export function backoffMs(retryNo: number, random: () => number, base = BACKOFF_
 
 export async function withRetries<T>(run: (signal?: AbortSignal) => Promise<T>, o: RetryOptions): Promise<T> {
   for (let attemptNo = 0; ; attemptNo++) {
-    await o.pacer.acquire(o.signal, o.first);
+    const sentAt = await o.pacer.acquire(o.signal, o.first);
+    if (o.yieldSlot?.()) {
+      o.pacer.passToFirst();
+      attemptNo--; // not an attempt
+      continue;
+    }
     o.onAttempt?.(attemptNo);
     try {
       return await run(o.signal);
     } catch (e) {
       if (o.signal?.aborted) throw abortedError(e instanceof ApiError ? e.endpoint : undefined);
+      if (e instanceof ApiError && o.refundSlot?.(e, o.now() - sentAt)) o.pacer.refund(sentAt);
       if (!(e instanceof ApiError) || !e.retryable || attemptNo >= o.maxRetries) throw e;
       if (e.code === 'RATE_LIMIT_EXCEEDED' && e.retryAfterMs !== undefined) {
         // Everyone waits: the server said when the window has room again.
