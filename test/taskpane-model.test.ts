@@ -85,6 +85,12 @@ describe('messages', () => {
     assert.equal(ok.tone, 'success');
     assert.equal(invalid.tone, 'error');
   });
+  test('a plan name the add-in does not know is not quoted (the server\'s text could be anything, the key included)', () => {
+    const o = keyCheckOutcome({ plan: 'sk-echoed-key <b>Gold</b>', rateLimitPerMinute: 30 }, BASE);
+    assert.equal(o.kind, 'ok');
+    assert.doesNotMatch(o.text, /sk-echoed|Gold/);
+    assert.match(o.text, /a plan this add-in does not know by name, 30 requests per minute/);
+  });
   test('unknown failures say their code', () => {
     const o = keyCheckOutcome(err('INTERNAL_ERROR'), BASE);
     assert.equal(o.kind, 'other');

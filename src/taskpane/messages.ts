@@ -2,6 +2,7 @@
  * Which message the pane shows for an outcome: checking a key, reading the
  * plan, refreshing. Pure: codes in, text out. Messages never include the key.
  */
+import { isPlan } from '../api/endpoints';
 import { hostOf } from './format';
 
 export type Tone = 'success' | 'warning' | 'error' | 'info';
@@ -33,7 +34,8 @@ export function keyCheckOutcome(result: { plan: string; rateLimitPerMinute: numb
       kind: 'ok',
       tone: 'success',
       save: true,
-      text: `Key saved. It works: ${result.plan} plan, ${result.rateLimitPerMinute} requests per minute.`,
+      // The plan's name only when it is one we know: the server's text is not quoted (issue #22).
+      text: `Key saved. It works: ${isPlan(result.plan) ? `${result.plan} plan` : 'a plan this add-in does not know by name'}, ${result.rateLimitPerMinute} requests per minute.`,
     };
   }
   const code = codeOf(result.error);

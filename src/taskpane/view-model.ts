@@ -5,6 +5,7 @@
  */
 import type { AccountStatus, Ambiguity, MeterSnapshot } from '../client';
 import type { ErrorLogEntry } from '../formulas/host';
+import { isPlan } from '../api/endpoints';
 import { nextUtcMidnight } from './format';
 
 export interface CreditGauge {
@@ -37,7 +38,8 @@ export function gauge(used: number, limit: number, remaining: number): CreditGau
 export function planView(s: AccountStatus, nowMs: number): PlanView {
   const c = s.credits;
   return {
-    plan: s.plan,
+    // A name we know, not the server's text as it came (it is shown in the pane).
+    plan: isPlan(s.plan) ? s.plan : 'Unknown plan',
     rateLimitPerMinute: s.rateLimitPerMinute,
     daily:
       c.dailyLimit !== null && c.dailyUsed !== null && c.dailyRemaining !== null
