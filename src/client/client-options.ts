@@ -48,9 +48,10 @@ export const DEFAULT_TIMEOUT_MS = 20_000;
 export const DEFAULT_REQUEST_DEADLINE_MS = 45_000;
 export const DEFAULT_MAX_RETRIES = 3;
 /**
- * The currency map gets more tries than other requests, closer together:
- * every coin typed as text waits on this one request, so its failure fails a
- * whole sheet. Sixteen attempts with waits of at most 2 s fit the request
+ * The currency map and /v3/status get more tries than other requests, closer
+ * together: every coin typed as text waits on the map, so its failure fails a
+ * whole sheet, and without the plan every request is paced at the lowest
+ * plan's 10 a minute. Sixteen attempts with waits of at most 2 s fit the request
  * deadline (at most 30 s of waits); at 30 % failures all of them fail about
  * once in 10^8 loads, at 80 % about once in 35 (nine attempts: once in 7,
  * which left a cold sheet at 80 % of fast failures with no right cell).

@@ -50,6 +50,15 @@ interface Learner {
   learn(data: unknown, cr: CanonicalRequest): void;
 }
 
+/**
+ * Requests every other request waits on: the currency map (every text coin)
+ * and /v3/status (every request's pace). One failure of these fails whole
+ * sheets, so they get more tries, closer together (client-options.ts
+ * MAP_MAX_RETRIES). A markets page, which a column of prices waits on, was
+ * tried too: it left retries running after the cells had settled.
+ */
+const SHARED = new Set<EndpointName>(['currencyMap', 'status']);
+
 /** An attempt failing within this long failed fast: no answer was worked on (retry.ts refundSlot). */
 const FAST_FAILURE_MS = 2_000;
 
@@ -320,9 +329,9 @@ export class MarketClient {
       // otherwise wait behind every request queued at the lowest plan's rate, and so would the
       // requests that need the plan first (each page of paged history).
       {
-        maxRetries: cr.name === 'currencyMap' ? Math.max(o.maxRetries, MAP_MAX_RETRIES) : o.maxRetries,
-        // The map's tries come closer together: every text coin waits on it (client-options.ts).
-        maxDelayMs: cr.name === 'currencyMap' ? MAP_MAX_DELAY_MS : undefined,
+        // Requests many cells wait on get more tries, closer together (SHARED).
+        maxRetries: SHARED.has(cr.name) ? Math.max(o.maxRetries, MAP_MAX_RETRIES) : o.maxRetries,
+        maxDelayMs: SHARED.has(cr.name) ? MAP_MAX_DELAY_MS : undefined,
         pacer: this.#pacer,
         sleep: o.sleep,
         now: o.now,
@@ -332,7 +341,7 @@ export class MarketClient {
         // While the plan is unknown the pacer runs at the lowest plan's rate; a fast failure (a 500,
         // a dropped connection) gives its slot back, so a cold start under heavy faults is not
         // paced into its deadline by attempts that failed at once (issue #22).
-        refundSlot: (e, ms) => this.#gate.plan === null && e.retryable && e.code !== 'RATE_LIMIT_EXCEEDED' && ms < FAST_FAILURE_MS,
+        refundSlot: (e, ms) => e.retryable && e.code !== 'RATE_LIMIT_EXCEEDED' && ms < FAST_FAILURE_MS,
         // A granted slot goes to /v3/status when its re-ask is due: requests queued before it was
         // due would otherwise take every slot of the next window ahead of it.
         yieldSlot: cr.name === 'status' ? undefined : () => this.#gate.reaskIfDue(),
