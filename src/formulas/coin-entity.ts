@@ -88,8 +88,18 @@ export const COUNT_FORMAT = '#,##0';
 
 const finite = (n: number | null | undefined): n is number => typeof n === 'number' && Number.isFinite(n);
 
-/** The entity of one coin's quote. */
+/**
+ * The entity of one coin's quote. One per quote object: a warm recalculation reads the quotes
+ * the client holds, so a column of COIN cells gets the entities it had without building them again.
+ */
+const made = new WeakMap<MoneyQuote, EntityCell>();
 export function coinEntity(q: MoneyQuote): EntityCell {
+  let e = made.get(q);
+  if (!e) made.set(q, (e = buildEntity(q)));
+  return e;
+}
+
+function buildEntity(q: MoneyQuote): EntityCell {
   const props: Record<string, EntityProperty> = {};
   const text = (name: string, v: string | null | undefined) => {
     if (typeof v === 'string' && v !== '') props[name] = { type: 'String', basicValue: v };
