@@ -8,6 +8,7 @@
 import fc from 'fast-check';
 import type { FunctionMeta, ParameterMeta } from '../src/cli/metadata';
 import { CellError, FormulaError, type FormulaResult } from '../src/formulas/cells';
+import { EntityCell } from '../src/formulas/entity-cell';
 
 /** How an error value in a range might reach a function: an object, or its text. */
 const excelError = fc.oneof(
@@ -67,6 +68,11 @@ function cellOk(c: unknown): string | null {
   if (c instanceof CellError) return c.message && !STACK.test(c.message) ? null : `cell error message ${JSON.stringify(c.message)}`;
   if (typeof c === 'number') return Number.isFinite(c) ? null : `number cell ${c}`;
   if (typeof c === 'string' || typeof c === 'boolean') return null;
+  // A data type (CRYPTO.COIN): named, and every number in it finite.
+  if (c instanceof EntityCell) {
+    const numbers = Object.values(c.value.properties).map((p) => ('basicValue' in p ? p.basicValue : null)).filter((x) => typeof x === 'number');
+    return c.text && !STACK.test(c.text) && numbers.every(Number.isFinite) ? null : `entity ${JSON.stringify(c.text)} with a bad field`;
+  }
   return `cell of type ${c === null ? 'null' : typeof c}`;
 }
 

@@ -12,7 +12,7 @@ export const TARGETS = {
   warm: { requests: 0, maxMsPer1000Cells: 100 },
   /** A cold fill within this many times its latency bound; where the rate limit binds (sandbox), its rate bound. */
   cold: { maxVsLatencyBound: 2, maxVsRateBound: 1.5 },
-  /** Workloads that claim their minimum exactly (analytics, data: Workload.exactCredits says why) spend it, no more. */
+  /** Workloads that claim their minimum exactly (analytics, data, coins: Workload.exactCredits says why) spend it, no more. */
   exact: { vsMinimum: 1 },
   errors: { max: 0 },
   /** Heap growth: linear over the scale workloads (k times the cells, at most `linear` × k the heap, plus slack), under a ceiling at the largest. */
@@ -25,7 +25,7 @@ export const TARGET_LINES: Record<keyof typeof TARGETS, string> = {
   naive: `portfolio: ≥ ${TARGETS.naive.minVsNaive}× fewer credits than naive`,
   warm: `warm: ${TARGETS.warm.requests} requests, < ${TARGETS.warm.maxMsPer1000Cells} ms per 1,000 cells filled (a spilled range counts each of its cells)`,
   cold: `cold ≤ ${TARGETS.cold.maxVsLatencyBound} × latency bound (rate limit not binding)`,
-  exact: "analytics, data: credits = minimum exactly (the coins' daily OHLCV; PRICE's windows)",
+  exact: "analytics, data, coins: credits = minimum exactly (the coins' daily OHLCV; PRICE's windows for DATA and COIN)",
   errors: 'no error cells',
   memory: `scale: linear, < ${TARGETS.memory.maxMB} MB at ${TARGETS.memory.atCells.toLocaleString('en-US')} cells`,
 };

@@ -301,6 +301,15 @@ export function dataCells(lookup: MarketLookup, o: PortfolioOptions = {}): Bench
   });
 }
 
+/** COIN cells exactly where the portfolio has its first PRICE cells (same coins, typed the same): a coin as a data type per cell. */
+export function coinCells(lookup: MarketLookup, o: PortfolioOptions = {}): BenchCell[] {
+  return portfolioCells(lookup, { ...o, quoteCells: 0 }).map((c) => ({
+    ...c, text: c.text.replace(/^=CRYPTO\.PRICE\((.*)\)$/, '=CRYPTO.COIN($1)'), formula: 'COIN',
+    // The entity reads every market field of the quote PRICE reads: the same record, the same request.
+    needs: c.needs.map((n) => (n.kind === 'quote' ? { ...n, fields: ['price', 'marketCap', 'volume24h', 'percentChange.h24'] } : n)),
+  }));
+}
+
 /**
  * The market-wide formulas, one cell each (DOMINANCE for two assets, GAINERS and LOSERS).
  * Each need is the endpoint that holds the data (see the formula table in docs/benchmark.md).
@@ -330,7 +339,7 @@ export function scaleCells(lookup: MarketLookup, cells: number, coins: number): 
 
 // ---------------------------------------------------------------- the set
 
-export const WORKLOAD_NAMES = ['portfolio', 'research', 'analytics', 'data', 'dashboard', 'sandbox', 'scale-1k', 'scale-5k', 'scale'] as const;
+export const WORKLOAD_NAMES = ['portfolio', 'research', 'analytics', 'data', 'coins', 'dashboard', 'sandbox', 'scale-1k', 'scale-5k', 'scale'] as const;
 export type WorkloadName = (typeof WORKLOAD_NAMES)[number];
 
 export interface BuildOptions {
@@ -375,6 +384,15 @@ export function buildWorkload(name: WorkloadName, lookup: MarketLookup, o: Build
         description: t ? 'tiny data: 10 DATA cells over the top 8 coins' : "500 DATA cells over the top 300 coins (fields in turn): the portfolio's 500 PRICE cells as DATA",
         cells: t ? dataCells(lookup, { priceCells: 10, coins: 8 }) : dataCells(lookup),
         naive: { skipped: 'the naive client has no DATA (it would be PRICE\'s one request per cell)' },
+        exactCredits: 'credits = the same cells as PRICE: the markets windows holding the coins, and the map',
+      };
+      break;
+    case 'coins':
+      w = {
+        name, key: 'demo-pro',
+        description: t ? 'tiny coins: 10 COIN cells over the top 8 coins' : "300 COIN cells over the top 300 coins: the portfolio's first 300 PRICE cells as data types",
+        cells: t ? coinCells(lookup, { priceCells: 10, coins: 8 }) : coinCells(lookup, { priceCells: 300, coins: 300 }),
+        naive: { skipped: 'the naive client has no COIN (it would be PRICE\'s one request per cell)' },
         exactCredits: 'credits = the same cells as PRICE: the markets windows holding the coins, and the map',
       };
       break;

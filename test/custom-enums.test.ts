@@ -39,7 +39,7 @@ const CHOICE_PARAMETERS: Record<string, string[]> = {
   TOKENOMICS: ['field'], UNLOCKS: ['sortBy', 'sortOrder'], VCPRESSURE: ['field'], HOLDERS: ['view'],
   GAINERS: ['period'], LOSERS: ['period'], GLOBAL: ['field'], DERIVATIVES: ['field'], FEARGREED: ['field'], ALTSEASON: ['field'], DOMINANCE: ['asset'],
   TVLCHANGE: ['period'], BLOCKCHAIN: ['field'], CREDITS: ['field'], LIVEPRICE: ['currency'],
-  DATA: ['field', 'currency'], STATS: ['currency'],
+  DATA: ['field', 'currency'], STATS: ['currency'], COIN: ['currency'],
 };
 
 /** What a required argument is given while another argument is tried. */

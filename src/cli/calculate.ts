@@ -14,17 +14,18 @@
  * The result is always 2-D; a cell error is {"error", "message"}.
  */
 import { CellError, DateCell, FormattedCell, FormulaError, type Cell, type FormattedNumber, type FormulaResult } from '../formulas/cells';
+import { EntityCell } from '../formulas/entity-cell';
 import type { CalculationHost, EvaluateOptions } from '../formulas/host';
 import type { Arg } from '../formulas/args';
 import { Engine, FormulaSyntaxError as EngineSyntaxError, type Evaluated } from '../engine/evaluator';
 import { errorMessage, isErrorValue, isFormattedNumber, xlError, type Value } from '../engine/values';
 import { CustomFunctionsError, errorValueOf } from '../preview/runtime/errors';
 import { marshalArguments } from '../preview/runtime/marshal';
-import type { ArgumentValue, CellValue, ResultGrid } from '../preview/runtime/values';
+import type { ArgumentValue, CellValue, EntityValue, ResultGrid } from '../preview/runtime/values';
 import { FormulaSyntaxError, parseFormula, type ParsedArg } from './formula-parser';
 import { loadFunctionMetadata, type FunctionMeta } from './metadata';
 
-export type JsonCell = number | string | boolean | { error: string; message: string } | FormattedNumber;
+export type JsonCell = number | string | boolean | { error: string; message: string } | FormattedNumber | EntityValue;
 export type Outcome = { value: JsonCell[][] } | { error: string; message: string };
 
 export interface CalculateOptions extends EvaluateOptions {
@@ -52,7 +53,7 @@ export function bindArguments(meta: FunctionMeta, args: ParsedArg[]): unknown[] 
 }
 
 // A date cell that reaches here unconverted (a session passes plain serials unless asked for formats) prints as Excel's formatted number.
-const jsonCell = (c: Cell): JsonCell => (c instanceof CellError || c instanceof DateCell || c instanceof FormattedCell ? c.toJSON() : c);
+const jsonCell = (c: Cell): JsonCell => (c instanceof CellError || c instanceof DateCell || c instanceof FormattedCell || c instanceof EntityCell ? c.toJSON() : c);
 
 function toJson(result: FormulaResult): JsonCell[][] {
   return Array.isArray(result) ? result.map((row) => row.map(jsonCell)) : [[jsonCell(result)]];
@@ -124,7 +125,7 @@ export function calculate(host: CalculationHost, text: string, opts: CalculateOp
 
 /** A host answer as the cells the workbook would get (the preview runtime's shape). */
 function resultGrid(result: FormulaResult): ResultGrid {
-  const cell = (c: Cell): CellValue => (c instanceof CellError ? { error: c.error, message: c.message } : c instanceof DateCell || c instanceof FormattedCell ? c.toJSON() : typeof c === 'number' && !Number.isFinite(c) ? { error: '#NUM!' } : c);
+  const cell = (c: Cell): CellValue => (c instanceof CellError ? { error: c.error, message: c.message } : c instanceof DateCell || c instanceof FormattedCell || c instanceof EntityCell ? c.toJSON() : typeof c === 'number' && !Number.isFinite(c) ? { error: '#NUM!' } : c);
   return Array.isArray(result) ? result.map((row) => row.map(cell)) : [[cell(result)]];
 }
 

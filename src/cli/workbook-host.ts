@@ -13,6 +13,7 @@
  * - dateSystem: the workbook's 1900 or 1904 system, for date arguments and results.
  */
 import { DateCell, serialIn, type Cell, type DateSystem, type FormulaResult } from '../formulas/cells';
+import { EntityCell } from '../formulas/entity-cell';
 import { CalculationHost, type EvaluateOptions, type HostOptions } from '../formulas/host';
 import type { Arg } from '../formulas/args';
 import type { FunctionMeta } from './metadata';
@@ -59,6 +60,10 @@ export class WorkbookHost extends CalculationHost {
 
   private resultOut(result: FormulaResult): FormulaResult {
     const cell = (c: Cell): Cell => {
+      // An entity as a 1.4 client gets it (dates in the workbook's system), else its text as a 1.3 client shows it.
+      if (c instanceof EntityCell) {
+        return this.behaviour.formattedNumbers ? new EntityCell(c.inWorkbook((s) => serialIn(s, this.behaviour.dateSystem))) : c.text;
+      }
       if (!(c instanceof DateCell)) return c;
       const serial = serialIn(c.serial, this.behaviour.dateSystem);
       return this.behaviour.formattedNumbers ? new DateCell(serial, c.numberFormat) : serial;

@@ -31,6 +31,10 @@ export interface Quote {
   /** epoch ms */
   lastUpdated: number | null;
   stale: boolean;
+  /** The coin's category id (markets: categoryId; profile: category.id); CRYPTO.COIN's entity shows it. */
+  categoryId?: number | null;
+  /** The coin's logo (markets: images.x60; profile: imageUrl), as the API gives it. */
+  imageUrl?: string | null;
 }
 
 function num(s: string | number | null | undefined): number | null {
@@ -71,6 +75,8 @@ export function quoteFromMarketItem(m: MarketItem, currency: ConvertCurrency): Q
     isTraded: m.isTraded,
     lastUpdated: time(m.lastUpdated),
     stale: false,
+    categoryId: m.categoryId,
+    imageUrl: m.images?.x60 ?? null,
   };
 }
 
@@ -111,6 +117,8 @@ export function quoteFromProfile(p: Profile, currency: ConvertCurrency, timestam
     isTraded: traded,
     lastUpdated: traded ? timestamp : null,
     stale: false,
+    categoryId: p.category?.id ?? null,
+    imageUrl: p.imageUrl,
   };
 }
 

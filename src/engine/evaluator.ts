@@ -14,7 +14,9 @@ import {
   VALUE,
   compareValues,
   finite,
+  isEntityValue,
   isErrorValue,
+  isFormattedNumber,
   isGrid,
   isOmitted,
   isRef,
@@ -166,9 +168,13 @@ class Run implements Context {
   }
 
   private reference(text: string, kind: string, env: Env): Result {
-    if (kind === 'name') {
-      const bound = env?.get(text.toUpperCase());
+    if (kind === 'name' || kind === 'table') {
+      const bound = kind === 'name' ? env?.get(text.toUpperCase()) : undefined;
       if (bound !== undefined) return bound;
+      const access = fieldAccess(text);
+      if (access) return this.field(this.reference(access.ref, 'range', env), access.field);
+    }
+    if (kind === 'name') {
       if (/^(TRUE|FALSE)$/i.test(text)) return /^TRUE$/i.test(text);
       return xlError('#NAME?', `Unknown name ${text}`);
     }
@@ -186,6 +192,21 @@ class Run implements Context {
       bottom: r.bottom === null || r.bottom === undefined ? 1_048_576 : r.bottom + 1,
       right: r.right === null || r.right === undefined ? 16_384 : r.right + 1,
     };
+  }
+
+  /**
+   * `A1.Price`, `A1.[Market cap]`: a field of the data type in a cell. Excel's #FIELD! when the cell holds no data type or the type has no such field
+   * ("How to correct a #FIELD! error", support.microsoft.com); names in any case.
+   */
+  private field(r: Result, name: string): Result {
+    return mapGrid(this.value(r), (v) => {
+      if (isErrorValue(v)) return v;
+      if (!isEntityValue(v)) return xlError('#FIELD!', `${name}: the cell is not a data type`);
+      const props = v.properties ?? {};
+      const key = Object.keys(props).find((k) => k.toLowerCase() === name.toLowerCase());
+      if (key === undefined) return xlError('#FIELD!', `${v.text} has no field ${name}`);
+      return propertyValue(props[key], name);
+    });
   }
 
   private unary(op: string, arg: Node, env: Env): Result {
@@ -256,8 +277,32 @@ class Run implements Context {
   }
 }
 
-/** A cell value as a custom function's argument: a formatted number is its number (the runtime sees plain cells). */
-const argumentCell = (v: Value): CellValue => plain(v);
+/**
+ * A cell value as a custom function's argument: a formatted number is its number (the runtime
+ * sees plain cells); an entity stays itself (the runtime hands it to an `any` parameter).
+ */
+const argumentCell = (v: Value): CellValue => (isEntityValue(v) ? v : plain(v));
+
+/** A cell reference, a dot, then a field name or a bracketed one: how @borgar/fx tokenizes `A1.Price` (a name) and `A1.[Market cap]` (a structured reference). */
+const FIELD_ACCESS = /^(\$?[A-Z]{1,3}\$?\d+)\.(?:\[([^\]]+)\]|([^.[\]]+))$/i;
+
+function fieldAccess(text: string): { ref: string; field: string } | null {
+  const m = FIELD_ACCESS.exec(text);
+  return m ? { ref: m[1], field: (m[2] ?? m[3]).trim() } : null;
+}
+
+/** A property of an entity as a cell value (Excel.EntityPropertyType: a cell value object, or a plain value). */
+function propertyValue(p: unknown, name: string): Value {
+  if (p === null || p === undefined) return xlError('#FIELD!', `No value for ${name}`);
+  if (typeof p === 'number' || typeof p === 'string' || typeof p === 'boolean') return p;
+  if (isFormattedNumber(p) || isEntityValue(p)) return p;
+  const o = p as { type?: unknown; basicValue?: unknown };
+  if (o.type === 'WebImage') return xlError('#VALUE!', `${name} is an image: the preview shows no images in cells`);
+  const b = o.basicValue;
+  if (typeof b === 'number') return Number.isFinite(b) ? b : xlError('#NUM!');
+  if (typeof b === 'string' || typeof b === 'boolean') return b;
+  return xlError('#VALUE!', `${name} has no value a cell can show`);
+}
 
 function column(n: number): string {
   let s = '';

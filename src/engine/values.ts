@@ -5,12 +5,13 @@
  * read only when a function needs its values). Coercions follow Excel's rules
  * for operators; each rule names its source.
  */
-import { isErrorValue, isFormattedNumber, type ErrorValue, type FormattedNumberValue } from '../preview/runtime/values';
+import { isEntityValue, isErrorValue, isFormattedNumber, type EntityValue, type ErrorValue, type FormattedNumberValue } from '../preview/runtime/values';
 
-export { isErrorValue, isFormattedNumber, type ErrorValue, type FormattedNumberValue };
+export { isEntityValue, isErrorValue, isFormattedNumber, type EntityValue, type ErrorValue, type FormattedNumberValue };
 
 export type Scalar = number | string | boolean | null;
-export type Value = Scalar | ErrorValue | FormattedNumberValue;
+/** An entity (a data type) is a value of its own: its fields are read with `A1.Price`; operators see #VALUE!. */
+export type Value = Scalar | ErrorValue | FormattedNumberValue | EntityValue;
 export type Grid = Value[][];
 /** A rectangle of cells, 1-based and inclusive. */
 export interface Ref {
@@ -47,6 +48,7 @@ export const ERROR_MEANINGS: Readonly<Record<string, string>> = {
   '#CALC!': 'The calculation engine cannot compute this formula (an empty array, for instance).',
   '#SPILL!': 'The result would spill over cells that are not blank.',
   '#BUSY!': 'The add-in is still calculating this value.',
+  '#FIELD!': 'The field is not in the data type, or the cell is not a data type.',
 };
 
 export const errorMessage = (e: ErrorValue): string => e.message || ERROR_MEANINGS[e.error] || e.error;
@@ -57,8 +59,11 @@ export const NA = Object.freeze(xlError('#N/A'));
 export const NUM = Object.freeze(xlError('#NUM!'));
 export const REF = Object.freeze(xlError('#REF!'));
 
-/** A formatted number is its basicValue to everything but the grid. */
-export const plain = (v: Value): Scalar | ErrorValue => (isFormattedNumber(v) ? v.basicValue : v);
+/**
+ * A formatted number is its basicValue to everything but the grid; an entity is
+ * #VALUE!, its basicValue (Excel.EntityCellValue: basicValue "#VALUE!").
+ */
+export const plain = (v: Value): Scalar | ErrorValue => (isFormattedNumber(v) ? v.basicValue : isEntityValue(v) ? VALUE : v);
 
 export function finite(n: number): number | ErrorValue {
   if (!Number.isFinite(n)) return NUM;
@@ -100,6 +105,7 @@ export function toNumber(v: Value | Omitted): number | ErrorValue {
     return n === null ? VALUE : n;
   }
   if (isFormattedNumber(v)) return v.basicValue;
+  if (isEntityValue(v)) return VALUE;
   return v as ErrorValue;
 }
 
@@ -117,6 +123,7 @@ export function toText(v: Value | Omitted): string | ErrorValue {
   if (typeof v === 'number') return numberText(v);
   if (typeof v === 'boolean') return v ? 'TRUE' : 'FALSE';
   if (isFormattedNumber(v)) return numberText(v.basicValue);
+  if (isEntityValue(v)) return VALUE;
   return v as ErrorValue;
 }
 
@@ -130,6 +137,7 @@ export function toBoolean(v: Value | Omitted): boolean | ErrorValue {
     return VALUE;
   }
   if (isFormattedNumber(v)) return v.basicValue !== 0;
+  if (isEntityValue(v)) return VALUE;
   return v as ErrorValue;
 }
 

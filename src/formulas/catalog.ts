@@ -12,9 +12,11 @@ import { chainFormulas } from './chains';
 import { accountFormulas } from './account';
 import { liveFormulas } from './live';
 import { asofFormulas } from './asof';
+import { coinFormulas } from './coin';
 
 export const CATALOG: Catalog = {
   ...marketFormulas,
+  ...coinFormulas,
   ...historyFormulas,
   ...analyticsFormulas,
   ...supplyFormulas,

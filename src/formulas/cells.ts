@@ -8,6 +8,7 @@
  */
 import { hasCode } from '../client/api-error';
 import type { ExcelErrorCode } from '../client/error-rules';
+import { EntityCell, type EntityValue } from './entity-cell';
 
 export type { ExcelErrorCode };
 
@@ -81,7 +82,7 @@ export class FormattedCell {
   }
 }
 
-export type Cell = Scalar | CellError | DateCell | FormattedCell;
+export type Cell = Scalar | CellError | DateCell | FormattedCell | EntityCell;
 export type Grid = Cell[][];
 export type FormulaResult = Cell | Grid;
 
@@ -232,12 +233,12 @@ export interface FormattedNumber {
 
 /** What the workbook a result goes into can take. */
 export interface WorkbookTraits {
-  /** CustomFunctionsRuntime 1.4: a function may return formatted numbers. */
+  /** CustomFunctionsRuntime 1.4: a function may return formatted numbers and entities. */
   formattedNumbers: boolean;
   dateSystem: DateSystem;
 }
 
-export type WorkbookCell = Scalar | CellError | FormattedNumber;
+export type WorkbookCell = Scalar | CellError | FormattedNumber | EntityValue;
 
 /**
  * A date cell as the workbook holds it: a formatted number where the runtime
@@ -245,6 +246,8 @@ export type WorkbookCell = Scalar | CellError | FormattedNumber;
  * date system. Other cells are unchanged.
  */
 export function workbookCell(cell: Cell, traits: WorkbookTraits): WorkbookCell {
+  // An entity needs the same runtime as a formatted number (1.4); elsewhere its text, never an error.
+  if (cell instanceof EntityCell) return traits.formattedNumbers ? cell.inWorkbook((s) => serialIn(s, traits.dateSystem)) : cell.text;
   if (cell instanceof FormattedCell) return traits.formattedNumbers ? cell.toJSON() : cell.value;
   if (!(cell instanceof DateCell)) return cell;
   const serial = serialIn(cell.serial, traits.dateSystem);

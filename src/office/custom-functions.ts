@@ -6,6 +6,7 @@
  * date system: workbook-traits.ts). Every call settles: no cell stays #BUSY!.
  */
 import { CellError, FormulaError, forWorkbook, type FormattedNumber, type FormulaResult, type WorkbookTraits } from '../formulas/cells';
+import type { EntityValue } from '../formulas/entity-cell';
 import { getRuntime } from './runtime';
 import { workbookTraits } from './workbook-traits';
 
@@ -18,8 +19,15 @@ export function excelError(e: { code: string; message: string }): CustomFunction
   return new CustomFunctions.Error(code, e.message);
 }
 
-/** The plain data the formulas make is Excel's own type: checked at build time against @types/office-js. */
-const asExcelValue = (v: FormattedNumber): Excel.FormattedNumberCellValue => v;
+/**
+ * The plain data the formulas make is Excel's own type: checked at build time (tsc) against
+ * @types/office-js. A coin (CRYPTO.COIN) is an Excel.EntityCellValue, its properties
+ * Excel.EntityPropertyType, its card Excel.EntityCardLayout.
+ */
+const asFormattedNumber = (v: FormattedNumber): Excel.FormattedNumberCellValue => v;
+const asEntity = (v: EntityValue): Excel.EntityCellValue => v;
+const asExcelValue = (v: FormattedNumber | EntityValue): Excel.FormattedNumberCellValue | Excel.EntityCellValue =>
+  v.type === 'Entity' ? asEntity(v) : asFormattedNumber(v);
 
 /** Grids may hold per-cell errors; Excel wants CustomFunctions.Error objects there. */
 export function toExcel(result: FormulaResult, traits: WorkbookTraits): unknown {

@@ -5,7 +5,7 @@
  */
 export const PLAN_FORMULAS = {
   Sandbox: {
-    formulas: ['PRICE', 'DATA', 'QUOTE', 'MARKETS', 'PROFILE', 'TRENDING', 'GLOBAL', 'FEARGREED', 'ALTSEASON', 'BLOCKCHAINS', 'BLOCKCHAIN', 'PERSONS', 'CREDITS', 'LIVEPRICE', 'ASOF'],
+    formulas: ['PRICE', 'COIN', 'DATA', 'QUOTE', 'MARKETS', 'PROFILE', 'TRENDING', 'GLOBAL', 'FEARGREED', 'ALTSEASON', 'BLOCKCHAINS', 'BLOCKCHAIN', 'PERSONS', 'CREDITS', 'LIVEPRICE', 'ASOF'],
     summary: 'prices, quotes, the markets list, coin profiles, trending coins, global figures, the current Fear & Greed and Altcoin Season indices and blockchains (10 requests a minute, 400 credits a day).',
   },
   paid: [

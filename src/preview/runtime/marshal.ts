@@ -9,7 +9,7 @@
  */
 import { CustomFunctionsError, ErrorCode } from './errors';
 import type { FunctionMetadata, ParameterMetadata } from './metadata';
-import { isErrorValue, isFormattedNumber, type ArgumentValue, type CellValue, type FormattedNumberValue, type Scalar } from './values';
+import { isEntityValue, isErrorValue, isFormattedNumber, type ArgumentValue, type CellValue, type EntityValue, type FormattedNumberValue, type Scalar } from './values';
 
 /** How blank cells reach a function: null (Excel on the web, newer desktop builds) or 0 (older desktop builds). */
 export type BlankCells = 'null' | 'zero';
@@ -28,7 +28,7 @@ export class ArgumentError extends CustomFunctionsError {
   }
 }
 
-type Marshalled = Scalar | FormattedNumberValue;
+type Marshalled = Scalar | FormattedNumberValue | EntityValue;
 
 function scalarIn(v: CellValue | Date, p: ParameterMetadata, opts: MarshalOptions): Marshalled {
   if (v instanceof Date) return serialFromDate(v);
@@ -42,6 +42,12 @@ function scalarIn(v: CellValue | Date, p: ParameterMetadata, opts: MarshalOption
     // A data type reaches an `any` parameter as its object (allowCustomDataForDataTypeAny); a typed one its basic value.
     if (p.type === undefined || p.type === 'any') return { type: 'FormattedNumber', basicValue: v.basicValue, numberFormat: v.numberFormat };
     v = v.basicValue;
+  }
+  if (isEntityValue(v)) {
+    // An entity reaches an `any` parameter as its object (allowCustomDataForDataTypeAny), copied into this window.
+    // guess: a typed parameter cannot take one; its basic value is #VALUE! (Excel.EntityCellValue.basicValue).
+    if (p.type === undefined || p.type === 'any') return JSON.parse(JSON.stringify(v)) as EntityValue;
+    throw new ArgumentError(`${p.name} must be a ${p.type}, not a data type`);
   }
   switch (p.type) {
     case 'number':

@@ -8,7 +8,7 @@
 import { CustomFunctionsError, ErrorCode, errorValueOf, failureValue } from './errors';
 import { idKey, indexMetadata, type FunctionMetadata, type FunctionsJson } from './metadata';
 import { marshalArguments, parameterAddresses, type MarshalOptions } from './marshal';
-import { isErrorValue, isFormattedNumber, type ArgumentValue, type CellValue, type ResultGrid } from './values';
+import { isEntityValue, isErrorValue, isFormattedNumber, type ArgumentValue, type CellValue, type EntityValue, type ResultGrid } from './values';
 
 export interface CallRequest {
   id: string;
@@ -33,7 +33,7 @@ export type ResultListener = (grid: ResultGrid) => void;
 export type RuntimeVersion = '1.3' | '1.4';
 
 export interface RuntimeOptions extends MarshalOptions {
-  /** 1.4 (Microsoft 365) takes formatted numbers from a function; 1.3 (perpetual Office) shows #VALUE! for one. */
+  /** 1.4 (Microsoft 365) takes formatted numbers and entities from a function; 1.3 (perpetual Office) shows #VALUE! for one. */
   version: RuntimeVersion;
 }
 
@@ -59,6 +59,8 @@ export function toGrid(value: unknown, version: RuntimeVersion = '1.4'): ResultG
     if (isFormattedNumber(v) && version === '1.4') {
       return Number.isFinite(v.basicValue) ? { type: 'FormattedNumber', basicValue: v.basicValue, numberFormat: v.numberFormat } : { error: ErrorCode.invalidNumber };
     }
+    // So does an entity (Excel.EntityCellValue), copied as plain data; on 1.3 it is #VALUE! as any object is.
+    if (isEntityValue(v) && version === '1.4') return JSON.parse(JSON.stringify(v)) as EntityValue;
     return { error: ErrorCode.invalidValue };
   };
   if (!Array.isArray(value)) return [[cell(value)]];

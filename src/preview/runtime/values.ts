@@ -11,8 +11,8 @@ export interface ErrorValue {
 }
 
 export type Scalar = number | string | boolean | null;
-/** What a cell holds; a formatted number only from a function on a runtime advertising CustomFunctionsRuntime 1.4. */
-export type CellValue = Scalar | ErrorValue | FormattedNumberValue;
+/** What a cell holds; a formatted number or an entity only from a function on a runtime advertising CustomFunctionsRuntime 1.4. */
+export type CellValue = Scalar | ErrorValue | FormattedNumberValue | EntityValue;
 /** A function's result as cells: always 2-D (one value is [[v]]). */
 export type ResultGrid = CellValue[][];
 
@@ -39,3 +39,22 @@ export interface FormattedNumberValue {
 export const isFormattedNumber = (v: unknown): v is FormattedNumberValue =>
   typeof v === 'object' && v !== null && (v as FormattedNumberValue).type === 'FormattedNumber' &&
   typeof (v as FormattedNumberValue).basicValue === 'number' && typeof (v as FormattedNumberValue).numberFormat === 'string';
+
+/**
+ * An entity (Excel's data type), as a custom function may return it on
+ * CustomFunctionsRuntime 1.4 (`Excel.EntityCellValue` in @types/office-js:
+ * `{ type: "Entity", text, properties, layouts, provider }`). The grid shows its
+ * `text` with an icon and opens its card on click; `=A1.Price` reads a property;
+ * a function's `any` parameter receives it as this object; anything else reading
+ * it gets #VALUE! (its basicValue, as Range.values gives it).
+ */
+export interface EntityValue {
+  type: 'Entity';
+  text: string;
+  properties?: Record<string, unknown>;
+  layouts?: unknown;
+  provider?: unknown;
+}
+
+export const isEntityValue = (v: unknown): v is EntityValue =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && (v as EntityValue).type === 'Entity' && typeof (v as EntityValue).text === 'string';

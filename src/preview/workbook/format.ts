@@ -9,7 +9,7 @@
  * headings, and neither does this.
  */
 import { format as formatNumber } from 'numfmt';
-import { isErrorValue, isFormattedNumber, type Value } from '../../engine/values';
+import { isEntityValue, isErrorValue, isFormattedNumber, type Value } from '../../engine/values';
 
 /** Named formats the templates and the format buttons use. */
 export type NumberFormat = 'general' | 'date' | 'datetime' | 'money' | 'percent' | 'percentPoints' | 'integer';
@@ -46,6 +46,7 @@ export function displayText(v: Value, code?: string): string {
   if (typeof v === 'boolean') return v ? 'TRUE' : 'FALSE';
   if (typeof v === 'number') return applyCode(code ?? GENERAL, v);
   if (isFormattedNumber(v)) return applyCode(code ?? v.numberFormat, v.basicValue);
+  if (isEntityValue(v)) return v.text; // an entity shows its text (the grid adds its icon)
   return v;
 }
 

@@ -9,9 +9,10 @@
  * the page, between two spacer rows: laying out a table of every cell of a
  * 10,000-row paste cost seconds at every recalculation.
  */
-import { errorMessage, isErrorValue, isFormattedNumber } from '../../engine/values';
+import { errorMessage, isEntityValue, isErrorValue, isFormattedNumber } from '../../engine/values';
 import { columnName, parseAddress, toAddress, type Position } from './address';
 import { copiedText, movedInput, pasteInputs } from './clipboard';
+import { CardPopup } from './entity-card';
 import { automaticFormat, displayText, formatCode, type NumberFormat } from './format';
 import { Selection } from './selection';
 import type { Sheet } from './sheet';
@@ -51,6 +52,8 @@ export class GridView {
   /** Formats set on cells (a template, the format buttons): a name or an Excel format code. */
   formats: Record<string, NumberFormat | string> = {};
   private dragging = false;
+  /** The card of a data-type cell (an entity), opened by clicking the cell or Ctrl+Shift+F5. */
+  readonly card = new CardPopup();
 
   constructor(
     private readonly sheet: Sheet,
@@ -77,6 +80,10 @@ export class GridView {
       if (this.dragging && td?.dataset.address) this.select(parseAddress(td.dataset.address)!, true, true);
     });
     document.addEventListener('mouseup', () => (this.dragging = false));
+    this.table.addEventListener('click', (e) => {
+      const td = (e.target as HTMLElement).closest('td');
+      if (td?.dataset.address && !e.shiftKey) this.showCard(td.dataset.address);
+    });
     this.table.addEventListener('dblclick', () => this.bar.focus());
     this.table.addEventListener('keydown', (e) => this.onGridKey(e));
     this.table.addEventListener('paste', (e) => this.onPaste(e));
@@ -85,6 +92,15 @@ export class GridView {
     this.scroller.addEventListener('scroll', () => this.render(), { passive: true });
     this.render();
     this.select(this.selection.active, false);
+  }
+
+  /** Opens the card of the entity in `address`, if it holds one (Excel: the cell's icon, or Ctrl+Shift+F5). */
+  showCard(address: string): boolean {
+    const v = this.sheet.value(address);
+    const td = this.cell(address);
+    if (!isEntityValue(v) || !td) return false;
+    this.card.show(v, address, td);
+    return true;
   }
 
   private get scroller(): HTMLElement {
@@ -267,6 +283,9 @@ export class GridView {
       e.preventDefault();
       this.sheet.setInputs(Object.fromEntries(this.selection.addresses().map((a) => [a, ''])));
       this.bar.value = '';
+    } else if (e.key === 'F5' && ctrl && e.shiftKey) {
+      e.preventDefault();
+      this.showCard(this.activeAddress);
     } else if (e.key === 'F2') {
       e.preventDefault();
       this.bar.focus();
@@ -343,12 +362,14 @@ export class GridView {
       const text = displayText(v, this.formatOf(address));
       const title = err ? (err.message ? `${err.error} ${err.message}` : err.error) : '';
       const spilled = Boolean(this.sheet.spilledFrom(address));
-      const key = `${text}\u0000${title}\u0000${spilled}`;
-      if ((this.shown.get(address) ?? '\u0000\u0000false') === key) continue;
+      const key = `${text}\u0000${title}\u0000${spilled}\u0000${isEntityValue(v)}`;
+      if ((this.shown.get(address) ?? '\u0000\u0000false\u0000false') === key) continue;
       this.shown.set(address, key);
       td.textContent = text;
       td.classList.toggle('error', Boolean(err));
       td.classList.toggle('num', typeof v === 'number' || isFormattedNumber(v));
+      // A data type shows its text after an icon (CSS), as Excel shows one; a click opens its card.
+      td.classList.toggle('entity', isEntityValue(v));
       td.classList.toggle('spilled', spilled);
       if (title) td.title = title;
       else td.removeAttribute('title');

@@ -8,7 +8,7 @@
  * custom function, as Excel shows a saved workbook (Excel-Custom-Functions#368).
  * No DOM: index.ts draws the sheets.
  */
-import { isErrorValue, isFormattedNumber, type Value } from '../../engine/values';
+import { isEntityValue, isErrorValue, isFormattedNumber, type Value } from '../../engine/values';
 import type { FormulaCell, StartupBehavior, WorkbookCalculator, WorkbookDocument } from '../protocol';
 import type { CellValue } from '../runtime/values';
 import { parseRange, rangeAddress, toAddress, type Position, type Rect } from './address';
@@ -58,7 +58,9 @@ function excelValue(v: Value): CellValue {
   if (v === null || v === undefined) return '';
   if (isFormattedNumber(v)) return v.basicValue;
   if (isErrorValue(v)) return v.error;
-  if (typeof v === 'object') return ''; // an entity or other object value: not a plain value
+  // An entity is its basicValue, "#VALUE!", as Range.values gives it (Excel.EntityCellValue.basicValue in @types/office-js).
+  if (isEntityValue(v)) return '#VALUE!';
+  if (typeof v === 'object') return '';
   return v;
 }
 
