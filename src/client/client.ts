@@ -341,7 +341,7 @@ export class MarketClient {
         // While the plan is unknown the pacer runs at the lowest plan's rate; a fast failure (a 500,
         // a dropped connection) gives its slot back, so a cold start under heavy faults is not
         // paced into its deadline by attempts that failed at once (issue #22).
-        refundSlot: (e, ms) => e.retryable && e.code !== 'RATE_LIMIT_EXCEEDED' && ms < FAST_FAILURE_MS,
+        refundSlot: (e, ms) => this.#gate.plan === null && e.retryable && e.code !== 'RATE_LIMIT_EXCEEDED' && ms < FAST_FAILURE_MS,
         // A granted slot goes to /v3/status when its re-ask is due: requests queued before it was
         // due would otherwise take every slot of the next window ahead of it.
         yieldSlot: cr.name === 'status' ? undefined : () => this.#gate.reaskIfDue(),

@@ -9,6 +9,7 @@ import { esc, page, type PagesConfig } from './layout';
 export const STORED = [
   { name: 'apiKey', what: 'Your CryptoRank API key.', key: /^crypto-addin:apiKey$/ },
   { name: 'settings', what: 'Your settings: default currency, how fresh live prices must be, a daily credit budget, the API address.', key: /^crypto-addin:settings$/ },
+  { name: 'credits spent today', what: 'The number of credits the add-in spent on this computer today (UTC) and the day, so your daily credit budget holds across restarts.', key: /credits-today(:v\d+)?$/ },
   { name: 'coin map and ranks', what: 'The public list of coins (ids, names, symbols, ranks), so a workbook opens without downloading it again.', key: /(currency-map|coin-ranks)(:v\d+)?$/ },
 ] as const;
 
