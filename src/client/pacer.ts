@@ -84,11 +84,6 @@ export class Pacer {
     this.#wake?.abort();
   }
 
-  /** When the hold ends (client clock), 0 when none. */
-  get heldUntil(): number {
-    return this.#holdUntil > this.#now() ? this.#holdUntil : 0;
-  }
-
   /**
    * Give back the slot taken at `sentAt`: an attempt that failed at once while
    * the plan is unknown (retry.ts) did not use the service's window the way the
