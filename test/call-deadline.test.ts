@@ -41,6 +41,7 @@ test('a call that never answers settles at the deadline: #N/A saying so, its wor
   // As the CLI calls it (no signal): settles all the same.
   const plain = await host.evaluate('STUCK', ['c']).then(() => null, (e: unknown) => e);
   assert.ok(plain instanceof FormulaError && /^No answer within/.test(plain.message));
+  assert.equal(signals[1]?.aborted, true, 'its work cancelled too: the deadline window\'s signal (call-deadline.ts)');
 
   hang = false;
   assert.equal(await host.evaluate('STUCK', ['b']), 42);

@@ -26,7 +26,8 @@ function scripted(answers: (readonly CoinRef[] | Error)[], deps: Partial<Resolve
   let loads = 0;
   const resolver = new CoinResolver({
     maps: {
-      load: () => {
+      keep: () => true,
+      shared: () => {
         const a = answers[Math.min(loads++, answers.length - 1)];
         return a instanceof Error ? Promise.reject(a) : Promise.resolve(new CoinMap(a, 0));
       },
@@ -85,25 +86,30 @@ test('a shared symbol whose ranks cannot be read is not remembered either', asyn
 test('a caller that leaves (cancelled, or out of time) does not fail the others sharing its resolution', async () => {
   let release!: (m: CoinMap) => void;
   const seen: (AbortSignal | undefined)[] = [];
+  const kept: (AbortSignal | undefined)[] = [];
   const resolver = new CoinResolver({
     maps: {
-      load: (o) => {
+      shared: (o) => {
         seen.push(o.signal);
         return new Promise((r) => (release = r));
       },
+      keep: (signal) => (kept.push(signal), true),
       current: null,
     },
     ranks: new RankBook(),
     requester: { request: () => Promise.reject(new Error('not used')), now: () => 0 },
   });
   const first = new AbortController();
+  const second = new AbortController();
   const a = resolver.resolve('bitcoin', { signal: first.signal });
-  const b = resolver.resolve('bitcoin', { signal: new AbortController().signal });
+  const b = resolver.resolve('bitcoin', { signal: second.signal });
   first.abort();
   await assert.rejects(a, (e) => e instanceof ApiError && e.code === 'ABORTED', 'the one that left: at once');
   release(new CoinMap([BTC], 0));
   assert.deepEqual(await b, BTC, 'the other still gets its coin');
-  assert.deepEqual(seen, [undefined], 'the shared map load carries no caller\'s signal');
+  assert.equal(seen.length, 1, 'one map load for both');
+  assert.equal(seen[0], first.signal, 'the first caller is counted among the load\'s waiters');
+  assert.deepEqual(kept, [second.signal], 'and so is the second, who shares the resolution');
 });
 
 test('known(): a resolved input answers at once while its map is current; a replacing map (a refresh) starts the memo again', async () => {
@@ -111,7 +117,8 @@ test('known(): a resolved input answers at once while its map is current; a repl
   const store = { map: new CoinMap([BTC], 0), loads: 0 };
   const resolver = new CoinResolver({
     maps: {
-      load: () => (store.loads++, Promise.resolve(store.map)),
+      keep: () => true,
+      shared: () => (store.loads++, Promise.resolve(store.map)),
       get current() {
         return store.loads > 0 ? store.map : null;
       },

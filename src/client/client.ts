@@ -18,6 +18,7 @@ import { CONVERT_CURRENCIES, DEFAULT_RATE_LIMIT_PER_MINUTE, ENDPOINTS, type Conv
 import type { AccountStatus, HistoricalItem, MarketItem, Profile } from '../api/records';
 import { allowsStaleFallback, ApiError, abortedError, hasCode } from './api-error';
 import { CallClient } from './call-client';
+import { onAbort } from './cancellation';
 import { canonicalRequest, freshnessOf, type CanonicalRequest } from './canonical-request';
 import { MAP_MAX_DELAY_MS, MAP_MAX_RETRIES, resolveOptions, type ClientOptions, type ResolvedOptions } from './client-options';
 import type { Ambiguity, CoinRef } from './coin-ref';
@@ -291,8 +292,7 @@ export class MarketClient {
   #bounded(signal: AbortSignal): { signal: AbortSignal; expired(): boolean; done(): void } {
     const c = new AbortController();
     let expired = false;
-    const onAbort = () => c.abort();
-    signal.addEventListener('abort', onAbort, { once: true });
+    const stop = onAbort(signal, () => c.abort());
     const t = setTimeout(() => {
       expired = true;
       c.abort();
@@ -302,7 +302,7 @@ export class MarketClient {
       expired: () => expired,
       done: () => {
         clearTimeout(t);
-        signal.removeEventListener('abort', onAbort);
+        stop();
       },
     };
   }

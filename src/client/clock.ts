@@ -1,5 +1,6 @@
 /** Time as the client sees it: injectable for tests (a controlled clock that sleeps by advancing). */
 import { abortedError } from './api-error';
+import { onAbort } from './cancellation';
 
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
@@ -7,39 +8,14 @@ export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 export const realSleep: Sleep = (ms, signal) =>
   new Promise<void>((resolve, reject) => {
     if (signal?.aborted) return reject(abortedError());
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(abortedError());
-    };
     const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
+      stop?.();
       resolve();
     }, Math.max(0, ms));
-    signal?.addEventListener('abort', onAbort, { once: true });
+    const stop = signal
+      ? onAbort(signal, () => {
+          clearTimeout(t);
+          reject(abortedError());
+        })
+      : undefined;
   });
-
-/**
- * Settle with `p`, or reject ABORTED as soon as `signal` aborts (p keeps running
- * for others; `onAbort` is told, e.g. to cancel work nobody else waits for).
- */
-export function abortable<T>(p: Promise<T>, signal?: AbortSignal, onAbort?: () => void): Promise<T> {
-  if (!signal) return p;
-  if (signal.aborted) return Promise.reject(abortedError());
-  return new Promise<T>((resolve, reject) => {
-    const aborted = () => {
-      reject(abortedError());
-      onAbort?.();
-    };
-    signal.addEventListener('abort', aborted, { once: true });
-    p.then(
-      (x) => {
-        signal.removeEventListener('abort', aborted);
-        resolve(x);
-      },
-      (e) => {
-        signal.removeEventListener('abort', aborted);
-        reject(e);
-      },
-    );
-  });
-}

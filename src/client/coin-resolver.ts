@@ -21,7 +21,7 @@
  */
 import { ApiError, abortedError, hasCode } from './api-error';
 import { canonicalRequest } from './canonical-request';
-import { abortable } from './clock';
+import { abortable } from './cancellation';
 import { describeCoin, type Ambiguity, type CoinRef } from './coin-ref';
 import { MARKETS_PAGE_SIZE, type CoinMap, type RankBook } from './coin-map';
 import type { CallOptions, Requester } from './types';
@@ -30,7 +30,13 @@ export type ResolveOptions = CallOptions;
 
 export interface ResolverDeps {
   /** The currency map's store (map-store.ts): `current` is the map in memory. */
-  maps: { load(o: CallOptions): Promise<CoinMap>; readonly current: CoinMap | null };
+  maps: {
+    /** The map, the caller counted among its waiters (not rejected by the caller's signal: the memo shares it). */
+    shared(o: CallOptions): Promise<CoinMap>;
+    /** Count a caller waiting on the load in flight; false if that load was given up. */
+    keep(signal: AbortSignal | undefined): boolean;
+    readonly current: CoinMap | null;
+  };
   ranks: RankBook;
   /** The request lifecycle: listing pages and profiles. */
   requester: Requester;
@@ -90,14 +96,17 @@ export class CoinResolver {
     }
     const memoKey = `${kind}:${text.toLowerCase()}`;
     const known = this.#memo.get(memoKey);
-    if (known) return abortable(known, o.signal);
-    // The memo serves every caller: its work carries no one caller's signal (a cell that is
-    // cancelled, or runs out of time, must not fail the others); each caller leaves on its own.
+    // A caller of a resolution in flight waits on the map's load too (a load every waiter has
+    // left is being given up: ask anew).
+    if (known && this.#deps.maps.keep(o.signal)) return abortable(known, o.signal);
+    // The memo serves every caller: a cell that is cancelled, or runs out of time, must not fail
+    // the others. The map's load counts its waiters (map-store.ts shared()); the rest of the work
+    // carries no one caller's signal, and each caller leaves on its own.
     const shared: ResolveOptions = o.signal ? { ...o, signal: undefined } : o;
     // A then() rather than an async frame, and the failure handled in it rather than by a
     // catch() of its own: every distinct input waits here for the map at once.
     const original = String(input).trim();
-    const p: Promise<CoinRef> = this.#deps.maps.load(shared).then(
+    const p: Promise<CoinRef> = this.#deps.maps.shared(o).then(
       (map) => this.#settle(map, kind, text, original, shared, memoKey, input, p),
       (e: unknown) => {
         // A coin given by its id needs no map: without one it is asked for by id (the quote brings its

@@ -16,14 +16,16 @@
  *   a 404 for a group is bisected so one coin without data at that date does
  *   not fail its neighbours.
  * - A cell's own cancellation settles that cell at once; the shared request
- *   carries no single cell's signal, so one canceled cell cannot fail the others.
+ *   carries no single cell's signal, so one canceled cell cannot fail the others:
+ *   it stops when every cell that asked has gone (shared-work.ts).
  */
 import DataLoader from 'dataloader';
 import { ENDPOINTS, type ConvertCurrency } from '../api/endpoints';
 import type { HistoricalItem } from '../api/records';
 import { ApiError, hasCode } from './api-error';
 import { canonicalRequest } from './canonical-request';
-import { abortable } from './clock';
+import { abortable } from './cancellation';
+import { SharedWork } from './shared-work';
 import type { CallOptions, Requester } from './types';
 
 export interface HistoricalKey {
@@ -40,7 +42,8 @@ export const HISTORICAL_BATCH_WINDOW_MS = 10;
 /** The endpoint's limit on currencyIds. */
 export const HISTORICAL_MAX_IDS = ENDPOINTS.historicalItem.params.currencyIds.max;
 
-type Load = HistoricalKey & { caller: string | undefined };
+/** A key as the loader sees it: with the work of its batch (stopped when every caller has gone). */
+type Load = HistoricalKey & { caller: string | undefined; work: SharedWork };
 
 /** The answer an item came in (its provenance); `charged` is shared by the items of one answer so its credit is counted once. */
 export interface HistoricalAnswer {
@@ -54,18 +57,27 @@ export class HistoricalBatcher {
   readonly #requester: Requester;
   readonly #loader: DataLoader<Load, HistoricalItem>;
   readonly #answers = new WeakMap<HistoricalItem, HistoricalAnswer>();
+  /** The work of the batch being gathered: its callers are its waiters. */
+  #open: SharedWork | null = null;
 
   constructor(requester: Requester) {
     this.#requester = requester;
     this.#loader = new DataLoader<Load, HistoricalItem>((keys) => this.#batch(keys), {
       cache: false,
-      batchScheduleFn: (callback) => setTimeout(callback, HISTORICAL_BATCH_WINDOW_MS),
+      batchScheduleFn: (callback) =>
+        setTimeout(() => {
+          this.#open = null; // loads from now on go in the next batch
+          callback();
+        }, HISTORICAL_BATCH_WINDOW_MS),
     });
   }
 
   /** The historical item of one coin at a date, coalesced with every other load in the window. */
   load(key: HistoricalKey, o: CallOptions = {}): Promise<HistoricalItem> {
-    const load = this.#loader.load({ ...key, caller: o.caller });
+    if (!this.#open || this.#open.abandoned) this.#open = new SharedWork();
+    const work = this.#open;
+    work.join(o.signal);
+    const load = this.#loader.load({ ...key, caller: o.caller, work });
     if (o.signal?.aborted) load.catch(() => undefined); // settled for the others; this caller has left
     return abortable(load, o.signal);
   }
@@ -87,11 +99,12 @@ export class HistoricalBatcher {
     await Promise.all(
       [...groups.values()].map(async (indexes) => {
         const { date, currency, caller } = keys[indexes[0]];
+        const work = (indexes.map((i) => keys[i].work).find((w) => !w.abandoned) ?? keys[indexes[0]].work);
         const ids = [...new Set(indexes.map((i) => keys[i].id))].sort((a, b) => a - b);
         const chunks: number[][] = [];
         for (let start = 0; start < ids.length; start += HISTORICAL_MAX_IDS) chunks.push(ids.slice(start, start + HISTORICAL_MAX_IDS));
         const answers = new Map<number, HistoricalItem | Error>();
-        await Promise.all(chunks.map((chunk) => this.#fetchIds(date, currency, caller, chunk, answers)));
+        await Promise.all(chunks.map((chunk) => this.#fetchIds(date, currency, caller, work.signal, chunk, answers)));
         for (const i of indexes) {
           results[i] = answers.get(keys[i].id)
             ?? new ApiError({ code: 'NOT_FOUND', message: `no historical data for ${keys[i].name} on ${new Date(date).toISOString().slice(0, 10)}`, endpoint: 'historicalItem' });
@@ -107,10 +120,10 @@ export class HistoricalBatcher {
    * later), so a 404 for several ids is split in halves until the coins without
    * data are isolated: the others still get their values, at a few extra requests.
    */
-  async #fetchIds(date: number, currency: ConvertCurrency, caller: string | undefined, ids: number[], answers: Map<number, HistoricalItem | Error>): Promise<void> {
+  async #fetchIds(date: number, currency: ConvertCurrency, caller: string | undefined, signal: AbortSignal, ids: number[], answers: Map<number, HistoricalItem | Error>): Promise<void> {
     try {
       const query = { date: new Date(date).toISOString(), currencyIds: ids.join(','), convert: currency === 'USD' ? undefined : currency };
-      const a = await this.#requester.request(canonicalRequest('historicalItem', undefined, query), { caller });
+      const a = await this.#requester.request(canonicalRequest('historicalItem', undefined, query), { caller, signal });
       const answer: HistoricalAnswer = { fetchedAt: a.entry.fetchedAt, stale: a.stale, fromCache: a.fromCache, charged: { done: a.fromCache || a.stale } };
       for (const item of a.entry.data as HistoricalItem[]) {
         answers.set(item.id, item);
@@ -122,8 +135,8 @@ export class HistoricalBatcher {
       if (hasCode(e, 'NOT_FOUND')) {
         const half = Math.ceil(ids.length / 2);
         await Promise.all([
-          this.#fetchIds(date, currency, caller, ids.slice(0, half), answers),
-          this.#fetchIds(date, currency, caller, ids.slice(half), answers),
+          this.#fetchIds(date, currency, caller, signal, ids.slice(0, half), answers),
+          this.#fetchIds(date, currency, caller, signal, ids.slice(half), answers),
         ]);
         return;
       }

@@ -9,7 +9,8 @@
  */
 import { canonicalRequest } from './canonical-request';
 import { ApiError, allowsStaleFallback } from './api-error';
-import { abortable } from './clock';
+import { abortable } from './cancellation';
+import { SharedWork } from './shared-work';
 import { CoinMap, RankBook } from './coin-map';
 import type { CoinRef } from './coin-ref';
 import type { KvStore } from './kv-store';
@@ -53,6 +54,8 @@ export class CoinMapStore {
   readonly #o: MapStoreOptions;
   #map: CoinMap | null = null;
   #loading: Promise<CoinMap> | null = null;
+  /** Who waits on #loading. */
+  #loadWork = new SharedWork();
   #storageRead: Promise<void> | null = null;
   #persistScheduled = false;
   /** A fetched map not yet written to storage. */
@@ -70,21 +73,43 @@ export class CoinMapStore {
 
   /** The map: memory, then storage, then one request (retried harder than others: every coin typed as text waits on it). */
   load(o: CallOptions = {}): Promise<CoinMap> {
-    const now = this.#o.requester.now();
-    if (this.#map?.isFresh(now, this.#o.ttlMs())) return Promise.resolve(this.#map);
-    this.#loading ??= this.#fetch(o.caller).finally(() => {
-      this.#loading = null;
-    });
-    return abortable(this.#loading, o.signal);
+    return abortable(this.shared(o), o.signal);
   }
 
-  async #fetch(caller: string | undefined): Promise<CoinMap> {
+  /**
+   * As load(), but this caller's signal does not reject the promise (the
+   * resolver's memo shares it with later callers): the caller is counted among
+   * the request's waiters until its signal aborts, and the request stops when
+   * every waiter has gone (shared-work.ts).
+   */
+  shared(o: CallOptions = {}): Promise<CoinMap> {
+    const now = this.#o.requester.now();
+    if (this.#map?.isFresh(now, this.#o.ttlMs())) return Promise.resolve(this.#map);
+    if (!this.#loading || this.#loadWork.abandoned) {
+      const work = (this.#loadWork = new SharedWork());
+      const loading: Promise<CoinMap> = this.#fetch(o.caller, work.signal).finally(() => {
+        if (this.#loading === loading) this.#loading = null;
+      });
+      this.#loading = loading;
+    }
+    this.#loadWork.join(o.signal);
+    return this.#loading;
+  }
+
+  /** Count a caller waiting on the map's load in flight, if any; false if that load has been given up (start anew). */
+  keep(signal: AbortSignal | undefined): boolean {
+    if (!this.#loading) return true;
+    this.#loadWork.join(signal);
+    return !this.#loadWork.abandoned;
+  }
+
+  async #fetch(caller: string | undefined, signal: AbortSignal): Promise<CoinMap> {
     const { requester } = this.#o;
     this.#storageRead ??= this.#readStorage(requester.now());
     await this.#storageRead;
     if (this.#map?.isFresh(requester.now(), this.#o.ttlMs())) return this.#map;
     try {
-      const a = await requester.request(canonicalRequest('currencyMap', undefined, {}), { caller, store: false });
+      const a = await requester.request(canonicalRequest('currencyMap', undefined, {}), { caller, signal, store: false });
       const map = acceptedMap(a.entry.data as CoinRef[], a.entry.rejected?.length ?? 0, a.entry.fetchedAt);
       this.#map = map;
       this.#unsaved = map;

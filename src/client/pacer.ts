@@ -8,6 +8,7 @@
  * at once with ABORTED.
  */
 import { abortedError } from './api-error';
+import { onAbort } from './cancellation';
 import type { Sleep } from './clock';
 
 export const WINDOW_MS = 60_000;
@@ -26,7 +27,8 @@ interface Waiter {
   resolve: (sentAt: number) => void;
   reject: (e: unknown) => void;
   signal?: AbortSignal;
-  onAbort?: () => void;
+  /** Stops listening to the signal once the slot is granted. */
+  stopWatching?: () => void;
 }
 
 export interface PacerOptions {
@@ -130,13 +132,12 @@ export class Pacer {
     return new Promise<number>((resolve, reject) => {
       const w: Waiter = { resolve, reject, signal };
       if (signal) {
-        w.onAbort = () => {
+        w.stopWatching = onAbort(signal, () => {
           const i = this.#queue.indexOf(w);
           if (i >= 0) this.#queue.splice(i, 1);
           if (this.#queue.length === 0) this.#wake?.abort(); // nobody left waiting: stop the pump's sleep
           reject(abortedError());
-        };
-        signal.addEventListener('abort', w.onAbort, { once: true });
+        });
       }
       if (first) this.#queue.unshift(w);
       else this.#queue.push(w);
@@ -177,7 +178,7 @@ export class Pacer {
           continue;
         }
         const w = this.#queue.shift()!;
-        if (w.signal && w.onAbort) w.signal.removeEventListener('abort', w.onAbort);
+        w.stopWatching?.();
         const at = this.#now();
         this.#sent.push(at);
         w.resolve(at);

@@ -23,7 +23,7 @@ import { DEFAULT_RATE_LIMIT_PER_MINUTE, ENDPOINTS, PLAN_LIMITS, creditCost, isPl
 import type { AccountStatus } from '../api/records';
 import { ApiError } from './api-error';
 import type { CanonicalRequest } from './canonical-request';
-import { abortable } from './clock';
+import { abortable } from './cancellation';
 import type { CreditMeter } from './credit-meter';
 import { errorRule, planNeeded } from './error-rules';
 import type { Pacer } from './pacer';

@@ -20,7 +20,8 @@
  * its last good quote marked stale when the failure allows it. A page failure
  * of the whole call (scope `call` in ERROR_RULES: the service, the key) ends
  * the batch; one of the thing asked (scope `item`: no such page) ends the walk
- * there, as the list's end would.
+ * there, as the list's end would. A batch's requests stop once every caller
+ * waiting on it has gone (shared-work.ts): retries nobody waits for are waste.
  *
  * Answers come back to the batcher: it asks the request lifecycle for pages and
  * profiles and fills its quote cache from what it got (the client's learners
@@ -33,7 +34,8 @@ import type { CurrencyListItem, MarketItem, Profile } from '../api/records';
 import type { RejectedItem } from '../api/read-data';
 import { allowsStaleFallback, ApiError, unreadableItemError } from './api-error';
 import { canonicalRequest } from './canonical-request';
-import { abortable } from './clock';
+import { abortable } from './cancellation';
+import { SharedWork } from './shared-work';
 import { MARKETS_PAGE_SIZE, type RankBook } from './coin-map';
 import { errorRule } from './error-rules';
 import { quoteFromListItem, quoteFromMarketItem, quoteFromProfile, type Quote } from './quote';
@@ -56,6 +58,9 @@ export interface QuoteKey {
   currency: ConvertCurrency;
   caller?: string;
 }
+
+/** A key as the loader sees it: with the work of the batch it goes in (stopped when every caller has gone). */
+type Load = QuoteKey & { work: SharedWork };
 
 export interface QuoteSource {
   /** The request lifecycle: markets pages and profiles come back from it. */
@@ -91,9 +96,11 @@ export class QuoteBatcher {
   readonly #src: QuoteSource;
   /** The service refused the markets list or has no route for it: quotes come from the list of currencies. */
   #noMarkets = false;
-  readonly #loader: DataLoader<QuoteKey, Quote, string>;
+  readonly #loader: DataLoader<Load, Quote, string>;
   readonly #quotes: LRUCache<string, Held>;
-  readonly #inFlight = new Map<string, Promise<Quote>>();
+  readonly #inFlight = new Map<string, { promise: Promise<Quote>; work: SharedWork }>();
+  /** The work of the batch being gathered: its callers are its waiters. */
+  #open: SharedWork | null = null;
   /** Loads so far (the batch scheduler watches it to see a burst end). */
   #asked = 0;
 
@@ -101,9 +108,13 @@ export class QuoteBatcher {
     this.#src = src;
     this.#quotes = new LRUCache<string, Held>({ max: Math.max(1, maxEntries) });
     // The batch function's values are promises, which load() adopts (see #batch).
-    this.#loader = new DataLoader<QuoteKey, Quote, string>((keys) => this.#batch(keys) as unknown as Promise<Quote[]>, {
+    this.#loader = new DataLoader<Load, Quote, string>((keys) => this.#batch(keys) as unknown as Promise<Quote[]>, {
       cache: false,
-      batchScheduleFn: (send) => this.#whenQuiet(send, Math.max(0, windowMs)),
+      batchScheduleFn: (send) =>
+        this.#whenQuiet(() => {
+          this.#open = null; // loads from now on go in the next batch
+          send();
+        }, Math.max(0, windowMs)),
     });
   }
 
@@ -137,22 +148,26 @@ export class QuoteBatcher {
     // A coin already in a batch (a column of the same coin) shares its entry:
     // the batch function then sees each coin once.
     const k = `${key.currency}:${key.id}`;
-    let p = this.#inFlight.get(k);
-    if (!p) {
-      p = this.#loader.load(key);
-      this.#inFlight.set(k, p);
+    let f = this.#inFlight.get(k);
+    if (!f || f.work.abandoned) {
+      if (!this.#open || this.#open.abandoned) this.#open = new SharedWork();
+      const work = this.#open;
+      const flight = { promise: this.#loader.load({ id: key.id, currency: key.currency, caller: key.caller, work }), work };
+      this.#inFlight.set(k, flight);
       const done = () => {
-        if (this.#inFlight.get(k) === p) this.#inFlight.delete(k);
+        if (this.#inFlight.get(k) === flight) this.#inFlight.delete(k);
       };
-      p.then(done, done);
+      flight.promise.then(done, done);
+      f = flight;
     }
-    return abortable(p, signal);
+    f.work.join(signal);
+    return abortable(f.promise, signal);
   }
 
   /** Markets page `page` (0-based, sorted by rank) in `currency`, as the lifecycle answers it. */
-  #page(page: number, currency: ConvertCurrency, caller: string | undefined) {
+  #page(page: number, currency: ConvertCurrency, caller: string | undefined, signal: AbortSignal) {
     const cr = canonicalRequest('markets', undefined, { offset: page * MARKETS_PAGE_SIZE, limit: MARKETS_PAGE_SIZE, convert: currency });
-    return this.#src.requester.request(cr, { caller }).then((a) => ({
+    return this.#src.requester.request(cr, { caller, signal }).then((a) => ({
       items: a.entry.data as readonly MarketItem[],
       rejected: a.entry.rejected as readonly RejectedItem[] | undefined,
       stale: a.stale,
@@ -180,7 +195,7 @@ export class QuoteBatcher {
    * adopts: a coin settles as soon as the page holding it arrives, so cells of
    * the first page are done while later pages are still on their way.
    */
-  async #batch(keys: readonly QuoteKey[]): Promise<Promise<Quote>[]> {
+  async #batch(keys: readonly Load[]): Promise<Promise<Quote>[]> {
     const byCurrency = new Map<ConvertCurrency, Map<number, Settler>>();
     const promises = keys.map((k) => {
       let group = byCurrency.get(k.currency);
@@ -190,15 +205,18 @@ export class QuoteBatcher {
       return s.promise;
     });
     for (const [currency, group] of byCurrency) {
-      const caller = keys.find((k) => k.currency === currency)?.caller;
-      this.#fetchGroup(group, currency, caller).catch((e: unknown) => {
+      const mine = keys.filter((k) => k.currency === currency);
+      // Its requests stop when every caller has gone (a batch's keys share one work, unless an
+      // earlier one was given up before it was sent).
+      const work = (mine.find((k) => !k.work.abandoned) ?? mine[0]).work;
+      this.#fetchGroup(group, currency, mine[0].caller, work.signal).catch((e: unknown) => {
         for (const s of group.values()) s.settle(e instanceof Error ? e : new Error(String(e)));
       });
     }
     return promises;
   }
 
-  async #fetchGroup(waiting: Map<number, Settler>, currency: ConvertCurrency, caller: string | undefined): Promise<void> {
+  async #fetchGroup(waiting: Map<number, Settler>, currency: ConvertCurrency, caller: string | undefined, signal: AbortSignal): Promise<void> {
     const { ranks } = this.#src;
     const missing = new Set<number>();
     const settle = (id: number, r: Quote | Error) => {
@@ -218,7 +236,7 @@ export class QuoteBatcher {
     const readPages = (pages: number[]) =>
       Promise.all(
         pages.map((p) =>
-          this.#page(p, currency, caller).then(
+          this.#page(p, currency, caller, signal).then(
             (r) => {
               pagesRead.set(p, r.items.length + (r.rejected?.length ?? 0));
               for (const bad of r.rejected ?? []) {
@@ -294,7 +312,7 @@ export class QuoteBatcher {
       await Promise.all(
         chunks.map(async (chunk) => {
           try {
-            const a = await this.#src.requester.request(canonicalRequest('currencyList', undefined, { currencyIds: chunk.join(',') }), { caller });
+            const a = await this.#src.requester.request(canonicalRequest('currencyList', undefined, { currencyIds: chunk.join(',') }), { caller, signal });
             for (const it of a.entry.data as readonly CurrencyListItem[]) {
               if (!missing.has(it.id)) continue;
               const q = quoteFromListItem(it, a.entry.timestamp);
@@ -313,7 +331,7 @@ export class QuoteBatcher {
       await Promise.all(
         [...missing].map(async (id) => {
           try {
-            const a = await this.#src.requester.request(canonicalRequest('profile', id, { convert: currency }), { caller });
+            const a = await this.#src.requester.request(canonicalRequest('profile', id, { convert: currency }), { caller, signal });
             const q = quoteFromProfile(a.entry.data as Profile, currency, a.entry.timestamp);
             if (!a.stale) this.#quotes.set(`${currency}:${id}`, { quote: q, fetchedAt: a.entry.fetchedAt });
             settle(id, { ...q, stale: a.stale });

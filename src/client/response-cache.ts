@@ -7,7 +7,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { RejectedItem } from '../api/read-data';
-import { abortable } from './clock';
+import { abortable, onAbort } from './cancellation';
 
 export interface CacheEntry {
   data: unknown;
@@ -88,10 +88,9 @@ export class ResponseCache {
         flight.controller.abort();
       }
     };
-    const onAbort = () => leave();
-    signal?.addEventListener('abort', onAbort, { once: true });
+    const stop = signal ? onAbort(signal, leave) : undefined;
     const promise = abortable(flight.promise as Promise<T>, signal).finally(() => {
-      signal?.removeEventListener('abort', onAbort);
+      stop?.();
       if (signal?.aborted) leave();
       else if (!left) {
         left = true;

@@ -16,6 +16,7 @@ import { API_ERROR_CODES, ENDPOINTS, type EndpointSpec, type Plan } from '../api
 import { EnvelopeStatus, ErrorBody, PageMeta } from '../api/records';
 import { expectation, readData, type DataReading, type RejectedItem } from '../api/read-data';
 import { ApiError, abortedError, scrub } from './api-error';
+import { onAbort } from './cancellation';
 import { codeForStatus, errorRule, isErrorCode } from './error-rules';
 import { guardMissing } from './missing-fields';
 import type { CanonicalRequest } from './canonical-request';
@@ -113,8 +114,7 @@ export async function attempt(a: Attempt): Promise<AttemptResult> {
   const name = req.name;
   if (a.signal?.aborted) throw abortedError(name);
   const timer = new AbortController();
-  const onCallerAbort = () => timer.abort();
-  a.signal?.addEventListener('abort', onCallerAbort, { once: true });
+  const stopWatching = a.signal ? onAbort(a.signal, () => timer.abort()) : undefined;
   let timedOut = false;
   const t = setTimeout(() => {
     timedOut = true;
@@ -155,7 +155,7 @@ export async function attempt(a: Attempt): Promise<AttemptResult> {
     throw failure(e);
   } finally {
     clearTimeout(t);
-    a.signal?.removeEventListener('abort', onCallerAbort);
+    stopWatching?.();
   }
   if (status < 200 || status >= 300) throw errorFromResponse(name, status, text, retryAfterHeader, a.apiKey, a.now());
   let body: unknown;

@@ -37,22 +37,52 @@ export function deadlineError(ms: number, startedAt: number, client: WaitDiagnos
 /** What a bucket's `expired` rejects with: the host turns it into deadlineError for each call. */
 export const EXPIRED = Symbol('deadline passed');
 
-/** Calls that started within the same short window share one timer. */
+/** Calls that started within the same short window share one timer and one signal. */
 export interface DeadlineBucket {
   /** Rejects with EXPIRED once the deadline of every call in the bucket has passed. */
   readonly expired: Promise<never>;
   /** When the bucket opened (host clock): failures since then explain its calls. */
   readonly openedAt: number;
-}
-
-interface OpenBucket extends DeadlineBucket {
-  pending: number;
-  closed: boolean;
-  openedReal: number;
-  timer: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * Aborts when the deadline passes, or when the bucket's last call has
+   * settled: the requests of its calls stop once nobody waits for them. One
+   * signal for the bucket, not one per call (see client/cancellation.ts).
+   */
+  readonly signal: AbortSignal;
 }
 
 const noop = () => undefined;
+
+class Bucket implements DeadlineBucket {
+  readonly expired: Promise<never>;
+  readonly openedReal = Date.now();
+  pending = 0;
+  closed = false;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  #controller: AbortController | null = null;
+  readonly #reject: (e: unknown) => void;
+
+  constructor(readonly openedAt: number) {
+    let reject!: (e: unknown) => void;
+    this.expired = new Promise<never>((_, r) => (reject = r));
+    this.expired.catch(noop); // a bucket whose calls all settled first rejects unobserved
+    this.#reject = reject;
+  }
+
+  /** Made on first use: a warm recalculation's calls, all answered at once, need none. */
+  get signal(): AbortSignal {
+    this.#controller ??= new AbortController();
+    if (this.closed) this.#controller.abort();
+    return this.#controller.signal;
+  }
+
+  close(expired: boolean): void {
+    this.closed = true;
+    clearTimeout(this.timer);
+    if (expired) this.#reject(EXPIRED); // first: the calls settle as expired, not as aborted
+    this.#controller?.abort();
+  }
+}
 
 /**
  * Deadlines for thousands of calls without a timer and a wrapper promise each:
@@ -61,7 +91,7 @@ const noop = () => undefined;
  * is cleared as soon as its last call settles.
  */
 export class Deadlines {
-  #current: OpenBucket | null = null;
+  #current: Bucket | null = null;
 
   constructor(
     readonly ms: number,
@@ -69,31 +99,24 @@ export class Deadlines {
     private readonly widthMs = 100,
   ) {}
 
-  /** The bucket for a call starting now; give it back with leave() when the call settles. */
-  join(): DeadlineBucket {
-    const real = Date.now();
-    let b = this.#current;
-    if (!b || b.closed || real - b.openedReal >= this.widthMs) {
-      let reject!: (e: unknown) => void;
-      const expired = new Promise<never>((_, r) => (reject = r));
-      expired.catch(noop); // a bucket whose calls all settled first rejects unobserved
-      b = { expired, openedAt: this.now(), openedReal: real, pending: 0, closed: false, timer: undefined };
-      const bucket = b;
-      bucket.timer = setTimeout(() => {
-        bucket.closed = true;
-        reject(EXPIRED);
-      }, this.ms + this.widthMs);
-      this.#current = b;
-    }
+  /** The bucket a call starting now belongs to (its signal is the call's); join() it if the call waits. */
+  open(): DeadlineBucket {
+    const b = this.#current;
+    if (b && !b.closed && Date.now() - b.openedReal < this.widthMs) return b;
+    return (this.#current = new Bucket(this.now()));
+  }
+
+  /** Count a waiting call in `bucket` (from open(), in the same turn); give it back with leave() when the call settles. */
+  join(bucket: DeadlineBucket): void {
+    const b = bucket as Bucket;
     b.pending++;
-    return b;
+    b.timer ??= setTimeout(() => b.close(true), this.ms + this.widthMs);
   }
 
   leave(bucket: DeadlineBucket): void {
-    const b = bucket as OpenBucket;
+    const b = bucket as Bucket;
     if (--b.pending > 0 || b.closed) return;
-    b.closed = true;
-    clearTimeout(b.timer);
+    b.close(false);
     if (this.#current === b) this.#current = null;
   }
 }

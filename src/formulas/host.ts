@@ -11,7 +11,7 @@ import { LRUCache } from 'lru-cache';
 import type { MarketClient } from '../client';
 import type { CallClient } from '../client/call-client';
 import { abortedError } from '../client/api-error';
-import { abortable } from '../client/clock';
+import { abortable } from '../client/cancellation';
 import { CellError, FormulaError, notAvailable, type DateSystem, type FormulaResult, type Grid } from './cells';
 import type { Arg } from './args';
 import { CALL_DEADLINE_MS, Deadlines, EXPIRED, deadlineError } from './call-deadline';
@@ -242,7 +242,9 @@ export class CalculationHost extends EventTarget {
    */
   private run(formula: string, fn: FormulaFn, entry: SharedEvaluation, args: Arg[]): Promise<FormulaResult> | FormulaResult {
     entry.args = args;
-    const signal = entry.controller?.signal;
+    // The deadline's bucket: a call Excel cannot cancel still stops its requests at its deadline.
+    const bucket = this.deadlines.open();
+    const signal = entry.controller?.signal ?? bucket.signal;
     // The client as this evaluation sees it: every answer it reads is noted for its provenance.
     const client = trackingClient(this.client, formula, signal, entry.fetches, this.now);
     const ctx: FormulaContext = { client, settings: this.settings, now: this.now, caller: formula, signal, provenance: this.provenance };
@@ -255,7 +257,7 @@ export class CalculationHost extends EventTarget {
     // Known at once: nothing to wait for, no deadline to keep.
     if (!(pending instanceof Promise)) return this.succeeded(formula, entry, pending);
     // The deadline settles the call whatever the formula waits on (call-deadline.ts).
-    const bucket = this.deadlines.join();
+    this.deadlines.join(bucket);
     return Promise.race([pending, bucket.expired]).then(
       (result) => {
         this.deadlines.leave(bucket);

@@ -1,0 +1,58 @@
+/**
+ * Listening to an AbortSignal for many waiters at once. A recalculation's
+ * calls share one signal per deadline window (formulas/call-deadline.ts), so a
+ * signal can have thousands of waiters; an event listener each would make
+ * adding and removing them cost O(waiters) apiece (EventTarget keeps a list
+ * and looks for duplicates: the DOM standard's "add an event listener", and
+ * Node's lib/internal/event_target.js). Here a signal gets one listener and its
+ * waiters a Set, whose add and delete cost O(1).
+ */
+import { abortedError } from './api-error';
+
+const watchers = new WeakMap<AbortSignal, Set<() => void>>();
+
+/** Call `cb` once when `signal` aborts; the returned function stops watching. Nothing happens for an already aborted signal. */
+export function onAbort(signal: AbortSignal, cb: () => void): () => void {
+  let set = watchers.get(signal);
+  if (!set) {
+    const fresh = new Set<() => void>();
+    watchers.set(signal, (set = fresh));
+    signal.addEventListener(
+      'abort',
+      () => {
+        watchers.delete(signal);
+        for (const f of fresh) f();
+      },
+      { once: true },
+    );
+  }
+  const own = set;
+  const once = () => void cb();
+  own.add(once);
+  return () => void own.delete(once);
+}
+
+/**
+ * Settle with `p`, or reject ABORTED as soon as `signal` aborts (p keeps running
+ * for others; `whenAborted` is told, e.g. to cancel work nobody else waits for).
+ */
+export function abortable<T>(p: Promise<T>, signal?: AbortSignal, whenAborted?: () => void): Promise<T> {
+  if (!signal) return p;
+  if (signal.aborted) return Promise.reject(abortedError());
+  return new Promise<T>((resolve, reject) => {
+    const stop = onAbort(signal, () => {
+      reject(abortedError());
+      whenAborted?.();
+    });
+    p.then(
+      (x) => {
+        stop();
+        resolve(x);
+      },
+      (e: unknown) => {
+        stop();
+        reject(e);
+      },
+    );
+  });
+}
