@@ -88,7 +88,39 @@ for (const [what, answer] of [
       assert.ok('value' in quote, JSON.stringify(quote));
       const cells = quote.value.flat();
       assert.ok(cells.some((c) => typeof c === 'number'), `price and market cap: ${JSON.stringify(quote.value)}`);
+      const d7 = cells.at(-1) as { error?: string; message?: string };
+      assert.equal(d7.error, '#N/A', `a field the list does not carry is #N/A, not empty: ${JSON.stringify(d7)}`);
+      assert.match(d7.message ?? '', /No percentChange\.d7 in the list of currencies/);
       assert.equal(h.seen.filter((r) => r.url.startsWith('/v3/currencies/markets')).length, markets, 'the markets route is not asked again');
+
+      // An ambiguous symbol is settled by the candidates' ranks from the list of currencies.
+      const listsBefore = h.seen.filter((r) => r.url.startsWith('/v3/currencies/list')).length;
+      assert.equal((await t.client.resolveCoin('UNI')).slug, 'uniswap');
+      const rankAsk = h.seen.filter((r) => r.url.startsWith('/v3/currencies/list')).slice(listsBefore);
+      assert.equal(rankAsk.length, 1, 'one request for every candidate');
+      assert.match(rankAsk[0].url, /currencyIds=\d+%2C\d+/);
+
+      // MARKETS: the top 20 by rank from the list of currencies; the markets route is not asked again.
+      const top = await calculate(t.host, '=CRYPTO.MARKETS(20,,,,,,,,FALSE,"rank,slug,price,percentChange.d7")');
+      assert.ok('value' in top, JSON.stringify(top).slice(0, 300));
+      assert.equal(top.value.length, 20);
+      assert.deepEqual(top.value.map((r) => r[0]), Array.from({ length: 20 }, (_, i) => i + 1), 'by rank');
+      assert.ok(top.value.every((r) => typeof r[2] === 'number' && r[2] > 0), 'prices');
+      assert.ok(top.value.every((r) => (r[3] as { error?: string }).error === '#N/A'), 'the 7-day change the list lacks, named');
+      const byMarkets = await calculate(s.host, '=CRYPTO.MARKETS(20,,,,,,,,FALSE,"slug")');
+      assert.ok('value' in byMarkets);
+      assert.deepEqual(top.value.map((r) => r[1]), byMarkets.value.map((r) => r[0]), 'the same coins, in the same order, as the markets list gives');
+      assert.equal(h.seen.filter((r) => r.url.startsWith('/v3/currencies/markets')).length, markets, 'the markets route is not asked again');
+      // What the list cannot do is said, naming it.
+      const sorted = await calculate(t.host, '=CRYPTO.MARKETS(20,"volume24h")');
+      assert.ok('error' in sorted && sorted.error === '#N/A', JSON.stringify(sorted));
+      assert.match(sorted.message, /by rank only, without sortBy: leave it out/);
+      // Past the end of the list (a Sandbox key sees the top 100 [doc]; the local server's list is longer): a row says so.
+      const many = await calculate(t.host, '=CRYPTO.MARKETS(5000,,,,,,,,FALSE,"slug")');
+      assert.ok('value' in many, JSON.stringify(many).slice(0, 200));
+      const last = many.value.at(-1)![0] as { error?: string; message?: string };
+      assert.ok(many.value.length < 5000, `the local server lists fewer coins: ${many.value.length} rows`);
+      assert.match(last.message ?? '', /ends after \d+ coins \(rows \d+ to 5000\)/);
     } finally {
       await t.close();
       await h.close();

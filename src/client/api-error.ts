@@ -84,6 +84,17 @@ export function allowsStaleFallback(e: unknown): boolean {
   return e instanceof ApiError && errorRule(e.code, e.status).lastGood;
 }
 
+/**
+ * The service has no such route for this key: refused by plan (403
+ * ENDPOINT_NOT_AVAILABLE), or unknown to it (404 "Cannot GET <path>", the live
+ * wording of a missing route: api-notes "Round two"; a coin id that does not
+ * exist answers another text). Learned for the session (plan-gate.ts).
+ */
+export function routeUnavailable(e: unknown): boolean {
+  if (!(e instanceof ApiError)) return false;
+  return e.code === 'ENDPOINT_NOT_AVAILABLE' || (e.code === 'NOT_FOUND' && /cannot get/i.test(e.message));
+}
+
 /** Replace every occurrence of `secret` in a text (server messages are not trusted to omit it). */
 export function scrub(text: string, secret: string | null | undefined): string {
   if (!secret) return text;

@@ -15,8 +15,8 @@
  * the markets list) is the explicit list of learners below.
  */
 import { CONVERT_CURRENCIES, DEFAULT_RATE_LIMIT_PER_MINUTE, ENDPOINTS, type ConvertCurrency, type EndpointData, type EndpointName } from '../api/endpoints';
-import type { AccountStatus, HistoricalItem, MarketItem, Profile } from '../api/records';
-import { allowsStaleFallback, ApiError, abortedError, hasCode } from './api-error';
+import type { AccountStatus, CurrencyListItem, HistoricalItem, MarketItem, Profile } from '../api/records';
+import { allowsStaleFallback, ApiError, abortedError, hasCode, routeUnavailable } from './api-error';
 import { CallClient } from './call-client';
 import { onAbort } from './cancellation';
 import { canonicalRequest, freshnessOf, type CanonicalRequest } from './canonical-request';
@@ -101,6 +101,7 @@ export class MarketClient {
       { from: 'status', learn: (s) => this.#gate.learn(s as AccountStatus) }, // plan and rate
       { from: 'markets', learn: (items, cr) => ranks.learnMarkets(cr.query, items as MarketItem[]) }, // places in the list
       { from: 'profile', learn: (p) => ranks.learnProfile(p as Profile) }, // rank, or not listed
+      { from: 'currencyList', learn: (items) => ranks.learnRanks(items as CurrencyListItem[]) }, // ranks, where the markets list is not the key's
     ];
   }
 
@@ -280,7 +281,8 @@ export class MarketClient {
         const why = last ? `; last failure: ${last.message.replace(/\.$/, '')}` : '';
         throw new ApiError({ code: 'TIMEOUT', message: `${cr.name}: no answer within ${Math.ceil(this.#o.requestDeadlineMs / 1000)} s, retries included${why}.`, endpoint: cr.name });
       }
-      if (hasCode(e, 'ENDPOINT_NOT_AVAILABLE')) this.#gate.refused(cr.name);
+      // Refused, or no such route (404 "Cannot GET"; a request for one id may be a coin that does not exist).
+      if (hasCode(e, 'ENDPOINT_NOT_AVAILABLE') || (routeUnavailable(e) && cr.id === undefined)) this.#gate.refused(cr.name);
       this.#gate.failed(e);
       throw e;
     } finally {

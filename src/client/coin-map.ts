@@ -155,6 +155,10 @@ export class RankBook {
     });
     if (items.length > 0) this.#touch();
   }
+  /** Ranks without places (the list of currencies, asked by id). */
+  learnRanks(items: readonly { id: number; rank: number | null }[]): void {
+    for (const it of items) this.learnRank(it.id, it.rank);
+  }
   learnRank(id: number, rank: number | null): void {
     if (this.#rank.get(id) === rank) return;
     this.#rank.set(id, rank);

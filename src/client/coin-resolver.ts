@@ -19,7 +19,8 @@
  * current one. The pages and profiles it reads come back to it; the ranks they
  * carry reach the rank book through the client's learners.
  */
-import { ApiError, abortedError, hasCode } from './api-error';
+import { ENDPOINTS } from '../api/endpoints';
+import { ApiError, abortedError, hasCode, routeUnavailable } from './api-error';
 import { canonicalRequest } from './canonical-request';
 import { abortable } from './cancellation';
 import { describeCoin, type Ambiguity, type CoinRef } from './coin-ref';
@@ -47,6 +48,8 @@ export const AMBIGUITY_PAGE_CAP = 4;
 /** Profiles read at most to settle one ambiguous symbol. */
 export const AMBIGUITY_PROFILE_CAP = 10;
 const MAX_AMBIGUITIES = 200;
+/** Coins per `/v3/currencies/list` request: the endpoint table's currencyIds limit. */
+const LIST_IDS = ENDPOINTS.currencyList.params.currencyIds.max;
 
 type Kind = 'id' | 'slug' | 'symbol' | 'name' | 'any';
 
@@ -183,7 +186,16 @@ export class CoinResolver {
       const ids = new Set(cands.map((c) => c.id));
       for (let page = 0; page < AMBIGUITY_PAGE_CAP; page++) {
         const cr = canonicalRequest('markets', undefined, { offset: page * MARKETS_PAGE_SIZE, limit: MARKETS_PAGE_SIZE });
-        const { entry } = await this.#deps.requester.request(cr, o);
+        const answer = await this.#deps.requester.request(cr, o).catch((e: unknown) => {
+          if (routeUnavailable(e)) return null;
+          throw e;
+        });
+        if (answer === null) {
+          // No markets list for this key (issue #21): the candidates' ranks from the list of currencies, in one request.
+          settled = await this.#ranksFromList(cands, o);
+          break;
+        }
+        const { entry } = answer;
         const items = entry.data as readonly { id: number }[];
         if (items.some((it) => ids.has(it.id)) || firstListedPage() <= page) {
           settled = true;
@@ -210,6 +222,18 @@ export class CoinResolver {
     const chosen = sorted[0];
     this.#record({ input, chosen, alternatives: sorted.slice(1), at: this.#deps.requester.now() });
     return chosen;
+  }
+
+  /** Ask the list of currencies for the candidates (the client learns their ranks from it); whether it listed any. */
+  async #ranksFromList(cands: readonly CoinRef[], o: ResolveOptions): Promise<boolean> {
+    const ids = cands.slice(0, LIST_IDS).map((c) => c.id);
+    try {
+      const { entry } = await this.#deps.requester.request(canonicalRequest('currencyList', undefined, { currencyIds: ids.join(',') }), o);
+      return (entry.data as readonly { id: number }[]).some((it) => ids.includes(it.id));
+    } catch (e) {
+      if (routeUnavailable(e)) return false; // profiles, then
+      throw e;
+    }
   }
 
   #record(a: Ambiguity): void {

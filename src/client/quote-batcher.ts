@@ -29,10 +29,10 @@
  */
 import DataLoader from 'dataloader';
 import { LRUCache } from 'lru-cache';
-import type { ConvertCurrency } from '../api/endpoints';
+import { ENDPOINTS, type ConvertCurrency } from '../api/endpoints';
 import type { CurrencyListItem, MarketItem, Profile } from '../api/records';
 import type { RejectedItem } from '../api/read-data';
-import { allowsStaleFallback, ApiError, unreadableItemError } from './api-error';
+import { allowsStaleFallback, ApiError, routeUnavailable, unreadableItemError } from './api-error';
 import { canonicalRequest } from './canonical-request';
 import { abortable } from './cancellation';
 import { SharedWork } from './shared-work';
@@ -43,13 +43,8 @@ import type { Requester } from './types';
 
 export const WALK_PAGE_CAP = 8;
 /** Coins per `/v3/currencies/list` request: the endpoint table's currencyIds limit. */
-const LIST_IDS = 100;
+const LIST_IDS = ENDPOINTS.currencyList.params.currencyIds.max;
 
-/** The markets list is not this key's: refused, or no such route (404 "Cannot GET", the live wording). */
-function marketsUnavailable(e: unknown): boolean {
-  if (!(e instanceof ApiError)) return false;
-  return e.code === 'ENDPOINT_NOT_AVAILABLE' || (e.code === 'NOT_FOUND' && /cannot get/i.test(e.message));
-}
 /** A batch goes out once no coin has been asked for this long (ms). */
 export const QUIET_MS = 3;
 
@@ -251,7 +246,7 @@ export class QuoteBatcher {
             (e: unknown) => {
               // A refusal of this page alone (scope item: no such page): the walk ends before it,
               // and what is still missing goes to profiles. Anything else fails the batch.
-              if (marketsUnavailable(e)) {
+              if (routeUnavailable(e)) {
                 this.#noMarkets = true;
                 pagesRead.set(p, 0);
                 cutShort = true;
@@ -317,7 +312,7 @@ export class QuoteBatcher {
               if (!missing.has(it.id)) continue;
               const q = quoteFromListItem(it, a.entry.timestamp);
               if (!a.stale) this.#quotes.set(`USD:${it.id}`, { quote: q, fetchedAt: a.entry.fetchedAt });
-              settle(it.id, { ...q, stale: a.stale });
+              settle(it.id, a.stale ? { ...q, stale: true } : q);
             }
           } catch (e) {
             failure ??= e;

@@ -35,7 +35,19 @@ export interface Quote {
   categoryId?: number | null;
   /** The coin's logo (markets: images.x60; profile: imageUrl), as the API gives it. */
   imageUrl?: string | null;
+  /**
+   * Where the record this quote was read from lacks fields (the list of
+   * currencies): which, by QUOTE's field names, and what the record was. Their
+   * cells are #N/A naming the field, not empty as a null the service sent is.
+   */
+  absent?: { fields: ReadonlySet<string>; source: string };
 }
+
+/** What `/v3/currencies/list` items do not carry (records.ts CurrencyListItem), by QUOTE's field names. */
+const NOT_IN_LIST: Quote['absent'] = {
+  fields: new Set(['fullyDilutedValuation', 'high24h', 'low24h', 'percentChange.d7', 'percentChange.d30', 'percentChange.m3', 'percentChange.ytd', 'totalSupply', 'maxSupply']),
+  source: 'the list of currencies, which this key is served instead of the markets list',
+};
 
 function num(s: string | number | null | undefined): number | null {
   if (s === null || s === undefined) return null;
@@ -125,8 +137,8 @@ export function quoteFromProfile(p: Profile, currency: ConvertCurrency, timestam
 /**
  * A quote from `/v3/currencies/list` (the route a key without the markets list
  * is served: issue #21). USD only; the list has no 7-day-and-longer changes,
- * FDV, 24 h range or supplies beyond circulating: those are null, so their
- * cells say the field is missing.
+ * FDV, 24 h range or supplies beyond circulating: those are null and named
+ * in `absent`, so their cells say the field is missing.
  */
 export function quoteFromListItem(it: CurrencyListItem, timestamp: number | null): Quote {
   const price = num(it.price);
@@ -156,5 +168,6 @@ export function quoteFromListItem(it: CurrencyListItem, timestamp: number | null
     isTraded: price !== null,
     lastUpdated: timestamp,
     stale: false,
+    absent: NOT_IN_LIST,
   };
 }

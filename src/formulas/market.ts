@@ -2,7 +2,7 @@
  * Currencies and markets: PRICE, DATA, QUOTE, MARKETS, SEARCH, PROFILE, CONTRACTS.
  * Amounts in any fiat currency: currency.ts.
  */
-import { quoteFromMarketItem } from '../client';
+import { quoteFromListItem, quoteFromMarketItem, routeUnavailable } from '../client';
 import { ENDPOINTS } from '../api/endpoints';
 import type { CurrencyCategory, MarketItem, Profile } from '../api/records';
 import type { RejectedItem } from '../api/read-data';
@@ -10,8 +10,8 @@ import {
   boolArg, coinArg, choiceArg, choicesOf, currencyArg, fieldArg, flatCells, flatValues, headersArg, intArg, notGiven, scalar, textArg, type Arg,
 } from './args';
 import {
-  EMPTY, dateCell, decimalCell, recordCells, invalidValue, notAvailable, numberCell, table, textCell,
-  type Cell, type Column, type Grid,
+  CellError, EMPTY, dateCell, decimalCell, recordCells, invalidValue, notAvailable, numberCell, table, textCell,
+  type Cell, type Column, type Grid, type UnreadableRow,
 } from './cells';
 import { convertProfile, convertQuote, fiatRate, isApiCurrency, quoteIn, type MoneyQuote } from './currency';
 import { notTraded, scopeOf, toFormulaError } from './failure';
@@ -19,8 +19,19 @@ import type { Catalog, FormulaContext } from './host';
 
 // ---------------------------------------------------------------- quote fields
 
+type QuoteField = { header: string; cell: (q: MoneyQuote) => Cell };
+
+/** A field the quote's record does not carry (Quote.absent) is #N/A naming it, not an empty cell. */
+function readingAbsence(fields: Record<string, QuoteField>): Record<string, QuoteField> {
+  const out: Record<string, QuoteField> = {};
+  for (const [name, f] of Object.entries(fields)) {
+    out[name] = { header: f.header, cell: (q) => (q.absent?.fields.has(name) ? new CellError('#N/A', `No ${name} in ${q.absent.source}`) : f.cell(q)) };
+  }
+  return out;
+}
+
 /** QUOTE's fields: the markets record's names as the spec gives them, plus short aliases. */
-const QUOTE_FIELDS: Record<string, { header: string; cell: (q: MoneyQuote) => Cell }> = {
+const QUOTE_FIELDS: Record<string, QuoteField> = readingAbsence({
   id: { header: 'Id', cell: (q) => q.id },
   slug: { header: 'Slug', cell: (q) => q.slug },
   symbol: { header: 'Symbol', cell: (q) => textCell(q.symbol) },
@@ -43,7 +54,7 @@ const QUOTE_FIELDS: Record<string, { header: string; cell: (q: MoneyQuote) => Ce
   maxSupply: { header: 'Max supply', cell: (q) => numberCell(q.maxSupply) },
   isTraded: { header: 'Traded', cell: (q) => q.isTraded },
   lastUpdated: { header: 'Last updated', cell: (q) => dateCell(q.lastUpdated) },
-};
+});
 const QUOTE_ALIASES: Record<string, string> = {
   change24h: 'percentChange.h24', h24: 'percentChange.h24',
   change7d: 'percentChange.d7', d7: 'percentChange.d7',
@@ -98,6 +109,7 @@ function data(ctx: FormulaContext, coin: Arg, field: Arg, currency: Arg): Promis
   const cur = currencyArg(currency, ctx.settings.defaultCurrency);
   return quoteOf(ctx, input, cur).then((q) => {
     const cell = QUOTE_FIELDS[f].cell(q);
+    if (cell instanceof CellError) throw notAvailable(cell.message, 'MISSING_FIELD');
     if (cell === EMPTY) throw notAvailable(`${q.name} has no ${f}${q.isTraded ? '' : ' (not traded)'}`, 'NO_VALUE');
     return cell;
   });
@@ -205,7 +217,17 @@ async function markets(
   // Without stablecoins, read on until n others are in: the pages read already come from the cache.
   let want = n;
   for (;;) {
-    const page = await ctx.client.getPages('markets', { query, maxItems: want });
+    const page = await ctx.client.getPages('markets', { query, maxItems: want }).catch((e: unknown) => {
+      if (!routeUnavailable(e)) throw e;
+      return null;
+    });
+    if (page === null) {
+      // No markets list for this key (issue #21): the list of currencies, by rank only.
+      const narrowed = Object.entries({ sortBy: sort !== 'rank', sortOrder: order !== null && order !== 'asc', category: cat, tag: tg, ecosystem: eco, lifecycle: life !== 'traded', excludeStablecoins: !stables })
+        .filter(([, given]) => given !== undefined && given !== false)
+        .map(([name]) => name);
+      return marketsFromList(ctx, n, narrowed, cur, columns, showHeaders);
+    }
     const { items, rejected } = kept(page.data, page.rejected, keep, n);
     const done = items.length + rejected.length >= n || page.data.length + (page.rejected?.length ?? 0) < want || want >= 50_000;
     if (!done) {
@@ -218,6 +240,29 @@ async function markets(
     });
     return table(rows, columns, showHeaders, 'No coins match these filters', rejected.length ? rejected : undefined);
   }
+}
+
+/**
+ * MARKETS for a key without the markets list (refused, or no such route: issue
+ * #21): `/v3/currencies/list`, page by page, the top `n` by rank, USD converted
+ * at the fiat list's rate for any other currency. Its records have no filters
+ * to ask for and fewer fields (Quote.absent): a filter or another order is
+ * #N/A saying so, and rows the list does not reach (a Sandbox key sees the top
+ * 100 [doc]) end the table with a row saying so, never silently.
+ */
+async function marketsFromList(ctx: FormulaContext, n: number, narrowed: readonly string[], cur: string, columns: Column<MoneyQuote>[], showHeaders: boolean): Promise<Grid> {
+  const why = 'The markets list is not available to this key; the list of currencies it gets prices from instead';
+  if (narrowed.length > 0) throw notAvailable(`${why} is by rank only, without ${narrowed.join(', ')}: leave ${narrowed.length > 1 ? 'them' : 'it'} out`, 'ENDPOINT_NOT_AVAILABLE');
+  const [page, rate] = await Promise.all([ctx.client.getPages('currencyList', { query: {}, maxItems: n }), fiatRate(ctx.client, cur)]);
+  // guess: the list comes by rank, as the markets list does; sorted here so the rows read by rank whatever it is.
+  const byRank = [...page.data].sort((a, b) => (a.rank ?? Number.POSITIVE_INFINITY) - (b.rank ?? Number.POSITIVE_INFINITY));
+  const rows = byRank.slice(0, n).map((it) => convertQuote({ ...quoteFromListItem(it, page.fetchedAt), stale: page.stale }, rate));
+  const unreadable: UnreadableRow[] = [...(page.rejected ?? [])].filter((r) => r.index < n);
+  const reached = rows.length + unreadable.length;
+  if (reached < n) {
+    unreadable.push({ index: reached, id: null, label: `rows ${reached + 1} to ${n}`, message: `${why} ends after ${reached} coins` });
+  }
+  return table(rows, columns, showHeaders, 'No coins in the list of currencies', unreadable);
 }
 
 /**
