@@ -9,6 +9,7 @@
  */
 import { Worker, isMainThread, parentPort } from 'node:worker_threads';
 import type { UsageSnapshot } from '../src/emulator/accounts';
+import type { EndpointName } from '../src/api/endpoints';
 import type { MarketDataSource } from '../src/emulator/contract';
 import { startEmulator, type Emulator, type EmulatorStats } from '../src/emulator/server';
 
@@ -16,6 +17,8 @@ export interface ServerOptions {
   latency: string | number;
   /** Requests per minute for every key (lifts or tightens the plans' limits). */
   rpm?: number;
+  /** Routes the server does not have (the emulator's withoutRoutes). */
+  withoutRoutes?: readonly EndpointName[];
 }
 
 /** One API server running on the API thread. */
@@ -131,7 +134,7 @@ async function serve(): Promise<void> {
   const handle = async (r: Request): Promise<unknown> => {
     switch (r.op) {
       case 'start': {
-        const em = await startEmulator({ latency: r.options.latency, market, ...(r.options.rpm ? { rpm: r.options.rpm } : {}) });
+        const em = await startEmulator({ latency: r.options.latency, market, ...(r.options.rpm ? { rpm: r.options.rpm } : {}), withoutRoutes: r.options.withoutRoutes });
         const n = next++;
         servers.set(n, em);
         return { server: n, url: em.url };

@@ -16,7 +16,9 @@
  *   instead when it is cheaper and carries every field asked;
  * - every other distinct (endpoint, id, query) once, history priced by its
  *   bucket count, page-numbered lists once per page;
- * - /v3/status is free (0 credits), so it adds nothing.
+ * - /v3/status is free (0 credits), so it adds nothing;
+ * - a route the service does not have (`without`: the no-markets workload) is
+ *   not an option; trying it once costs nothing (a 404 is not charged).
  */
 import { ENDPOINTS, creditCost, type EndpointName } from '../src/api/endpoints';
 import type { BenchCell, Need } from './workloads';
@@ -55,7 +57,8 @@ function rangeText(positions: number[]): string {
   return `list places ${sorted[0] + 1}–${sorted[sorted.length - 1] + 1}`;
 }
 
-export function minimumCredits(cells: readonly BenchCell[]): MinimumResult {
+export function minimumCredits(cells: readonly BenchCell[], o: { without?: readonly EndpointName[] } = {}): MinimumResult {
+  const noMarkets = o.without?.includes('markets') === true;
   const byEndpoint: Record<string, number> = {};
   const add = (name: EndpointName, credits: number) => {
     const path = ENDPOINTS[name].path;
@@ -74,12 +77,15 @@ export function minimumCredits(cells: readonly BenchCell[]): MinimumResult {
   // coins' market records
   const quoteIds = new Map<number, number | null>();
   const quoteFields = new Set<string>();
+  /** Ambiguous symbols' other candidates: their ranks come free with markets pages, by id without them. */
+  const rivals = new Set<number>();
   const requests = new Map<string, Extract<Need, { kind: 'request' }>>();
   for (const c of cells) {
     for (const n of c.needs) {
       if (n.kind === 'quote') {
         quoteIds.set(n.id, n.position);
         n.fields.forEach((f) => quoteFields.add(f));
+        n.rivals?.forEach((r) => rivals.add(r));
       } else {
         requests.set(canonical(n), n);
       }
@@ -89,13 +95,18 @@ export function minimumCredits(cells: readonly BenchCell[]): MinimumResult {
     const listed = [...quoteIds.values()].filter((p): p is number => p !== null);
     const unlisted = quoteIds.size - listed.length;
     const windows = coverWindows(listed, MARKETS_WINDOW);
-    const marketsCost = windows.length * creditCost('markets', {});
-    const profileCost = unlisted * creditCost('profile', {});
+    const marketsCost = noMarkets ? Number.POSITIVE_INFINITY : windows.length * creditCost('markets', {});
+    const profileCost = (noMarkets ? quoteIds.size : unlisted) * creditCost('profile', {});
     const listOk = [...quoteFields].every((f) => LIST_FIELDS.has(f));
-    const listCost = listOk ? Math.ceil(quoteIds.size / LIST_BATCH) * creditCost('currencyList', {}) : Number.POSITIVE_INFINITY;
-    if (listCost < marketsCost + profileCost) {
+    const listIds = noMarkets ? new Set([...quoteIds.keys(), ...rivals]).size : quoteIds.size;
+    const listCost = listOk ? Math.ceil(listIds / LIST_BATCH) * creditCost('currencyList', {}) : Number.POSITIVE_INFINITY;
+    if (noMarkets && !Number.isFinite(listCost)) {
+      add('profile', profileCost);
+      parts.push(`${profileCost} profiles (${quoteIds.size} coins, no markets route)`);
+    } else if (listCost < marketsCost + profileCost) {
       add('currencyList', listCost);
-      parts.push(`${listCost} batch-by-ids list requests (${quoteIds.size} distinct coins, ${LIST_BATCH} per request)`);
+      const also = listIds > quoteIds.size ? ` and ${listIds - quoteIds.size} ambiguous symbols' other candidates` : '';
+      parts.push(`${listCost} batch-by-ids list requests (${quoteIds.size} distinct coins${also}, ${LIST_BATCH} per request)`);
     } else {
       if (windows.length > 0) {
         add('markets', marketsCost);
@@ -149,16 +160,21 @@ export interface LatencyBound {
  * page-numbered list adds one trip per further page (the next page is known to
  * exist only from the previous page's meta).
  */
-export function latencyBound(cells: readonly BenchCell[], latencyMs: number): LatencyBound {
+export function latencyBound(cells: readonly BenchCell[], latencyMs: number, o: { without?: readonly EndpointName[] } = {}): LatencyBound {
   const aboveSandbox = cells.some((c) => c.needs.some((n) => n.kind === 'request' && ENDPOINTS[n.endpoint].plan !== 'Sandbox'));
   const steps = aboveSandbox ? ['status'] : [];
-  if (cells.some((c) => c.coin !== undefined && typeof c.coin !== 'number')) steps.push('map');
+  const text = cells.some((c) => c.coin !== undefined && typeof c.coin !== 'number');
+  const quotes = cells.some((c) => c.needs.some((n) => n.kind === 'quote'));
+  // The plan's list is a hint (issue #21): the markets route is tried once before the list of
+  // currencies is used; at best alongside the map.
+  if (o.without?.includes('markets') && quotes) steps.push(text ? 'map ‖ markets tried (404)' : 'markets tried (404)');
+  else if (text) steps.push('map');
   let dataTrips = 0;
   const names = new Set<string>();
   for (const c of cells) {
     for (const n of c.needs) {
       dataTrips = Math.max(dataTrips, n.kind === 'request' ? (n.pages ?? 1) : 1);
-      names.add(n.kind === 'quote' ? 'markets pages' : n.endpoint);
+      names.add(n.kind === 'quote' ? (o.without?.includes('markets') ? 'list of currencies by ids' : 'markets pages') : n.endpoint);
     }
   }
   if (dataTrips > 0) steps.push(dataTrips === 1 ? `data (${[...names].join(', ')}) in parallel` : `data in parallel, ${dataTrips} pages in sequence`);

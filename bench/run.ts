@@ -121,7 +121,7 @@ interface Trial {
 
 /** One cold fill and two warm recalculations, on a fresh session against a fresh API server (empty caches, fresh accounting). */
 async function trial(w: Workload, texts: readonly string[], api: ApiThread, latencySpec: string | number): Promise<Trial> {
-  const em = await api.start({ latency: latencySpec });
+  const em = await api.start({ latency: latencySpec, withoutRoutes: w.withoutRoutes });
   const session = await openSession({ key: w.key, apiUrl: em.url });
   try {
     // cold
@@ -177,8 +177,8 @@ export async function runWorkload(
   const lookup = lookupMarket(o.market, Date.now());
   const w: Workload = buildWorkload(name, lookup, { tiny: o.tiny, available: o.available });
   const texts = w.cells.map((c) => c.text);
-  const min = minimumCredits(w.cells);
-  const bound = latencyBound(w.cells, o.latencyMs);
+  const min = minimumCredits(w.cells, { without: w.withoutRoutes });
+  const bound = latencyBound(w.cells, o.latencyMs, { without: w.withoutRoutes });
   const runs = Math.max(1, o.runs ?? 1);
   o.log(`${name}: ${texts.length} cells on ${w.key}${w.missingFormulas?.length ? ` (missing: ${w.missingFormulas.join(', ')})` : ''}, ${runs} run${runs > 1 ? 's' : ''} …`);
   const trials: Trial[] = [];

@@ -23,7 +23,11 @@ import type { MarketDataSource } from '../src/emulator/contract';
  *   lists (each page a request, read one after another).
  */
 export type Need =
-  | { kind: 'quote'; id: number; position: number | null; fields: readonly string[] }
+  | {
+      kind: 'quote'; id: number; position: number | null; fields: readonly string[];
+      /** Typed as a symbol other coins share: the ids whose ranks settle it (free from markets pages; without them, asked by id). */
+      rivals?: readonly number[];
+    }
   | { kind: 'request'; endpoint: EndpointName; id?: number; query: Readonly<Record<string, string>>; buckets?: number; pages?: number };
 
 export interface BenchCell {
@@ -55,6 +59,8 @@ export interface Workload {
    * workload: the same coins' daily OHLCV over the year, not a credit more).
    */
   exactCredits?: string;
+  /** Routes the API server does not have (the no-markets workload: a live Sandbox key's service). */
+  withoutRoutes?: readonly EndpointName[];
 }
 
 // ---------------------------------------------------------------- market lookup
@@ -67,6 +73,8 @@ export interface MarketLookup {
   positionOf(id: number): number | null;
   /** The input text that resolves to this coin when typed as its symbol, or null when the symbol would not. */
   usableSymbol(id: number): string | null;
+  /** The other coins sharing this coin's symbol. */
+  rivals(id: number): number[];
   /** Buckets a history request returns (from the handler). */
   buckets(endpoint: EndpointName, id: number | undefined, query: Record<string, string>): number;
   /** Pages a page-numbered list takes (from the handler's meta.hasNextPage). */
@@ -116,6 +124,10 @@ export function lookupMarket(market: MarketDataSource, now: number = Date.now())
     listing,
     map,
     positionOf: (id) => position.get(id) ?? null,
+    rivals(id) {
+      const s = byId.get(id)?.symbol;
+      return s ? (bySymbol.get(s.toUpperCase()) ?? []).map((c) => c.id).filter((x) => x !== id) : [];
+    },
     usableSymbol(id) {
       const c = byId.get(id);
       if (!c?.symbol) return null;
@@ -169,9 +181,10 @@ function coinInput(lookup: MarketLookup, item: { id: number; slug: string }, for
   }
 }
 
-const quoteNeed = (lookup: MarketLookup, id: number, fields: readonly string[]): Need => ({
-  kind: 'quote', id, position: lookup.positionOf(id), fields,
-});
+const quoteNeed = (lookup: MarketLookup, id: number, fields: readonly string[], coin?: string | number): Need => {
+  const rivals = typeof coin === 'string' && coin === lookup.usableSymbol(id) ? lookup.rivals(id) : [];
+  return { kind: 'quote', id, position: lookup.positionOf(id), fields, ...(rivals.length > 0 ? { rivals } : {}) };
+};
 
 export interface PortfolioOptions {
   priceCells?: number;
@@ -191,7 +204,7 @@ export function portfolioCells(lookup: MarketLookup, o: PortfolioOptions = {}): 
   for (let i = 0; i < priceCells; i++) {
     const item = coins[i % coins.length];
     const coin = coinInput(lookup, item, Math.floor(i / coins.length) + i);
-    cells.push({ text: `=CRYPTO.PRICE(${coinText(coin)})`, formula: 'PRICE', coin, needs: [quoteNeed(lookup, item.id, ['price'])] });
+    cells.push({ text: `=CRYPTO.PRICE(${coinText(coin)})`, formula: 'PRICE', coin, needs: [quoteNeed(lookup, item.id, ['price'], coin)] });
   }
   for (let i = 0; i < quoteCells; i++) {
     // A different stride: these land on coins the PRICE cells also hold, and some they repeat.
@@ -202,7 +215,7 @@ export function portfolioCells(lookup: MarketLookup, o: PortfolioOptions = {}): 
       text: `=CRYPTO.QUOTE(${coinText(coin)},${q(field)},,0)`,
       formula: 'QUOTE',
       coin,
-      needs: [quoteNeed(lookup, item.id, [field])],
+      needs: [quoteNeed(lookup, item.id, [field], coin)],
     });
   }
   return cells;
@@ -339,7 +352,7 @@ export function scaleCells(lookup: MarketLookup, cells: number, coins: number): 
 
 // ---------------------------------------------------------------- the set
 
-export const WORKLOAD_NAMES = ['portfolio', 'research', 'analytics', 'data', 'coins', 'dashboard', 'sandbox', 'scale-1k', 'scale-5k', 'scale'] as const;
+export const WORKLOAD_NAMES = ['portfolio', 'research', 'analytics', 'data', 'coins', 'dashboard', 'sandbox', 'no-markets', 'scale-1k', 'scale-5k', 'scale'] as const;
 export type WorkloadName = (typeof WORKLOAD_NAMES)[number];
 
 export interface BuildOptions {
@@ -405,6 +418,16 @@ export function buildWorkload(name: WorkloadName, lookup: MarketLookup, o: Build
         description: t ? 'tiny portfolio on demo-sandbox (10 requests/min)' : 'the portfolio on the demo-sandbox key (Sandbox: 10 requests/min, 400 credits/day)',
         cells: t ? portfolioCells(lookup, { priceCells: 10, quoteCells: 2, coins: 8 }) : portfolioCells(lookup),
         naive: { skipped: t ? 'tiny run' : 'one request per cell: ~601 requests at 10/min is about an hour of the Sandbox rate limit and exceeds its 400 credits/day' },
+      };
+      break;
+    case 'no-markets':
+      // As a live Sandbox key meets the service (api-notes "Round two"): no markets route (404
+      // "Cannot GET"), so prices come from /v3/currencies/list, 100 coins a request (issue #21).
+      w = {
+        name, key: 'demo-sandbox', withoutRoutes: ['markets'],
+        description: t ? 'tiny portfolio without the markets route' : 'the portfolio on a Sandbox key whose service has no markets route (404): prices from /v3/currencies/list',
+        cells: t ? portfolioCells(lookup, { priceCells: 10, quoteCells: 2, coins: 8 }) : portfolioCells(lookup),
+        naive: { skipped: 'the naive client asks the markets route for every cell: without it, every cell fails' },
       };
       break;
     case 'scale-1k':

@@ -83,6 +83,17 @@ describe('minimumCredits', () => {
     const m = minimumCredits(cells);
     assert.equal(m.credits, 1 + 2);
     assert.deepEqual(m.byEndpoint, { '/v3/currencies/map': 1, '/v3/currencies/markets': 2 });
+    // Without the markets route (the no-markets workload): the list by ids, 100 a request; the route is tried alongside the map.
+    const without = minimumCredits(cells, { without: ['markets'] });
+    assert.deepEqual(without.byEndpoint, { '/v3/currencies/map': 1, '/v3/currencies/list': 3 });
+    assert.equal(latencyBound(cells, 50, { without: ['markets'] }).trips, 2);
+    // An ambiguous symbol's other candidates are asked by id too (markets pages would have ranked them for free).
+    const rivals = cells.map((c, i) => (i === 0 ? { ...c, needs: c.needs.map((n) => (n.kind === 'quote' ? { ...n, rivals: [9001] } : n)) } : c));
+    assert.deepEqual(minimumCredits(rivals).byEndpoint, m.byEndpoint, 'free with the markets list');
+    assert.deepEqual(minimumCredits(rivals, { without: ['markets'] }).byEndpoint, { '/v3/currencies/map': 1, '/v3/currencies/list': 4 });
+    // A field the list does not carry: a profile per coin.
+    const d7 = cells.map((c) => ({ ...c, needs: c.needs.map((n) => (n.kind === 'quote' ? { ...n, fields: ['percentChange.d7'] } : n)) }));
+    assert.deepEqual(minimumCredits(d7, { without: ['markets'] }).byEndpoint, { '/v3/currencies/map': 1, '/v3/currencies/{id}': 300 });
   });
 
   test('ids only: no currency map; the latency bound counts dependent trips', () => {

@@ -73,7 +73,8 @@ for (const [what, answer] of [
     h.play((r) => (r.url.split('?')[0] === '/v3/currencies/markets' ? { ...answer, headers: { 'content-type': 'application/json' } } : null));
     const t = await openSession({ apiUrl: h.url, key: 'demo-sandbox' });
     try {
-      const [btc, eth, sol] = await Promise.all(['bitcoin', 'ethereum', 'solana'].map((c) => calculate(t.host, `=CRYPTO.PRICE("${c}")`)));
+      // By id and by slug: one request all the same.
+      const [btc, eth, sol] = await Promise.all(['1', '"ethereum"', '"solana"'].map((c) => calculate(t.host, `=CRYPTO.PRICE(${c})`)));
       for (const out of [btc, eth, sol]) assert.ok('value' in out && typeof out.value[0][0] === 'number' && out.value[0][0] > 0, `PRICE: ${JSON.stringify(out)}`);
       // The same figure the markets list gives (the local API server's one market).
       const direct = await calculate(s.host, '=CRYPTO.PRICE("bitcoin")');

@@ -30,6 +30,7 @@ import { MemoryKvStore } from './kv-store';
 import type { CoinMap, RankBook } from './coin-map';
 import { CoinMapStore } from './map-store';
 import { DailySpend } from './daily-spend';
+import { ListQuotes } from './list-quotes';
 import { Pacer } from './pacer';
 import { getPages, type PagesOptions } from './paging';
 import { PlanGate } from './plan-gate';
@@ -93,8 +94,15 @@ export class MarketClient {
     this.#spend = new DailySpend(kv, this.meter);
     this.#maps = new CoinMapStore({ requester: lifecycle, kv, ttlMs: () => o.freshnessMs.reference });
     const ranks = this.#maps.ranks;
-    this.#resolver = new CoinResolver({ maps: this.#maps, ranks, requester: lifecycle });
-    this.#batcher = new QuoteBatcher({ requester: lifecycle, ranks, ttlMs: () => o.freshnessMs.live }, o.batchWindowMs, o.maxCacheEntries * 4);
+    // Quotes from the list of currencies (a key without the markets list): asked by the batcher for
+    // prices and by the resolver for ranks, in the same gathered requests; the batcher keeps the quotes.
+    const list = new ListQuotes({
+      requester: lifecycle,
+      gathering: () => this.#batcher.gathering,
+      onQuote: (q) => this.#batcher.keepListQuote(q),
+    });
+    this.#batcher = new QuoteBatcher({ requester: lifecycle, ranks, ttlMs: () => o.freshnessMs.live, list }, o.batchWindowMs, o.maxCacheEntries * 4);
+    this.#resolver = new CoinResolver({ maps: this.#maps, ranks, requester: lifecycle, list });
     this.#historical = new HistoricalBatcher(lifecycle);
     this.#lifecycle = lifecycle;
     this.#learners = [

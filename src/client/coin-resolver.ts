@@ -19,10 +19,10 @@
  * current one. The pages and profiles it reads come back to it; the ranks they
  * carry reach the rank book through the client's learners.
  */
-import { ENDPOINTS } from '../api/endpoints';
 import { ApiError, abortedError, hasCode, routeUnavailable } from './api-error';
 import { canonicalRequest } from './canonical-request';
 import { abortable } from './cancellation';
+import { LIST_IDS, type ListKey, type ListQuote } from './list-quotes';
 import { describeCoin, type Ambiguity, type CoinRef } from './coin-ref';
 import { MARKETS_PAGE_SIZE, type CoinMap, type RankBook } from './coin-map';
 import type { CallOptions, Requester } from './types';
@@ -41,6 +41,8 @@ export interface ResolverDeps {
   ranks: RankBook;
   /** The request lifecycle: listing pages and profiles. */
   requester: Requester;
+  /** The list of currencies by ids (list-quotes.ts), for a key without the markets list; the client learns ranks from its answers. */
+  list?: { load(key: ListKey): Promise<ListQuote | null> };
 }
 
 /** Pages of the markets list read to settle an ambiguous symbol before falling back to profiles. */
@@ -48,8 +50,6 @@ export const AMBIGUITY_PAGE_CAP = 4;
 /** Profiles read at most to settle one ambiguous symbol. */
 export const AMBIGUITY_PROFILE_CAP = 10;
 const MAX_AMBIGUITIES = 200;
-/** Coins per `/v3/currencies/list` request: the endpoint table's currencyIds limit. */
-const LIST_IDS = ENDPOINTS.currencyList.params.currencyIds.max;
 
 type Kind = 'id' | 'slug' | 'symbol' | 'name' | 'any';
 
@@ -224,12 +224,17 @@ export class CoinResolver {
     return chosen;
   }
 
-  /** Ask the list of currencies for the candidates (the client learns their ranks from it); whether it listed any. */
+  /**
+   * Ask the list of currencies for the candidates, with the prices asked at the
+   * moment (list-quotes.ts; the client learns their ranks from the answer):
+   * whether it listed any.
+   */
   async #ranksFromList(cands: readonly CoinRef[], o: ResolveOptions): Promise<boolean> {
-    const ids = cands.slice(0, LIST_IDS).map((c) => c.id);
+    const list = this.#deps.list;
+    if (!list) return false;
     try {
-      const { entry } = await this.#deps.requester.request(canonicalRequest('currencyList', undefined, { currencyIds: ids.join(',') }), o);
-      return (entry.data as readonly { id: number }[]).some((it) => ids.includes(it.id));
+      const found = await Promise.all(cands.slice(0, LIST_IDS).map((c) => list.load({ id: c.id, caller: o.caller, signal: o.signal })));
+      return found.some((q) => q !== null);
     } catch (e) {
       if (routeUnavailable(e)) return false; // profiles, then
       throw e;

@@ -11,7 +11,8 @@
  *    still missing and the last page was full, up to WALK_PAGE_CAP pages;
  * When the service refuses the markets list, or has no such route (a live
  * Sandbox key: 404 "Cannot GET", issue #21), that is remembered and USD quotes
- * come from `/v3/currencies/list?currencyIds=` instead, 100 coins a request.
+ * come from `/v3/currencies/list?currencyIds=` instead, 100 coins a request,
+ * gathered across batches (list-quotes.ts).
  * 3. whatever is still missing → one profile request each. Coins a full walk
  *    (to the list's last, short page) did not find, and coins whose profile
  *    says they are not traded or unranked, are remembered as unlisted and go
@@ -29,21 +30,20 @@
  */
 import DataLoader from 'dataloader';
 import { LRUCache } from 'lru-cache';
-import { ENDPOINTS, type ConvertCurrency } from '../api/endpoints';
-import type { CurrencyListItem, MarketItem, Profile } from '../api/records';
+import type { ConvertCurrency } from '../api/endpoints';
+import type { MarketItem, Profile } from '../api/records';
 import type { RejectedItem } from '../api/read-data';
 import { allowsStaleFallback, ApiError, routeUnavailable, unreadableItemError } from './api-error';
 import { canonicalRequest } from './canonical-request';
 import { abortable } from './cancellation';
+import { ListQuotes, type ListQuote } from './list-quotes';
 import { SharedWork } from './shared-work';
 import { MARKETS_PAGE_SIZE, type RankBook } from './coin-map';
 import { errorRule } from './error-rules';
-import { quoteFromListItem, quoteFromMarketItem, quoteFromProfile, type Quote } from './quote';
+import { quoteFromMarketItem, quoteFromProfile, type Quote } from './quote';
 import type { Requester } from './types';
 
 export const WALK_PAGE_CAP = 8;
-/** Coins per `/v3/currencies/list` request: the endpoint table's currencyIds limit. */
-const LIST_IDS = ENDPOINTS.currencyList.params.currencyIds.max;
 
 /** A batch goes out once no coin has been asked for this long (ms). */
 export const QUIET_MS = 3;
@@ -64,6 +64,8 @@ export interface QuoteSource {
   ranks: RankBook;
   /** How long a quote is fresh (the live freshness). */
   ttlMs(): number;
+  /** Quotes from the list of currencies (list-quotes.ts), shared with the coin resolver; default: the batcher's own. */
+  list?: ListQuotes;
 }
 
 interface Settler {
@@ -96,12 +98,17 @@ export class QuoteBatcher {
   readonly #inFlight = new Map<string, { promise: Promise<Quote>; work: SharedWork }>();
   /** The work of the batch being gathered: its callers are its waiters. */
   #open: SharedWork | null = null;
+  /** Batches waiting for markets pages. */
+  #readingPages = 0;
+  /** Quotes from the list of currencies, when the markets list is not the key's. */
+  readonly #list: ListQuotes;
   /** Loads so far (the batch scheduler watches it to see a burst end). */
   #asked = 0;
 
   constructor(src: QuoteSource, windowMs: number, maxEntries: number) {
     this.#src = src;
     this.#quotes = new LRUCache<string, Held>({ max: Math.max(1, maxEntries) });
+    this.#list = src.list ?? new ListQuotes({ requester: src.requester, gathering: () => this.gathering, onQuote: (r) => this.keepListQuote(r) });
     // The batch function's values are promises, which load() adopts (see #batch).
     this.#loader = new DataLoader<Load, Quote, string>((keys) => this.#batch(keys) as unknown as Promise<Quote[]>, {
       cache: false,
@@ -111,6 +118,23 @@ export class QuoteBatcher {
           send();
         }, Math.max(0, windowMs)),
     });
+  }
+
+  /**
+   * Whether coins may still come to the list of currencies: a batch is
+   * gathering (not yet sent), or reading markets pages (a refusal of them sends
+   * its coins to the list).
+   */
+  get gathering(): boolean {
+    return this.#open !== null || this.#readingPages > 0;
+  }
+
+  /** A quote the list of currencies brought (for whoever asked): kept unless stale or older than the one held. */
+  keepListQuote(r: ListQuote): void {
+    if (r.stale) return;
+    const k = `USD:${r.quote.id}`;
+    const old = this.#quotes.peek(k);
+    if (!old || old.fetchedAt <= r.fetchedAt) this.#quotes.set(k, { quote: r.quote, fetchedAt: r.fetchedAt });
   }
 
   /** A fresh quote from the cache, if any. Quotes are shared, not copied: callers only read them. */
@@ -228,8 +252,9 @@ export class QuoteBatcher {
     /** A page was refused: the list's end is not known, so no coin is marked unlisted. */
     let cutShort = false;
 
-    const readPages = (pages: number[]) =>
-      Promise.all(
+    const readPages = (pages: number[]) => {
+      this.#readingPages++;
+      return Promise.all(
         pages.map((p) =>
           this.#page(p, currency, caller, signal).then(
             (r) => {
@@ -257,7 +282,10 @@ export class QuoteBatcher {
             },
           ),
         ),
-      );
+      ).finally(() => {
+        this.#readingPages--;
+      });
+    };
     // 1. Coins whose page is known.
     const known = new Set<number>();
     for (const id of missing) {
@@ -299,25 +327,20 @@ export class QuoteBatcher {
       for (const id of missing) ranks.markUnlisted(id);
     }
 
-    // 2b. Without the markets list: the list of currencies by id, 100 a request (USD only).
+    // 2b. Without the markets list: the list of currencies by id, 100 a request, gathered across batches (USD only).
     if (this.#noMarkets && failure === null && missing.size > 0 && currency === 'USD') {
-      const ids = [...missing];
-      const chunks: number[][] = [];
-      for (let i = 0; i < ids.length; i += LIST_IDS) chunks.push(ids.slice(i, i + LIST_IDS));
       await Promise.all(
-        chunks.map(async (chunk) => {
-          try {
-            const a = await this.#src.requester.request(canonicalRequest('currencyList', undefined, { currencyIds: chunk.join(',') }), { caller, signal });
-            for (const it of a.entry.data as readonly CurrencyListItem[]) {
-              if (!missing.has(it.id)) continue;
-              const q = quoteFromListItem(it, a.entry.timestamp);
-              if (!a.stale) this.#quotes.set(`USD:${it.id}`, { quote: q, fetchedAt: a.entry.fetchedAt });
-              settle(it.id, a.stale ? { ...q, stale: true } : q);
-            }
-          } catch (e) {
-            failure ??= e;
-          }
-        }),
+        [...missing].map((id) =>
+          this.#list.load({ id, caller, signal }).then(
+            (r) => {
+              if (!r) return; // not in the list: a profile, below (the quote itself was kept: onQuote)
+              settle(id, r.stale ? { ...r.quote, stale: true } : r.quote);
+            },
+            (e: unknown) => {
+              failure ??= e;
+            },
+          ),
+        ),
       );
     }
 

@@ -114,6 +114,13 @@ export interface EmulatorOptions {
   keys?: Readonly<Record<string, Plan | null>>;
   /** Which documented shape the answers take (see ./dialects.ts); default `spec`. */
   dialect?: Dialect;
+  /**
+   * Routes this server does not have, as the live service lacks
+   * /v3/currencies/markets for a Sandbox key (api-notes "Round two"): answered
+   * 404 "Cannot GET " + path and query, the live wording, and left out of
+   * /v3/status `endpoints`.
+   */
+  withoutRoutes?: readonly EndpointName[];
   /** Called after each response is decided (for request logs). */
   onResponse?: (entry: ResponseLogEntry) => void;
 }
@@ -255,6 +262,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   const jitterRandom = mulberry32(seed ^ 0x5bd1e995);
   let rpm = checkRpm(opts.rpm);
   const dialect = opts.dialect ?? 'spec';
+  const without = new Set<EndpointName>(opts.withoutRoutes ?? []);
   if (!isDialect(dialect)) throw new Error(`dialect must be one of ${DIALECTS.join(', ')}, got ${String(dialect)}`);
 
   // Clock: the emulator's time, and the time the rate-limit window runs on. With a
@@ -365,7 +373,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       credits: accounts.credits(key, now),
       currentPeriodStart: new Date(start).toISOString(),
       currentPeriodEnd: new Date(end).toISOString(),
-      endpoints: ENDPOINT_NAMES.filter((n) => planAllows(plan, ENDPOINTS[n].plan)).map((n) => ENDPOINTS[n].path),
+      endpoints: ENDPOINT_NAMES.filter((n) => planAllows(plan, ENDPOINTS[n].plan) && !without.has(n)).map((n) => ENDPOINTS[n].path),
     };
   }
 
@@ -400,6 +408,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     if (method !== 'GET') return sendError(res, new HttpError('NOT_FOUND', `Cannot ${method} ${pathname}`), log);
     const route = matchRoute(pathname);
     if (!route) return sendError(res, new HttpError('NOT_FOUND', `Cannot GET ${pathname}`), log);
+    if (without.has(route.name)) return sendError(res, new HttpError('NOT_FOUND', `Cannot GET ${rawUrl}`), log);
 
     // key
     const header = req.headers['x-api-key'];

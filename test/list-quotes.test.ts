@@ -1,0 +1,43 @@
+/**
+ * The list of currencies by ids (src/client/list-quotes.ts): ids asked at
+ * different moments go out together, 100 a request, while a quote batch is
+ * still gathering; each asker gets its coin, or null when the list lacks it.
+ *
+ *   node --import tsx --test test/list-quotes.test.ts
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { canonicalRequest } from '../src/client/canonical-request';
+import { ListQuotes } from '../src/client/list-quotes';
+import type { Answer, Requester } from '../src/client/types';
+
+function fakeList(known: (id: number) => boolean) {
+  const asked: number[][] = [];
+  const requester: Requester = {
+    now: () => 0,
+    request: async (cr: ReturnType<typeof canonicalRequest>): Promise<Answer> => {
+      const ids = String(cr.query.currencyIds).split(',').map(Number);
+      asked.push(ids);
+      const data = ids.filter(known).map((id) => ({ id, slug: `c${id}`, symbol: null, name: `Coin ${id}`, rank: id, imageUrl: null, price: String(id), priceChangePercent24h: null, marketCap: null, volume24h: '0', circulatingSupply: null }));
+      return { entry: { data, fetchedAt: 0, timestamp: null }, stale: false, fromCache: false };
+    },
+  };
+  return { requester, asked };
+}
+
+test('ids asked while a batch gathers join one gathering: 100 a request, not one request per moment', async () => {
+  const { requester, asked } = fakeList((id) => id !== 999);
+  let gathering = true;
+  const kept: number[] = [];
+  const list = new ListQuotes({ requester, gathering: () => gathering, onQuote: (q) => kept.push(q.quote.id) });
+  const first = Array.from({ length: 60 }, (_, i) => list.load({ id: i + 1, caller: 'PRICE' }));
+  await new Promise((r) => setTimeout(r, 20)); // a later batch, still gathering meanwhile
+  const second = Array.from({ length: 60 }, (_, i) => list.load({ id: i + 61, caller: 'PRICE' }));
+  const missing = list.load({ id: 999, caller: 'PRICE' });
+  gathering = false;
+  const got = await Promise.all([...first, ...second]);
+  assert.deepEqual(asked.map((ids) => ids.length), [100, 21], 'every id gathered, then 100 a request');
+  assert.deepEqual(got.map((g) => g?.quote.id), Array.from({ length: 120 }, (_, i) => i + 1));
+  assert.equal(await missing, null, 'not in the list: null (a profile is asked instead)');
+  assert.equal(kept.length, 120, 'every quote handed to the batcher');
+});
