@@ -129,6 +129,26 @@ describe('the production build under its Content-Security-Policy', { timeout: 12
     assert.ok(v.includes('script-src-elem https://cdn.example.test/x.js'), v.join('\n'));
   });
 
+  test('a custom API host: the pane asks before the key goes there, and says this build cannot reach it', async () => {
+    const { page } = await open('taskpane.html');
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 20_000 });
+    await page.locator('summary', { hasText: 'Advanced' }).click();
+    await page.getByRole('textbox', { name: 'API base URL' }).fill('https://api.example.test');
+    await page.getByRole('button', { name: 'Apply settings' }).click();
+    await page.waitForFunction(() => document.getElementById('host-consent')?.hidden === false, undefined, { timeout: 10_000 });
+    const asked = (await page.locator('#host-consent-text').textContent()) ?? '';
+    assert.match(asked, /Your API key will be sent to api\.example\.test/);
+    assert.match(asked, /can only reach its own API address .*requests to api\.example\.test will be blocked/);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    assert.equal(await page.evaluate(() => localStorage.getItem('crypto-addin:settings')), null, 'nothing saved');
+    // The build's own API address is neither asked about nor said to be blocked.
+    await page.getByRole('textbox', { name: 'API base URL' }).fill('');
+    await page.getByRole('button', { name: 'Apply settings' }).click();
+    await page.waitForFunction(() => document.getElementById('settings-message')?.dataset.tone === 'success', undefined, { timeout: 10_000 });
+    assert.equal(await page.evaluate(() => document.getElementById('host-consent')?.hidden), true);
+    assert.deepEqual(await violations(page), []);
+  });
+
   for (const scheme of ['light', 'dark'] as const) {
     test(`help and listing pages in the ${scheme} system theme at 320 px: WCAG AA contrast, no horizontal overflow`, async () => {
       for (const file of ['support.html', 'privacy.html', 'whats-new.html', 'help/index.html', 'help/ohlcv.html']) {

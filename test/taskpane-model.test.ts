@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import type { AccountStatus, Ambiguity, MeterSnapshot } from '../src/client';
 import { formatInt, formatRelative, maskKey, nextUtcMidnight } from '../src/taskpane/format';
 import { keyCheckOutcome, refreshDoneMessage, statusErrorMessage } from '../src/taskpane/messages';
-import { FRESHNESS_MIN, parseSettingsForm, toFormValues } from '../src/taskpane/settings-form';
+import { FRESHNESS_MIN, hostNeedingConsent, parseSettingsForm, policyAllowsConnect, toFormValues } from '../src/taskpane/settings-form';
 import { normalizeSettings, type AddinSettings } from '../src/office/settings';
 import { throttle } from '../src/taskpane/throttle';
 import {
@@ -317,4 +317,20 @@ describe('throttle', () => {
     advance(5000);
     assert.equal(runs, 2);
   });
+});
+
+test('a new API host needs the user\'s consent; the page\'s policy says whether it can be reached', () => {
+  const def = 'https://api.cryptorank.io';
+  assert.equal(hostNeedingConsent('https://api.example.test', def, def), 'api.example.test');
+  assert.equal(hostNeedingConsent('https://api.example.test/v3x', 'https://api.example.test', def), null, 'the address already in use');
+  assert.equal(hostNeedingConsent(def, 'https://api.example.test', def), null, 'back to the default');
+  const policy = "default-src 'self'; connect-src 'self' https://api.cryptorank.io https://*.office.com; script-src 'self'";
+  const self = 'https://addin.example.com';
+  assert.equal(policyAllowsConnect(policy, 'https://api.cryptorank.io', self), true);
+  assert.equal(policyAllowsConnect(policy, 'https://api.example.test', self), false);
+  assert.equal(policyAllowsConnect(policy, 'https://addin.example.com', self), true, "'self'");
+  assert.equal(policyAllowsConnect(policy, 'https://outlook.office.com', self), true, 'a wildcard host');
+  assert.equal(policyAllowsConnect(policy, 'http://api.cryptorank.io', self), false, 'another scheme');
+  assert.equal(policyAllowsConnect("default-src 'self' https:", 'https://api.example.test', self), true, 'default-src when no connect-src; a scheme source');
+  assert.equal(policyAllowsConnect(null, 'https://api.example.test', self), null, 'no policy (the development build)');
 });

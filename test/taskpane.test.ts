@@ -728,6 +728,39 @@ describe('task pane', { timeout: 240_000 }, () => {
     await until('budget error in the list', async () => /Daily credit budget reached/.test(await text(page, 'errors')));
   });
 
+  test('a new API host is asked about in the pane before the key is sent there; nothing is saved or sent until the user agrees', async () => {
+    const { page } = await openPane();
+    await saveKey(page, 'demo-sandbox');
+    const other = 'https://api.example.test';
+    await page.locator('summary', { hasText: 'Advanced' }).click();
+    await page.getByRole('textbox', { name: 'API base URL' }).fill(other);
+    await page.getByRole('button', { name: 'Apply settings' }).click();
+    await until('the question', async () => !(await byId(page, 'host-consent').isHidden()));
+    assert.match(await text(page, 'host-consent-text'), /Your API key will be sent to api\.example\.test/);
+    assert.equal((await storageDump(page)).local['crypto-addin:settings'], undefined, 'nothing saved while asking');
+    // Cancel: nothing saved, the client still asks the local server.
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    assert.equal(await byId(page, 'host-consent').isHidden(), true);
+    assert.match(await text(page, 'settings-message'), /not saved/);
+    assert.equal((await storageDump(page)).local['crypto-addin:settings'], undefined);
+    // Agreed: saved, and the pane says a custom address is in use.
+    await page.getByRole('button', { name: 'Apply settings' }).click();
+    await until('asked again', async () => !(await byId(page, 'host-consent').isHidden()));
+    await page.getByRole('button', { name: 'Send my key there' }).click();
+    await until('settings applied', async () => (await byId(page, 'settings-message').getAttribute('data-tone')) === 'success');
+    assert.equal(JSON.parse((await storageDump(page)).local['crypto-addin:settings']).apiBaseUrl, other);
+    assert.match(await text(page, 'custom-api'), /custom API address: api\.example\.test/);
+    // The same address again is not asked about; back to the default is not either.
+    await page.evaluate(() => void (document.getElementById('settings-message')!.textContent = ''));
+    await page.getByRole('button', { name: 'Apply settings' }).click();
+    await until('applied again', async () => /saved/.test(await text(page, 'settings-message')));
+    assert.equal(await byId(page, 'host-consent').isHidden(), true);
+    await page.getByRole('textbox', { name: 'API base URL' }).fill('');
+    await page.getByRole('button', { name: 'Apply settings' }).click();
+    await until('back to the default', async () => JSON.parse((await storageDump(page)).local['crypto-addin:settings']).apiBaseUrl === server.url);
+    assert.equal(await byId(page, 'host-consent').isHidden(), true);
+  });
+
   test("the theme follows Office's where Office reports one (Colorful light, Black dark), the system's otherwise", async () => {
     const theme = async (page: Page) => {
       await until('theme', async () => (await page.evaluate(() => document.documentElement.dataset.themeSource)) !== undefined);

@@ -10,7 +10,16 @@ import { busy, el, isBusy, show } from './dom';
 import { usesDefaultCurrency } from './formula-calls';
 import { hostOf } from './format';
 import { functionsMeta } from './functions-meta';
-import { parseSettingsForm, toFormValues, type SettingsFormValues } from './settings-form';
+import { hostNeedingConsent, parseSettingsForm, policyAllowsConnect, toFormValues, type SettingsFormValues } from './settings-form';
+
+/** What the page's own Content-Security-Policy says of reaching `url` (the production build allows only the API's origin). */
+function unreachable(url: string): string {
+  const policy = document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content') ?? null;
+  const origin = new URL(url).origin;
+  return policyAllowsConnect(policy, origin, location.origin) === false
+    ? ` This build of the add-in can only reach its own API address (its security policy): requests to ${new URL(url).host} will be blocked.`
+    : '';
+}
 
 /** How many cells the currency notice names before "and N more". */
 const NAMED_CELLS = 8;
@@ -28,6 +37,8 @@ export class SettingsSection {
   readonly #inExcel: Promise<boolean>;
   /** Cells that show the old default currency until they calculate again. */
   #pending: CryptoCell[] = [];
+  /** The API address the user agreed to send the key to (host-consent). */
+  #consented: string | null = null;
 
   constructor(inExcel: Promise<boolean>) {
     this.#inExcel = inExcel;
@@ -36,6 +47,16 @@ export class SettingsSection {
     el('currency-later').addEventListener('click', () => {
       this.#pending = [];
       el('currency-change').hidden = true;
+    });
+    el('host-consent-yes').addEventListener('click', () => {
+      this.#consented = el<HTMLInputElement>('set-base').dataset.asked ?? null;
+      el('host-consent').hidden = true;
+      el<HTMLFormElement>('settings-form').requestSubmit();
+    });
+    el('host-consent-no').addEventListener('click', () => {
+      el('host-consent').hidden = true;
+      show(el('settings-message'), { tone: 'info', text: 'Settings not saved: the API address was not changed.' });
+      el('set-base').focus();
     });
   }
 
@@ -54,7 +75,7 @@ export class SettingsSection {
     const base = this.#rt.settings.apiBaseUrl;
     const isCustom = base !== DEFAULT_API_BASE_URL;
     custom.hidden = !isCustom;
-    custom.textContent = isCustom ? `Using a custom API address: ${hostOf(base)} (Settings, Advanced).` : '';
+    custom.textContent = isCustom ? `Using a custom API address: ${hostOf(base)} (Settings, Advanced).${unreachable(base)}` : '';
   }
 
   async #apply(ev: Event): Promise<void> {
@@ -78,6 +99,18 @@ export class SettingsSection {
       show(el('settings-message'), { tone: 'error', text: 'Some settings need fixing: see the fields marked above.' });
       return;
     }
+    // A new host for the key: asked first, in the pane; nothing is saved or sent until the user agrees.
+    const host = hostNeedingConsent(parsed.settings.apiBaseUrl, this.#rt.settings.apiBaseUrl, DEFAULT_API_BASE_URL);
+    if (host !== null && this.#consented !== parsed.settings.apiBaseUrl) {
+      el<HTMLInputElement>('set-base').dataset.asked = parsed.settings.apiBaseUrl;
+      el('host-consent-text').textContent =
+        `Your API key will be sent to ${host} with every request. Send it there only if your API provider gave you this address.${unreachable(parsed.settings.apiBaseUrl)}`;
+      el('host-consent').hidden = false;
+      show(el('settings-message'), null);
+      el('host-consent-yes').focus();
+      return;
+    }
+    this.#consented = null;
     const button = el('apply-settings');
     if (isBusy(button)) return;
     busy(button, true);
