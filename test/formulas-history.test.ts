@@ -193,16 +193,14 @@ describe('CRYPTO.OHLCV', () => {
     assert.equal((await table('=CRYPTO.OHLCV("bitcoin","2026-02-13",,"hourly",0)')).length, 720);
   });
 
-  test('a range wholly before the coin\'s history: #N/A naming when it starts, not a header row alone', async () => {
+  test('before the coin\'s history: wholly, #N/A naming when it starts (not a header row alone); partly, from its first day as STOCKHISTORY', async () => {
     // The local API server's bitcoin series starts 2015-01-01 (its first generated day).
     for (const iv of ['', '"weekly"', '"hourly"']) {
       const e = failure(await calc(`=CRYPTO.OHLCV("bitcoin","1990-01-01","1990-02-01",${iv})`));
       assert.equal(e.error, '#N/A', iv);
       assert.equal(e.message, 'No Bitcoin candles between 1990-01-01 and 1990-02-01; its history starts 2015-01-01', iv);
     }
-  });
-
-  test('a range starting before the coin\'s history: from its first day, as STOCKHISTORY starts at the first trading day', async () => {
+    // A start before the first day: the candles from it, as STOCKHISTORY starts at the first trading day.
     const g = await table('=CRYPTO.OHLCV("bitcoin","2014-12-01","2015-01-10")');
     assert.deepEqual(g[0], OHLCV_HEADER);
     assert.equal(g.length, 1 + 10);
