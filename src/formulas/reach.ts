@@ -77,15 +77,27 @@ export function checkSparklineReach(plan: string | undefined, interval: string, 
 export type CandleInterval = 'day' | 'week' | 'month' | 'hour';
 const CANDLES: Record<CandleInterval, string> = { day: 'daily candles', week: 'weekly candles', month: 'monthly candles', hour: 'hourly candles' };
 
+/** The query of a reach check (below): one candle. */
+const ONE = '1';
+
+/**
+ * Whether a request is one of this module's checks on an answer that did not cover its range
+ * (a single candle from the start asked): made only after such an answer, so the builder's dry
+ * run, whose answers are all empty, ends there rather than pricing it (taskpane/builder-dry-run.ts).
+ */
+export function isReachCheck(endpoint: string, query: Readonly<Record<string, unknown>> | undefined): boolean {
+  return (endpoint === 'candles' || endpoint === 'ohlcv') && query?.limit === ONE;
+}
+
 /** The first daily candle at or after `from` (one request of one candle, 1 credit): where a coin's history starts when it starts later. null: none. */
 async function firstDailyCandle(ctx: FormulaContext, id: number, from: number): Promise<number | null> {
-  const res = await ctx.client.get('candles', { id, query: { from: new Date(from).toISOString(), limit: '1' } });
+  const res = await ctx.client.get('candles', { id, query: { from: new Date(from).toISOString(), limit: ONE } });
   return res.data[0]?.time ?? null;
 }
 
 /** The first hourly candle the service gives from `from` on (1 credit): where its hours start for this key. null: none. */
 async function firstHourlyCandle(ctx: FormulaContext, id: number, from: number): Promise<number | null> {
-  const res = await ctx.client.get('ohlcv', { id, query: { from: new Date(from).toISOString(), limit: '1' } });
+  const res = await ctx.client.get('ohlcv', { id, query: { from: new Date(from).toISOString(), limit: ONE } });
   return res.data[0]?.time ?? null;
 }
 
