@@ -12,6 +12,8 @@ import { toSerial } from '../src/formulas/cells';
 import { FROZEN_ISO as NOW_ISO, FROZEN_NOW as NOW } from '../harness/instant';
 import { TEST_DIALECT } from './support/dialect';
 import { TEST_WORKBOOK } from './support/workbook';
+import { startEmulator } from '../src/emulator/server';
+import { startHostileServer } from '../harness/hostile-server';
 import { close, failed as failure, formulaChecks, numberIn as num, valueOf as grid } from './support/formula-checks';
 
 const TODAY = Math.floor(toSerial(NOW)); // 46096
@@ -216,6 +218,24 @@ describe('CRYPTO.OHLCV', () => {
     }
   });
 
+  test('the service refusing a range as deeper than the plan (403 PLAN_LIMIT_EXCEEDED, [doc]): #N/A with its words and the way out', async () => {
+    const em = await startEmulator({ now: NOW_ISO, rpm: 2000, dialect: TEST_DIALECT });
+    const h = await startHostileServer(em.url);
+    h.play((r) => r.url.startsWith('/v3/currencies/1/ohlcv')
+      ? { status: 403, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { code: 'PLAN_LIMIT_EXCEEDED', message: 'History range exceeds your plan', status: 403 } }) }
+      : null);
+    const t = await openSession({ workbook: TEST_WORKBOOK, apiUrl: h.url, key: 'demo-pro' });
+    try {
+      const e = failure(await calc('=CRYPTO.OHLCV("bitcoin","2025-01-01","2025-01-05","hourly")', t));
+      assert.equal(e.error, '#N/A');
+      assert.equal(e.message, 'Hourly candles do not reach back that far on the Pro plan (the service: History range exceeds your plan); ask for a later start or a daily interval');
+    } finally {
+      await t.close();
+      await h.close();
+      await em.close();
+    }
+  });
+
   test('an unknown coin is #N/A naming it', async () => {
     const e = failure(await calc('=CRYPTO.OHLCV("notacoinxyz","2024-01-01")'));
     assert.equal(e.error, '#N/A');
@@ -317,6 +337,12 @@ describe('CRYPTO.HISTORICAL', () => {
 });
 
 describe('CRYPTO.RETURNS', () => {
+  test("a range before the coin's history: #N/A naming when it starts, not a header row alone", async () => {
+    const e = failure(await calc('=CRYPTO.RETURNS("bitcoin","monthly",1,"1990-01-01","1990-06-01")'));
+    assert.equal(e.error, '#N/A');
+    assert.equal(e.message, 'No monthly returns for Bitcoin from 1990-01-01 to 1990-06-01; its history starts 2015-01-01');
+  });
+
   test('yearly: closing price of a closed year = the last daily close of that year; return = open to close', async () => {
     const g = await table('=CRYPTO.RETURNS("bitcoin","yearly")');
     assert.deepEqual(g[0], ['Date', 'Closing price', 'Return %']);

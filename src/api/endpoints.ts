@@ -249,7 +249,11 @@ export const ENDPOINTS = {
     },
     data: list(R.Candle), variant: V.candleVariant,
   },
-  /** guess: hourly candles over the last 30 days, same parameters shape as `candles`. */
+  /**
+   * guess: hourly candles, the same parameters shape as `candles`; how far back they reach is not
+   * documented (the local API server keeps 720 hours): the client asks as given and reads the
+   * reach from the answer (src/formulas/reach.ts), never refusing a range before a request.
+   */
   ohlcv: {
     path: '/v3/currencies/{id}/ohlcv', plan: 'Advanced', cost: 'buckets', freshness: 'history', paging: 'time',
     params: { interval: { kind: 'enum', values: ['hour'], default: 'hour' }, from, to, limit: { kind: 'int', min: 1, max: 720, default: 720 } },

@@ -182,6 +182,11 @@ async function returns(ctx: FormulaContext, coin: Arg, period: Arg, headers: Arg
   // A period runs from its date to the next one's (the last, the current one, to now).
   const rows = span === null ? sorted : sorted.filter((r, i) => Date.parse(r.date) < span.end && (i + 1 < sorted.length ? Date.parse(sorted[i + 1].date) : Infinity) > span.start);
   const within = span === null ? '' : ` from ${isoDay(span.start)} to ${isoDay(span.end - 1)}`;
+  // None in the range: #N/A saying so (and when the history starts, which the answer shows), not a header row alone.
+  if (rows.length === 0) {
+    const starts = sorted.length > 0 && span !== null && Date.parse(sorted[0].date) >= span.end ? `; its history starts ${isoDay(Date.parse(sorted[0].date))}` : '';
+    throw notAvailable(`No ${p} returns for ${ref.name}${within}${starts}`);
+  }
   return table(rows, [
     { header: 'Date', cell: (r) => dateCell(r.date) },
     { header: 'Closing price', cell: (r) => decimalCell(r.closingPrice) },

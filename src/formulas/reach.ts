@@ -151,5 +151,5 @@ export function candleRefusal(e: unknown, interval: CandleInterval, ctx: Formula
   // A credit limit is PLAN_LIMIT_EXCEEDED too: its own words already say so.
   if (/credit/i.test(e.message)) return e;
   const plan = planName(ctx);
-  return notAvailable(`${CANDLES[interval][0].toUpperCase()}${CANDLES[interval].slice(1)} do not reach back that far on ${plan ? `the ${plan} plan` : 'this key'} (the service: ${e.message.replace(/\.$/, '')}); ${interval === 'hour' ? WAY_OUT : 'ask for a later start'}`, 'PLAN_LIMIT_EXCEEDED');
+  return notAvailable(`${CANDLES[interval][0].toUpperCase()}${CANDLES[interval].slice(1)} do not reach back that far on ${plan ? `the ${plan} plan` : 'this key'} (the service: ${e.message.replace(/^[A-Za-z]+: /, '').replace(/\.$/, '')}); ${interval === 'hour' ? WAY_OUT : 'ask for a later start'}`, 'PLAN_LIMIT_EXCEEDED');
 }
