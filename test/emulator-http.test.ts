@@ -225,10 +225,11 @@ describe('errors', () => {
     assertError(await get(em, '/v3/ping', 'demo-inactive'), 403, 'NO_ACTIVE_SUBSCRIPTION');
   });
 
-  test('403 ENDPOINT_NOT_AVAILABLE names the plan needed', async () => {
-    assertError(await get(em, samplePath('tokenomics'), 'demo-sandbox'), 403, 'ENDPOINT_NOT_AVAILABLE', 'This endpoint requires the Advanced plan');
-    assertError(await get(em, samplePath('vcPressure'), 'demo-advanced'), 403, 'ENDPOINT_NOT_AVAILABLE', 'This endpoint requires the Pro plan');
-    assertError(await get(em, '/v3/currencies/search?query=bit', 'demo-sandbox'), 403, 'ENDPOINT_NOT_AVAILABLE', 'This endpoint requires the Basic plan');
+  test('403 ENDPOINT_NOT_AVAILABLE in the live words, which do not name the plan', async () => {
+    const live = 'Endpoint is not available in your plan';
+    assertError(await get(em, samplePath('tokenomics'), 'demo-sandbox'), 403, 'ENDPOINT_NOT_AVAILABLE', live);
+    assertError(await get(em, samplePath('vcPressure'), 'demo-advanced'), 403, 'ENDPOINT_NOT_AVAILABLE', live);
+    assertError(await get(em, '/v3/currencies/search?query=bit', 'demo-sandbox'), 403, 'ENDPOINT_NOT_AVAILABLE', live);
     assert.equal((await get(em, '/v3/currencies/search?query=bit', 'demo-basic')).status, 200);
   });
 
@@ -248,6 +249,9 @@ describe('errors', () => {
     assertError(r, 400, 'VALIDATION_ERROR');
     assert.match(r.body.error.message, /property foo should not exist/);
     assert.match(r.body.error.message, /limit must not be greater than 250/);
+    // the live wording: one "property X should not exist" per unknown name, joined by "; "
+    assertError(await get(em, '/v3/currencies/list?limit=2&orderBy=rank&orderDirection=asc'), 400, 'VALIDATION_ERROR',
+      'property limit should not exist; property orderBy should not exist; property orderDirection should not exist');
   });
 
   test('400 VALIDATION_ERROR for an id that is not a positive integer', async () => {
@@ -267,7 +271,9 @@ describe('errors', () => {
 
   test('404 Cannot GET for unknown routes; other methods are 404 too', async () => {
     assertError(await get(em, '/v3/nope'), 404, 'NOT_FOUND', 'Cannot GET /v3/nope');
-    assertError(await get(em, '/v3/currencies/markets/extra?x=1'), 404, 'NOT_FOUND', 'Cannot GET /v3/currencies/markets/extra');
+    // the live wording names the path and the query as asked
+    assertError(await get(em, '/v3/currencies/markets/extra?x=1'), 404, 'NOT_FOUND', 'Cannot GET /v3/currencies/markets/extra?x=1');
+    assertError(await get(em, '/v3/currency/markets?limit=250'), 404, 'NOT_FOUND', 'Cannot GET /v3/currency/markets?limit=250');
     assertError(await get(em, '/v3/ping/'), 404, 'NOT_FOUND', 'Cannot GET /v3/ping/');
     assertError(await get(em, '/'), 404, 'NOT_FOUND', 'Cannot GET /');
     assertError(await get(em, '/v3/ping', 'demo-pro', { method: 'POST', body: '{}' }), 404, 'NOT_FOUND', 'Cannot POST /v3/ping');
@@ -279,6 +285,20 @@ describe('errors', () => {
     assertError(await get(em, '/v3/currencies/abc', null), 401, 'API_KEY_MISSING'); // key before id validation
     assertError(await get(em, '/v3/currencies/abc/tokenomics?foo=1', 'demo-sandbox'), 403, 'ENDPOINT_NOT_AVAILABLE'); // plan before validation
     assertError(await get(em, '/v3/currencies/markets?foo=1', 'demo-inactive'), 403, 'NO_ACTIVE_SUBSCRIPTION');
+  });
+
+  test('403 PLAN_LIMIT_EXCEEDED: the sparkline reaches as deep as the documented table says, per plan and interval', async () => {
+    // [doc] Basic 30 days at 5m/15m/1h and 1 year at 1d; Advanced 30 days and 2 years; Pro 90 days and 5 years,
+    // counted in whole UTC days back from today's start.
+    const today = Math.floor(NOW / DAY) * DAY;
+    const spark = (key: string, days: number, interval: string) =>
+      get(em, `/v3/currencies/${btcId}/sparkline?interval=${interval}&from=${iso(today - days * DAY)}`, key);
+    for (const [key, intraday, daily] of [['demo-basic', 30, 365], ['demo-advanced', 30, 730], ['demo-pro', 90, 1825]] as const) {
+      assert.equal((await spark(key, intraday, '1h')).status, 200, `${key}: ${intraday} days at 1h`);
+      assertError(await spark(key, intraday + 1, '15m'), 403, 'PLAN_LIMIT_EXCEEDED');
+      assert.equal((await spark(key, daily, '1d')).status, 200, `${key}: ${daily} days at 1d`);
+      assertError(await spark(key, daily + 1, '1d'), 403, 'PLAN_LIMIT_EXCEEDED');
+    }
   });
 
   test('errors cost nothing', async () => {

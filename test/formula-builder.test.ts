@@ -123,10 +123,12 @@ describe('the dry run: the formula\'s own checks, no request', () => {
     assert.deepEqual(gbp.requests.map((x) => x.endpoint).sort(), ['fiatList', 'markets'], 'the USD quote and the fiat list');
   });
 
-  test('hourly candles older than 30 days: the formula\'s #N/A before any request', async () => {
+  test('hourly candles before their reach: no refusal before the request (the reach is not documented: the service judges), one request priced', async () => {
     const r = await run('OHLCV', ['solana', '2024-01-01', '2024-01-05', 'hourly', null, []]);
-    assert.equal(r.error?.code, '#N/A');
-    assert.match(r.error!.message, /last 30 days/);
+    assert.equal(r.error, null);
+    // the request as asked; the check that follows an answer not covering the range (reach.ts) is not priced
+    assert.deepEqual(r.requests.map((x) => [x.kind, x.endpoint, x.query.interval]), [['pages', 'ohlcv', 'hour']]);
+    assert.ok(r.complete);
   });
 
   test('the shown cost is what each builder formula spends when nothing is cached (over HTTP, the emulator\'s credits)', async () => {

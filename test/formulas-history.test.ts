@@ -12,6 +12,8 @@ import { toSerial } from '../src/formulas/cells';
 import { FROZEN_ISO as NOW_ISO, FROZEN_NOW as NOW } from '../harness/instant';
 import { TEST_DIALECT } from './support/dialect';
 import { TEST_WORKBOOK } from './support/workbook';
+import { startEmulator } from '../src/emulator/server';
+import { startHostileServer } from '../harness/hostile-server';
 import { close, failed as failure, formulaChecks, numberIn as num, valueOf as grid } from './support/formula-checks';
 
 const TODAY = Math.floor(toSerial(NOW)); // 46096
@@ -177,10 +179,61 @@ describe('CRYPTO.OHLCV', () => {
     assert.equal(f.message, 'start must not be in the future; got 2031-01-01');
   });
 
-  test('hourly candles older than 30 days are #N/A explaining the limit', async () => {
-    const e = failure(await calc('=CRYPTO.OHLCV("bitcoin","2025-01-01","2025-01-05","hourly")'));
-    assert.equal(e.error, '#N/A');
-    assert.match(e.message, /30 days/);
+  // The rule table in src/formulas/reach.ts: no silent truncation.
+  const REACH = 'Hourly candles reach back 30 days on the Pro plan (from 2026-02-13); ask for a later start or a daily interval';
+
+  test('hourly candles from before their reach: #N/A naming the reach the service showed, not 30 days passed off as the range', async () => {
+    // The hours the local API server keeps (720, a guess) start 2026-02-13 13:00; the start asked is years before.
+    const open = failure(await calc('=CRYPTO.OHLCV("bitcoin","2010-01-01",,"hourly")'));
+    assert.equal(open.error, '#N/A');
+    assert.equal(open.message, REACH);
+    // a range wholly inside the history but before the reach: the same words
+    const old = failure(await calc('=CRYPTO.OHLCV("bitcoin","2025-01-01","2025-01-05","hourly")'));
+    assert.equal(old.error, '#N/A');
+    assert.equal(old.message, REACH);
+    // a start on the reach's first day is served from its first hour (the reach counts hours, a start is a day)
+    assert.equal((await table('=CRYPTO.OHLCV("bitcoin","2026-02-13",,"hourly",0)')).length, 720);
+  });
+
+  test('before the coin\'s history: wholly, #N/A naming when it starts (not a header row alone); partly, from its first day as STOCKHISTORY', async () => {
+    // The local API server's bitcoin series starts 2015-01-01 (its first generated day).
+    for (const iv of ['', '"weekly"', '"hourly"']) {
+      const e = failure(await calc(`=CRYPTO.OHLCV("bitcoin","1990-01-01","1990-02-01",${iv})`));
+      assert.equal(e.error, '#N/A', iv);
+      assert.equal(e.message, 'No Bitcoin candles between 1990-01-01 and 1990-02-01; its history starts 2015-01-01', iv);
+    }
+    // A start before the first day: the candles from it, as STOCKHISTORY starts at the first trading day.
+    const g = await table('=CRYPTO.OHLCV("bitcoin","2014-12-01","2015-01-10")');
+    assert.deepEqual(g[0], OHLCV_HEADER);
+    assert.equal(g.length, 1 + 10);
+    assert.equal(g[1][0], serial('2015-01-01'));
+    // hourly too, when the coin's hours start within the reach: a coin 10 days old, asked from a month before it
+    const young = await openSession({ workbook: TEST_WORKBOOK, emulator: { now: '2026-01-09T12:00:00.000Z', rpm: 2000, dialect: TEST_DIALECT } });
+    try {
+      const h = grid(await calc('=CRYPTO.OHLCV("quonosyn","2025-12-01",,"hourly",0,"date")', young));
+      assert.equal(h[0][0], serial('2025-12-30'), 'its first hour');
+      assert.equal(h.length, 10 * 24 + 13, 'every hour since, up to the current one');
+    } finally {
+      await young.close();
+    }
+  });
+
+  test('the service refusing a range as deeper than the plan (403 PLAN_LIMIT_EXCEEDED, [doc]): #N/A with its words and the way out', async () => {
+    const em = await startEmulator({ now: NOW_ISO, rpm: 2000, dialect: TEST_DIALECT });
+    const h = await startHostileServer(em.url);
+    h.play((r) => r.url.startsWith('/v3/currencies/1/ohlcv')
+      ? { status: 403, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { code: 'PLAN_LIMIT_EXCEEDED', message: 'History range exceeds your plan', status: 403 } }) }
+      : null);
+    const t = await openSession({ workbook: TEST_WORKBOOK, apiUrl: h.url, key: 'demo-pro' });
+    try {
+      const e = failure(await calc('=CRYPTO.OHLCV("bitcoin","2025-01-01","2025-01-05","hourly")', t));
+      assert.equal(e.error, '#N/A');
+      assert.equal(e.message, 'Hourly candles do not reach back that far on the Pro plan (the service: History range exceeds your plan); ask for a later start or a daily interval');
+    } finally {
+      await t.close();
+      await h.close();
+      await em.close();
+    }
   });
 
   test('an unknown coin is #N/A naming it', async () => {
@@ -284,6 +337,12 @@ describe('CRYPTO.HISTORICAL', () => {
 });
 
 describe('CRYPTO.RETURNS', () => {
+  test("a range before the coin's history: #N/A naming when it starts, not a header row alone", async () => {
+    const e = failure(await calc('=CRYPTO.RETURNS("bitcoin","monthly",1,"1990-01-01","1990-06-01")'));
+    assert.equal(e.error, '#N/A');
+    assert.equal(e.message, 'No monthly returns for Bitcoin from 1990-01-01 to 1990-06-01; its history starts 2015-01-01');
+  });
+
   test('yearly: closing price of a closed year = the last daily close of that year; return = open to close', async () => {
     const g = await table('=CRYPTO.RETURNS("bitcoin","yearly")');
     assert.deepEqual(g[0], ['Date', 'Closing price', 'Return %']);
@@ -348,10 +407,10 @@ describe('CRYPTO.SPARKLINE', () => {
     assert.match(bad.message, /"5m", "15m", "1h" \(default\) or "1d"/);
   });
 
-  test("deeper than the plan reaches: #N/A explaining the plan's depth", async () => {
+  test("deeper than the plan reaches: #N/A naming the plan's documented reach, from which day, and the way out", async () => {
     const pro = failure(await calc('=CRYPTO.SPARKLINE("bitcoin",,"120D",,"1h")'));
     assert.equal(pro.error, '#N/A');
-    assert.match(pro.message, /Pro plan it reaches back 90 days at 5m, 15m and 1h and 1825 days at 1d/);
+    assert.equal(pro.message, 'CRYPTO.SPARKLINE: 5m, 15m and 1h points reach back 90 days on the Pro plan (from 2025-12-15); ask for a later start, or the 1d interval (5 years on this plan)');
     assert.equal((await table('=CRYPTO.SPARKLINE("bitcoin",0,"60D",,"1h")')).length, 60 * 24 + 13, 'within 90 days: fine');
     const t = await openSession({ workbook: TEST_WORKBOOK, key: 'demo-basic', emulator: { now: NOW_ISO, dialect: TEST_DIALECT } });
     try {
@@ -359,11 +418,40 @@ describe('CRYPTO.SPARKLINE', () => {
       for (let i = 0; i < 2; i++) {
         const e = failure(await calc('=CRYPTO.SPARKLINE("bitcoin",,"60D",,"15m")', t));
         assert.equal(e.error, '#N/A');
-        assert.match(e.message, /Basic plan it reaches back 30 days at 5m, 15m and 1h and 365 days at 1d/);
+        assert.equal(e.message, 'CRYPTO.SPARKLINE: 5m, 15m and 1h points reach back 30 days on the Basic plan (from 2026-02-13); ask for a later start, or the 1d interval (1 year on this plan)');
       }
       assert.ok(grid(await calc('=CRYPTO.SPARKLINE("bitcoin",0,"60D",,"1d")', t)).length > 60, 'a daily interval reaches further');
+      const daily = failure(await calc('=CRYPTO.SPARKLINE("bitcoin",,"2Y",,"1d")', t));
+      assert.equal(daily.message, 'CRYPTO.SPARKLINE: Daily points reach back 1 year on the Basic plan (from 2025-03-15); ask for a later start');
     } finally {
       await t.close();
+    }
+  });
+
+  test('Advanced reaches 2 years of daily points (documented), not 1; 30 days at 5m-1h', async () => {
+    const t = await openSession({ workbook: TEST_WORKBOOK, key: 'demo-advanced', emulator: { now: NOW_ISO, dialect: TEST_DIALECT } });
+    try {
+      const twoYears = grid(await calc('=CRYPTO.SPARKLINE("bitcoin",0,"2Y",,"1d")', t));
+      assert.equal(twoYears.length, 2 * 365 + 1, 'every day from 2024-03-15 to today');
+      assert.equal(twoYears[0][0], serial('2024-03-15'));
+      const three = failure(await calc('=CRYPTO.SPARKLINE("bitcoin",,"3Y",,"1d")', t));
+      assert.equal(three.error, '#N/A');
+      assert.equal(three.message, 'CRYPTO.SPARKLINE: Daily points reach back 2 years on the Advanced plan (from 2024-03-15); ask for a later start');
+      const hourly = failure(await calc('=CRYPTO.SPARKLINE("bitcoin",,"60D",,"1h")', t));
+      assert.match(hourly.message, /reach back 30 days on the Advanced plan \(from 2026-02-13\); ask for a later start, or the 1d interval \(2 years on this plan\)$/);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test("a range before the coin's first point: #N/A naming the range, not a header row alone", async () => {
+    const young = await openSession({ workbook: TEST_WORKBOOK, emulator: { now: '2026-01-09T12:00:00.000Z', rpm: 2000, dialect: TEST_DIALECT } });
+    try {
+      const e = failure(await calc('=CRYPTO.SPARKLINE("quonosyn",,"2025-12-20","2025-12-25","1d")', young));
+      assert.equal(e.error, '#N/A');
+      assert.equal(e.message, 'No Quonosyn sparkline points between 2025-12-20 and 2025-12-25');
+    } finally {
+      await young.close();
     }
   });
 

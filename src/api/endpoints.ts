@@ -32,15 +32,41 @@ export const PLAN_LIMITS: Record<Plan, PlanLimits> = {
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = PLAN_LIMITS.Sandbox.rateLimitPerMinute;
 
 /**
- * How far back the sparkline reaches, in days, per plan and interval [doc: Basic 30 days at
- * 5m-1h and 1 year at 1d; Pro 90 days / 5 years]. guess: Advanced as Basic; Sandbox has no sparkline.
+ * How far back the price-and-volume chart (the sparkline endpoint) reaches, in days, per plan:
+ * `intraday` at 5m, 15m and 1h, `daily` at 1d; Infinity = the coin's full history. [doc: the
+ * provider's sparkline page: "Basic 30 days at 5m/15m/1h and 1 year at 1d; Advanced 30 days and
+ * 2 years; Pro 90 days and 5 years; Business 1 year and full history" (team API notes, "Round
+ * two")]. Sandbox has no sparkline (the endpoint is Basic). Business is not one of PLANS (the
+ * plan gate leaves a plan it does not know by name to the service) but its depth is documented,
+ * so it is here by name. A year is 365 days, "from today's UTC day back" (chartReachStart).
+ * Only this table's rule is certain enough to refuse a range locally; the hourly candles
+ * (`ohlcv`) and the daily candles (`candles`) have no documented depth: the service judges
+ * those (src/formulas/reach.ts).
  */
-export const SPARKLINE_DEPTH_DAYS: Record<Plan, { intraday: number; daily: number }> = {
+export type ChartPlan = Plan | 'Business';
+export const CHART_DEPTH_DAYS: Readonly<Record<ChartPlan, { intraday: number; daily: number }>> = {
   Sandbox: { intraday: 0, daily: 0 },
   Basic: { intraday: 30, daily: 365 },
-  Advanced: { intraday: 30, daily: 365 },
+  Advanced: { intraday: 30, daily: 2 * 365 },
   Pro: { intraday: 90, daily: 5 * 365 },
+  Business: { intraday: 365, daily: Infinity },
 };
+
+/** The documented chart depth of a plan named in /v3/status, at one interval; null when the plan is not one the table knows. */
+export function chartDepthDays(plan: string | null | undefined, interval: string): number | null {
+  if (!plan || !Object.hasOwn(CHART_DEPTH_DAYS, plan)) return null;
+  return CHART_DEPTH_DAYS[plan as ChartPlan][interval === '1d' ? 'daily' : 'intraday'];
+}
+
+/**
+ * The earliest instant the chart reaches on a plan: `days` whole UTC days before today's start
+ * (the day a look-back such as "30D" starts on is inside). -Infinity for the full history.
+ * The local API server refuses a `from` before it; the client refuses it before sending.
+ */
+export function chartReachStart(days: number, now: number): number {
+  if (days === Infinity) return Number.NEGATIVE_INFINITY;
+  return Math.floor(now / 86_400_000) * 86_400_000 - days * 86_400_000;
+}
 
 /** Whether a plan name (from /v3/status) is one of ours; own names only. */
 export function isPlan(p: string): p is Plan {
@@ -186,7 +212,7 @@ export const ENDPOINTS = {
   performance: { path: '/v3/currencies/{id}/performance', plan: 'Advanced', cost: 'flat', freshness: 'live', params: {}, data: R.Performance },
   /**
    * [doc]: `from`, `to`, `interval` 5m/15m/1h (default)/1d, `sortOrder`; how deep it reaches
-   * depends on the plan (SPARKLINE_DEPTH_DAYS). guess: without `from`, the last 7 days; 1 credit.
+   * depends on the plan (CHART_DEPTH_DAYS). guess: without `from`, the last 7 days; 1 credit.
    */
   sparkline: {
     path: '/v3/currencies/{id}/sparkline', plan: 'Basic', cost: 'flat', freshness: 'live',
@@ -223,7 +249,11 @@ export const ENDPOINTS = {
     },
     data: list(R.Candle), variant: V.candleVariant,
   },
-  /** guess: hourly candles over the last 30 days, same parameters shape as `candles`. */
+  /**
+   * guess: hourly candles, the same parameters shape as `candles`; how far back they reach is not
+   * documented (the local API server keeps 720 hours): the client asks as given and reads the
+   * reach from the answer (src/formulas/reach.ts), never refusing a range before a request.
+   */
   ohlcv: {
     path: '/v3/currencies/{id}/ohlcv', plan: 'Advanced', cost: 'buckets', freshness: 'history', paging: 'time',
     params: { interval: { kind: 'enum', values: ['hour'], default: 'hour' }, from, to, limit: { kind: 'int', min: 1, max: 720, default: 720 } },
@@ -416,16 +446,35 @@ export function validateQuery(name: EndpointName, query: Readonly<Record<string,
  * status means when the answer carries no code we know (every 5xx as 500); a 401
  * is the key's fault because a key is sent with every request; a 403 may be any
  * of three, so it says nothing alone.
+ *
+ * `message`: the words the service answers with, which the local API server sends. Live
+ * wordings [live, team API notes "Round two"]: 403 ENDPOINT_NOT_AVAILABLE "Endpoint is not
+ * available in your plan"; 400 VALIDATION_ERROR "property X should not exist", once per unknown
+ * name, joined by "; " (validateQuery); 404 NOT_FOUND for a route the service does not have:
+ * "Cannot GET " + path and query (notFoundRoute). The spec's table words VALIDATION_ERROR,
+ * API_KEY_MISSING, NO_ACTIVE_SUBSCRIPTION, NOT_FOUND (an addressed resource that does not exist),
+ * RATE_LIMIT_EXCEEDED and INTERNAL_ERROR. guess: the words of the codes the notes add
+ * (API_KEY_INVALID, PLAN_LIMIT_EXCEEDED).
  */
 export const API_ERROR_CODES = {
-  VALIDATION_ERROR: { status: 400, message: 'Validation failed' },
-  API_KEY_MISSING: { status: 401, message: 'API key is missing' },
-  API_KEY_INVALID: { status: 401, message: 'API key is invalid', byStatus: true },
-  NO_ACTIVE_SUBSCRIPTION: { status: 403, message: 'No active subscription found' },
-  ENDPOINT_NOT_AVAILABLE: { status: 403, message: 'Endpoint is not available for your plan' },
-  PLAN_LIMIT_EXCEEDED: { status: 403, message: 'Plan limit exceeded' },
-  NOT_FOUND: { status: 404, message: 'Resource not found', byStatus: true },
-  RATE_LIMIT_EXCEEDED: { status: 429, message: 'Rate limit exceeded', byStatus: true },
-  INTERNAL_ERROR: { status: 500, message: 'Internal server error', byStatus: true },
+  VALIDATION_ERROR: { status: 400, message: 'Validation failed' }, // spec; the live answer names each problem instead (validateQuery)
+  API_KEY_MISSING: { status: 401, message: 'API key is missing' }, // spec
+  API_KEY_INVALID: { status: 401, message: 'API key is invalid', byStatus: true }, // guess
+  NO_ACTIVE_SUBSCRIPTION: { status: 403, message: 'No active subscription found' }, // spec
+  ENDPOINT_NOT_AVAILABLE: { status: 403, message: 'Endpoint is not available in your plan' }, // [live]
+  PLAN_LIMIT_EXCEEDED: { status: 403, message: 'Plan limit exceeded' }, // guess
+  NOT_FOUND: { status: 404, message: 'Resource not found', byStatus: true }, // spec, for an addressed resource; a route miss: notFoundRoute [live]
+  RATE_LIMIT_EXCEEDED: { status: 429, message: 'Rate limit exceeded', byStatus: true }, // spec
+  INTERNAL_ERROR: { status: 500, message: 'Internal server error', byStatus: true }, // spec
 } as const;
 export type ApiErrorCode = keyof typeof API_ERROR_CODES;
+
+/** The live 404 for a route the service does not have [live]: "Cannot GET /v3/currencies/markets?limit=250" (path and query as asked). */
+export function notFoundRoute(method: string, pathAndQuery: string): string {
+  return `Cannot ${method} ${pathAndQuery}`;
+}
+
+/** Whether a 404's words are a route miss (notFoundRoute), not a resource that does not exist. */
+export function isRouteMiss(message: string): boolean {
+  return /^Cannot [A-Z]+ \//.test(message);
+}

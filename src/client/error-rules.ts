@@ -17,7 +17,7 @@
  * test/error-rules.test.ts. An unknown code from the service takes the row of the code its
  * HTTP status means (codeForStatus).
  */
-import { API_ERROR_CODES, type ApiErrorCode, type Plan } from '../api/endpoints';
+import { API_ERROR_CODES, PLANS, isRouteMiss, type ApiErrorCode, type Plan } from '../api/endpoints';
 
 /** Codes the client itself produces (no HTTP response, or an unusable one). */
 export const CLIENT_ERROR_CODES = [
@@ -74,9 +74,24 @@ export interface ErrorRule {
 
 const noStop = (s: string) => s.replace(/\.$/, '');
 
-/** "X needs the Basic plan or higher (why)": the one wording, for the client's errors and the cells. */
+/**
+ * "X needs the Basic plan or higher (why)": the one wording, for the client's errors and the cells.
+ * Without a plan above the lowest to name (the service refused an endpoint the table gives every
+ * plan, or one the key's plan has: the plan is a hint, the service the judge), "X is not
+ * available in your plan", the service's own words [live].
+ */
 export function planNeeded(subject: string, plan: Plan | undefined, why?: string): string {
-  return `${subject} needs the ${plan ?? 'a higher'} plan or higher${why ? ` (${why})` : ''}`;
+  const because = why ? ` (${why})` : '';
+  if (plan === undefined || plan === PLANS[0]) return `${subject} is not available in your plan${because}`;
+  return `${subject} needs the ${plan} plan or higher${because}`;
+}
+
+/**
+ * A 404's words for the ApiError: a route the service does not have ("Cannot GET /v3/…?…", [live])
+ * is said as such, the service's words kept (scrubbed by the transport) so the path asked shows.
+ */
+function notFoundTold(endpoint: string, detail: string): string {
+  return isRouteMiss(detail) ? `${endpoint}: the service does not serve this route (${noStop(detail)}).` : `${endpoint}: ${noStop(detail)}.`;
 }
 
 /** A coin without a market price. */
@@ -114,12 +129,13 @@ export const ERROR_RULES: Readonly<Record<ErrorCode, ErrorRule>> = {
     retry: false,
     lastGood: false,
     say: (e, formula) => `${planNeeded(`CRYPTO.${formula}`, e.requiredPlan)}; see your plan in the Crypto Data pane`,
-    tell: (endpoint, detail, plan) => `${planNeeded(endpoint, plan, detail)}.`,
+    // The live words ("Endpoint is not available in your plan") say what planNeeded says: not repeated.
+    tell: (endpoint, detail, plan) => `${planNeeded(endpoint, plan, /^endpoint is not available (in|for) your plan\.?$/i.test(detail) ? undefined : detail)}.`,
   }),
   /** Credits or depth over the plan: the credits come back with the next day or period. */
   PLAN_LIMIT_EXCEEDED: row({ retry: false, lastGood: true, say: outage }),
   /** No data for the thing asked (a coin, a date): that thing's alone. */
-  NOT_FOUND: row({ retry: false, lastGood: false, scope: 'item', say: (e) => `No data: ${e.message}` }),
+  NOT_FOUND: row({ retry: false, lastGood: false, scope: 'item', say: (e) => `No data: ${e.message}`, tell: notFoundTold }),
   RATE_LIMIT_EXCEEDED: row({ retry: true, lastGood: true, say: (e) => `Rate limit reached (${noStop(e.message)}); the next recalculation retries` }),
   INTERNAL_ERROR: OUTAGE,
   // client codes

@@ -188,17 +188,19 @@ export class PlanGate {
   }
 
   #checkPlan(cr: CanonicalRequest): void {
-    const requiredPlan = ENDPOINTS[cr.name].plan;
-    const deny = (why: string): never => {
+    const s = this.#plan;
+    const tablePlan = ENDPOINTS[cr.name].plan;
+    const deny = (why: string, requiredPlan: typeof tablePlan | undefined): never => {
       throw new ApiError({ code: 'ENDPOINT_NOT_AVAILABLE', message: `${planNeeded(cr.name, requiredPlan, why)}.`, status: 403, endpoint: cr.name, requiredPlan });
     };
-    if (this.#refused.has(cr.name)) deny('the service refused it for this key');
-    const s = this.#plan;
+    // A refusal of an endpoint the key's plan has by the table: no higher plan is known to help, so none is named.
+    const keyHasIt = s !== null && isPlan(s.plan) && planAllows(s.plan, tablePlan);
+    if (this.#refused.has(cr.name)) deny('the service refused it for this key', keyHasIt ? undefined : tablePlan);
     if (!s) return;
     // The plan's `endpoints` list is a hint, not a refusal: a live Sandbox /v3/status lists 20
     // paths without /v3/currencies/markets, which that key is served all the same (api-notes,
     // "Round two"); refusing by the list refused every free key's prices. The endpoint table's
     // minimum plan decides locally; the service decides the rest, and its refusals are learned.
-    if (isPlan(s.plan) && !planAllows(s.plan, requiredPlan)) deny(`this key has ${s.plan}`);
+    if (isPlan(s.plan) && !planAllows(s.plan, tablePlan)) deny(`this key has ${s.plan}`, tablePlan);
   }
 }

@@ -19,6 +19,7 @@ import {
   ENDPOINT_NAMES,
   PLAN_LIMITS,
   creditCost,
+  notFoundRoute,
   planAllows,
   validateQuery,
   type ApiErrorCode,
@@ -395,7 +396,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       if (pathname === '/v3' || pathname.startsWith('/v3/')) {
         return send(res, 204, '', { ...PREFLIGHT_HEADERS }, log);
       }
-      return sendError(res, new HttpError('NOT_FOUND', `Cannot OPTIONS ${pathname}`), log);
+      return sendError(res, new HttpError('NOT_FOUND', notFoundRoute(method, pathname + url.search)), log);
     }
 
     const fault = faults.next(pathname);
@@ -405,10 +406,10 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     }
     else if (fault) return applyFault(req, res, fault, log);
 
-    if (method !== 'GET') return sendError(res, new HttpError('NOT_FOUND', `Cannot ${method} ${pathname}`), log);
+    // The live 404 names the path and the query as asked: "Cannot GET /v3/currencies/markets?limit=250" [live].
+    if (method !== 'GET') return sendError(res, new HttpError('NOT_FOUND', notFoundRoute(method, pathname + url.search)), log);
     const route = matchRoute(pathname);
-    if (!route) return sendError(res, new HttpError('NOT_FOUND', `Cannot GET ${pathname}`), log);
-    if (without.has(route.name)) return sendError(res, new HttpError('NOT_FOUND', `Cannot GET ${rawUrl}`), log);
+    if (!route || without.has(route.name)) return sendError(res, new HttpError('NOT_FOUND', notFoundRoute('GET', pathname + url.search)), log);
 
     // key
     const header = req.headers['x-api-key'];
@@ -433,7 +434,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     const name = route.name;
     const spec = ENDPOINTS[name];
     if (!planAllows(plan, spec.plan)) {
-      return fail(new HttpError('ENDPOINT_NOT_AVAILABLE', `This endpoint requires the ${spec.plan} plan`));
+      // The live words, which do not name the plan [live]: "Endpoint is not available in your plan".
+      return fail(new HttpError('ENDPOINT_NOT_AVAILABLE'));
     }
 
     // validation

@@ -3,7 +3,7 @@
  * value at a date, coalesced across cells), RETURNS, SPARKLINE, PERFORMANCE.
  * Dates go out as Excel serial dates (UTC); series are oldest first.
  */
-import { ENDPOINTS, SPARKLINE_DEPTH_DAYS, isPlan } from '../api/endpoints';
+import { ENDPOINTS } from '../api/endpoints';
 import type { Candle, HistoricalItem, Performance } from '../api/records';
 import type { Fetched } from '../client';
 import { hasCode } from '../client/api-error';
@@ -17,9 +17,9 @@ import {
 import { isIsoCurrency } from './currency';
 import { chartRange } from './global';
 import type { Catalog, FormulaContext } from './host';
+import { candleRefusal, checkCandleReach, checkSparklineReach, planName, sparklineReachMessage } from './reach';
 
 const HOUR = 3_600_000;
-const DAY = 86_400_000;
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 // ---------------------------------------------------------------- OHLCV
@@ -110,9 +110,6 @@ export async function dailyCandles(ctx: FormulaContext, id: number, span: { star
   return { ...res, data: res.data.filter((c) => c.time <= to).sort((a, b) => a.time - b.time) };
 }
 
-/** Hourly candles cover this far back (the `ohlcv` endpoint). */
-const HOURLY_SPAN = 30 * DAY;
-
 async function ohlcv(ctx: FormulaContext, coin: Arg, start: Arg, end: Arg, interval: Arg, headers: Arg, fields: Arg): Promise<Grid> {
   const input = coinArg(coin);
   const now = ctx.now();
@@ -120,19 +117,20 @@ async function ohlcv(ctx: FormulaContext, coin: Arg, start: Arg, end: Arg, inter
   const span = rangeArgs(start, end, now, undefined, ctx.settings.dateSystem);
   const showHeaders = headersArg(headers);
   const cols = ohlcvFields(fields).map((f) => OHLCV_FIELDS[f]);
-  let from = span.start;
-  if (iv === 'hour') {
-    from = Math.max(from, Math.floor((now - HOURLY_SPAN) / HOUR) * HOUR + HOUR);
-    if (span.end <= from) throw notAvailable('Hourly candles cover the last 30 days only: pick a later start, or a daily interval');
-  }
   const ref = await ctx.client.resolveCoin(input);
-  const { to, query } = candleRequest(iv, span, from, now);
-  const res = iv === 'hour'
-    ? await ctx.client.getPages('ohlcv', { id: ref.id, query })
-    : await ctx.client.getPages('candles', { id: ref.id, query });
+  // Asked as given, hourly too: how far back the hours reach is the service's to say (reach.ts).
+  const { to, query } = candleRequest(iv, span, span.start, now);
+  const res = await (iv === 'hour' ? ctx.client.getPages('ohlcv', { id: ref.id, query }) : ctx.client.getPages('candles', { id: ref.id, query }))
+    .catch((e: unknown) => {
+      throw candleRefusal(e, iv, ctx);
+    });
   // Candles that open within the range (the current one when it reaches now), oldest first.
   const rows = res.data.filter((c) => c.time <= to).sort((a, b) => a.time - b.time);
-  return table(rows, cols, showHeaders, `No ${iv === 'day' ? 'daily' : `${iv}ly`} candles for ${ref.name} from ${isoDay(span.start)} to ${isoDay(span.end - 1)}`, res.rejected);
+  await checkCandleReach(ctx, ref, iv, span, rows);
+  const empty = `No ${iv === 'day' ? 'daily' : `${iv}ly`} candles for ${ref.name} from ${isoDay(span.start)} to ${isoDay(span.end - 1)}`;
+  // A header row alone would read as an answer: none is #N/A saying so.
+  if (rows.length === 0 && !res.rejected?.length) throw notAvailable(empty);
+  return table(rows, cols, showHeaders, empty, res.rejected);
 }
 
 // ---------------------------------------------------------------- HISTORICAL
@@ -184,6 +182,11 @@ async function returns(ctx: FormulaContext, coin: Arg, period: Arg, headers: Arg
   // A period runs from its date to the next one's (the last, the current one, to now).
   const rows = span === null ? sorted : sorted.filter((r, i) => Date.parse(r.date) < span.end && (i + 1 < sorted.length ? Date.parse(sorted[i + 1].date) : Infinity) > span.start);
   const within = span === null ? '' : ` from ${isoDay(span.start)} to ${isoDay(span.end - 1)}`;
+  // None in the range: #N/A saying so (and when the history starts, which the answer shows), not a header row alone.
+  if (rows.length === 0) {
+    const starts = sorted.length > 0 && span !== null && Date.parse(sorted[0].date) >= span.end ? `; its history starts ${isoDay(Date.parse(sorted[0].date))}` : '';
+    throw notAvailable(`No ${p} returns for ${ref.name}${within}${starts}`);
+  }
   return table(rows, [
     { header: 'Date', cell: (r) => dateCell(r.date) },
     { header: 'Closing price', cell: (r) => decimalCell(r.closingPrice) },
@@ -199,23 +202,13 @@ const SPARK_INTERVALS: Record<string, SparkInterval> = {
 };
 const SPARK_INTERVALS_SHOWN = '"5m", "15m", "1h" (default) or "1d"';
 
-/** The plan's sparkline depth in words, for the error that a range reaches deeper. */
-function sparklineDepth(plan: string | undefined): string {
-  const d = plan && isPlan(plan) ? SPARKLINE_DEPTH_DAYS[plan] : null;
-  const on = d ? `on the ${plan} plan it reaches back ${d.intraday} days at 5m, 15m and 1h and ${d.daily} days at 1d` : 'its depth depends on the plan';
-  return `CRYPTO.SPARKLINE: ${on} (Basic: 30 days and 1 year; Pro: 90 days and 5 years). Pick a later start or the 1d interval`;
-}
-
 async function sparkline(ctx: FormulaContext, coin: Arg, headers: Arg, start: Arg, end: Arg, interval: Arg): Promise<Grid> {
   const input = coinArg(coin);
   const showHeaders = headersArg(headers);
   const iv = choiceArg(interval, 'interval', SPARK_INTERVALS, '1h', SPARK_INTERVALS_SHOWN);
   const range = chartRange(ctx, start, end);
-  const plan = ctx.client.meter.snapshot().plan?.plan;
-  if (range && plan && isPlan(plan)) {
-    const depth = SPARKLINE_DEPTH_DAYS[plan][iv === '1d' ? 'daily' : 'intraday'];
-    if (range.span.start < ctx.now() - (depth + 1) * DAY) throw notAvailable(sparklineDepth(plan), 'PLAN_LIMIT_EXCEEDED');
-  }
+  // The documented depth (CHART_DEPTH_DAYS) is refused before a request; a plan the table does not know goes to the service.
+  if (range) checkSparklineReach(planName(ctx), iv, range.span.start, ctx.now());
   const ref = await ctx.client.resolveCoin(input);
   const query = {
     interval: iv === '1h' ? undefined : iv,
@@ -223,16 +216,23 @@ async function sparkline(ctx: FormulaContext, coin: Arg, headers: Arg, start: Ar
     to: range?.query.to === undefined ? undefined : new Date(range.query.to).toISOString(),
   };
   const res = await ctx.client.get('sparkline', { id: ref.id, query }).catch((e: unknown) => {
-    const known = ctx.client.meter.snapshot().plan?.plan; // read by now: the sparkline waits for the plan
-    if (hasCode(e, 'PLAN_LIMIT_EXCEEDED')) throw notAvailable(sparklineDepth(known), 'PLAN_LIMIT_EXCEEDED');
+    // The plan is read by now (the sparkline waits for it); a credit limit keeps its own words.
+    if (hasCode(e, 'PLAN_LIMIT_EXCEEDED') && !(e instanceof Error && /credit/i.test(e.message))) {
+      throw notAvailable(sparklineReachMessage(planName(ctx) ?? '', iv, ctx.now()), 'PLAN_LIMIT_EXCEEDED');
+    }
     throw e;
   });
   const rows = [...res.data].sort((a, b) => a.time - b.time);
+  // None in the range (before the coin's first hour): #N/A saying so, not a header row alone.
+  const empty = range
+    ? `No ${ref.name} sparkline points between ${isoDay(range.span.start)} and ${isoDay(range.span.end - 1)}`
+    : `No sparkline for ${ref.name}`;
+  if (rows.length === 0 && !res.rejected?.length) throw notAvailable(empty);
   return table(rows, [
     { header: 'Time', cell: (r) => dateCell(r.time) },
     { header: 'Price', cell: (r) => decimalCell(r.price) },
     { header: 'Volume', cell: (r) => decimalCell(r.volume) },
-  ], showHeaders, `No sparkline for ${ref.name}`, res.rejected);
+  ], showHeaders, empty, res.rejected);
 }
 
 // ---------------------------------------------------------------- PERFORMANCE

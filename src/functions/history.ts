@@ -19,7 +19,7 @@ enum OhlcvInterval {
   weekly = "weekly",
   /** One candle a month */
   monthly = "monthly",
-  /** One candle an hour (the last 30 days) */
+  /** One candle an hour (recent days: the plan sets how far back) */
   hourly = "hourly",
 }
 
@@ -140,9 +140,9 @@ enum PerformanceField {
  * @customfunction OHLCV
  * @helpurl https://localhost:3000/help/ohlcv.html
  * @param coin Coin id, slug, symbol or name, e.g. "bitcoin", "BTC" or 1.
- * @param start First date: an Excel date, "2024-03-15", a period such as "2024", "2024Q1" or "2024-03" (alone it means that whole period), or a look-back such as "30D" or "1Y".
+ * @param start First date: an Excel date, "2024-03-15", a period such as "2024", "2024Q1" or "2024-03" (alone it means that whole period), or a look-back such as "30D" or "1Y". A start before the coin's first day gives the candles from its first day, as STOCKHISTORY starts at the first trading day; a range wholly before it is #N/A naming the day its history starts.
  * @param [end] Last date, included. Omitted: up to today (STOCKHISTORY would return the start day only).
- * @param [interval] "daily" (default), "weekly", "monthly" or "hourly" (last 30 days only); STOCKHISTORY's 0, 1, 2 also work.
+ * @param [interval] "daily" (default), "weekly", "monthly" or "hourly"; STOCKHISTORY's 0, 1, 2 also work. Hourly candles reach back as far as your plan gives (about 30 days): a start before that is #N/A naming the reach, never a shorter table; a start on the reach's first day gives its hours from the first one.
  * @param [headers] 1 (default) shows a header row, 0 hides it (2 is read as 1).
  * @param [fields] Columns in any order: STOCKHISTORY's numbers 0 Date, 1 Close, 2 Volume, 3 Open, 4 High, 5 Low, or names date, open, high, low, close, avg, volume, circulatingSupply, priceChangePercent, volumeChangePercent, circulatingSupplyChangePercent. Default Date, Open, High, Low, Close, Volume. Prices are USD: "USD" here is allowed, another currency code is #VALUE! (past prices are never converted at today's rate).
  * @param invocation Invocation
@@ -198,7 +198,7 @@ export function returns(coin: any, period: ReturnsPeriod, headers?: any, start?:
  * @param [headers] 1 (default) shows a header row, 0 hides it.
  * @param [start] Start date, period ("2025Q1") or look-back ("30D"); default the last 7 days.
  * @param [end] End date (default: now).
- * @param [interval] "5m", "15m", "1h" (default) or "1d". Basic and Advanced reach 30 days back at 5m-1h and 1 year at 1d; Pro 90 days and 5 years.
+ * @param [interval] "5m", "15m", "1h" (default) or "1d". How far back by plan: Basic 30 days at 5m-1h and 1 year at 1d; Advanced 30 days and 2 years; Pro 90 days and 5 years; Business 1 year and the full history. A deeper start is #N/A naming the reach; a start before the coin's first point gives the points from it.
  * @param invocation Invocation
  * @returns Time (Excel date), Price, Volume; oldest first.
  * @cancelable

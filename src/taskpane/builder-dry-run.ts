@@ -8,6 +8,7 @@ import type { CoinRef } from '../client';
 import type { HistoricalKey } from '../client/historical-batcher';
 import { FormulaError } from '../formulas/cells';
 import type { FormulaContext, FormulaFn, Settings } from '../formulas/host';
+import { isReachCheck } from '../formulas/reach';
 
 /** A request the formula would make. */
 export interface PlannedRequest {
@@ -64,6 +65,8 @@ export async function dryRun(id: string, fn: FormulaFn, args: unknown[], params:
         case 'get':
         case 'getPages':
           return async (endpoint: string, req: { id?: number; query?: Record<string, unknown>; maxItems?: number } = {}) => {
+            // A check on an answer that did not cover its range follows only this run's empty answers: not a cost.
+            if (key === 'get' && isReachCheck(endpoint, req.query)) throw new DataWouldBeFetched();
             asked = true;
             requests.push({ kind: key === 'get' ? 'get' : 'pages', endpoint, query: { ...req.query }, maxItems: req.maxItems, coinId: req.id });
             return empty();

@@ -6,11 +6,14 @@
  * InvalidRequestError. Charts (fear & greed, altcoin index, dominance, TVL) have one point
  * per day from the day containing `from` to the day containing `to`; the TVL chart's optional
  * `from` defaults to 30 days before `to`. Hourly OHLCV covers at most the last 720 hour
- * buckets (30 days): an earlier `from` is moved forward.
+ * buckets (30 days, guess: no public page gives the hourly candles' depth): an earlier `from`
+ * is moved forward, silently (the client must notice: src/formulas/reach.ts). The sparkline's
+ * depth is the documented table (CHART_DEPTH_DAYS): a deeper `from` is 403 PLAN_LIMIT_EXCEEDED
+ * ([doc]: "a history range deeper than the plan allows").
  */
 import type { DataEndpointName, Handler, HandlerRequest, HandlerResult } from '../contract';
 import { InvalidRequestError, PlanLimitError } from '../contract';
-import { SPARKLINE_DEPTH_DAYS } from '../../api/endpoints';
+import { chartDepthDays, chartReachStart } from '../../api/endpoints';
 import { DAY, HOUR, dayIndex, hourIndex, type Period } from './calendar';
 import { candleList, hourlyCandles, periodBars, sparkline, type SparkInterval } from './candles';
 import { blockchain, blockchainList, blockchainMap, chainOf, tvlChange, tvlChart } from './chains';
@@ -81,8 +84,9 @@ export function createHandlers(m: Market): Record<DataEndpointName, Handler> {
       const interval = param(n, req.query, 'interval') as SparkInterval;
       // guess: without `from`, the last 7 days (168 hourly points at 1h)
       const [from, to] = range(n, req, 7 * DAY - HOUR);
-      const depth = req.plan ? SPARKLINE_DEPTH_DAYS[req.plan][interval === '1d' ? 'daily' : 'intraday'] : Infinity;
-      if (from < req.now - depth * DAY - DAY) {
+      const depth = chartDepthDays(req.plan, interval) ?? Infinity;
+      // guess: the words (the code is [doc]).
+      if (from < chartReachStart(depth, req.now)) {
         throw new PlanLimitError(`Sparkline history deeper than the ${req.plan} plan allows (${depth} days at ${interval})`);
       }
       return { data: sparkline(m.series, m.coin(req.id), s, from, to, interval, param(n, req.query, 'sortOrder') === 'desc') };
