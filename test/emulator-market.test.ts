@@ -125,7 +125,7 @@ const SAMPLES: Record<DataEndpointName, [Q, number?][]> = {
   holdersSummary: [[{}, HOLDER_COIN], [{}, BTC]],
   vestingAllocations: [[{}, VESTED], [{ includeUntracked: 'true' }, VESTED], [{}, BTC]],
   vcPressure: [[{}, VESTED]],
-  tokenUnlocks: [[{}], [{ offset: '100', limit: '200' }]],
+  tokenUnlocks: [[{}], [{ offset: '100', limit: '200' }], [{ daysAhead: '365', sortBy: 'percentOfMcap', sortOrder: 'desc', minUsdAmount: '1000', minPercentOfMcap: '0.5' }]],
   upcomingUnlocks: [[{}], [{ page: '2', sortBy: 'usdAmount', sortOrder: 'desc', daysAhead: '365' }], [{ minPercentOfMcap: '1' }]],
   globalMarket: [[{}]],
   fearGreed: [[{}]],
@@ -508,6 +508,9 @@ test('tokenomics, allocations, unlocks and VC pressure agree', () => {
     assert.match(u.unlockValue, /^\d+$/);
   }
   for (let i = 1; i < unlocks365.length; i++) assert.ok(unlocks365[i - 1].time <= unlocks365[i].time);
+  // The 200-a-request list: the same unlocks, window and filters [doc].
+  const wide = data('tokenUnlocks', { daysAhead: '365', offset: '0', limit: '200' });
+  assert.deepEqual(wide, unlocks365.slice(0, 200));
   const page = call('upcomingUnlocks', { daysAhead: '365', page: '2' });
   assert.deepEqual(page.meta, { page: 2, pageSize: 25, hasNextPage: unlocks365.length > 50 });
   const big = data('upcomingUnlocks', { daysAhead: '365', minUsdAmount: '1000000', sortBy: 'usdAmount', sortOrder: 'desc' });
@@ -515,11 +518,18 @@ test('tokenomics, allocations, unlocks and VC pressure agree', () => {
     assert.ok(num(big[i].unlockValue) >= 1e6);
     if (i) assert.ok(num(big[i - 1].unlockValue) >= num(big[i].unlockValue));
   }
+  assert.deepEqual(data('tokenUnlocks', { daysAhead: '365', minUsdAmount: '1000000', sortBy: 'usdAmount', sortOrder: 'desc', limit: '25' }), big);
   const allocs = data('vestingAllocations', { includeUntracked: 'true' }, VESTED);
   const tracked = data('vestingAllocations', {}, VESTED);
   assert.ok(allocs.some((a: Any) => !a.isTracked) && tracked.every((a: Any) => a.isTracked));
-  assertClose(allocs.reduce((s: number, a: Any) => s + num(a.tokens), 0), num(t.totalSupply), 'allocations sum to total', 1e-9);
+  assertClose(allocs.reduce((s: number, a: Any) => s + num(a.totalAmount), 0), num(t.totalSupply), 'allocations sum to total', 1e-9);
   assertClose(tracked.reduce((s: number, a: Any) => s + a.groupDominance, 0), 100, 'groupDominance', 0, 0.01);
+  assertClose(tracked.reduce((s: number, a: Any) => s + num(a.lockedAmount), 0), num(t.totalLockedAmount), 'locked amounts', 1e-9);
+  for (const a of tracked) {
+    assertClose(num(a.unlockedAmount) + num(a.lockedAmount), num(a.totalAmount), `${a.allocationName} unlocked + locked`, 1e-9);
+    assert.ok(['linear', 'nonlinear', 'dynamic'].includes(a.vestingType), a.vestingType);
+    if (a.nextUnlockTokenAmount !== null) assert.equal(num(a.nextUnlockUsdAmount), Math.round(num(a.nextUnlockTokenAmount) * price));
+  }
   const next = tracked.map((a: Any) => a.nextUnlockDate).filter(Boolean).sort()[0];
   assert.equal(next, t.nextUnlockDate);
   const vc = data('vcPressure', {}, VESTED);

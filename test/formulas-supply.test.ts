@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { JsonCell } from '../src/cli/calculate';
 import { openSession, type Session } from '../src/cli/session';
-import { toSerial } from '../src/formulas/cells';
+import { fromSerial, toSerial } from '../src/formulas/cells';
 import { FROZEN_ISO as NOW_ISO, FROZEN_NOW as NOW } from '../harness/instant';
 import { TEST_DIALECT } from './support/dialect';
 import { TEST_WORKBOOK } from './support/workbook';
@@ -26,7 +26,7 @@ after(async () => {
   await s?.close();
 });
 
-const { calc, grid: table } = formulaChecks(() => s);
+const { calc, grid: table, one } = formulaChecks(() => s);
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 const record = (g: JsonCell[][]) => Object.fromEntries(g.slice(1).map((r) => [r[0] as string, r[1]]));
 
@@ -40,6 +40,11 @@ async function withKey<T>(key: string, fn: (t: Session) => Promise<T>): Promise<
   }
 }
 
+/** The docs' tokenomics has no untracked figures (the legacy one has). */
+const UNTRACKED_REPORTED = TEST_DIALECT !== 'docs';
+/** The documented vesting lists (docs, legacy) have no untracked allocations, no end dates, and take no includeUntracked. */
+const VESTING_AS_SPEC = TEST_DIALECT === 'spec';
+
 describe('CRYPTO.TOKENOMICS', () => {
   const FIELDS = ['totalSupply', 'maxSupply', 'circulatingSupply', 'circulatingPercent', 'fullyDilutedValuation', 'totalUnlockedAmount',
     'totalUnlockedPercent', 'totalLockedAmount', 'totalLockedPercent', 'untrackedAmount', 'untrackedPercent', 'nextUnlockDate',
@@ -50,9 +55,17 @@ describe('CRYPTO.TOKENOMICS', () => {
     assert.deepEqual(g[0], ['Field', 'Value']);
     assert.deepEqual(g.slice(1).map((r) => r[0]), FIELDS);
     const t = record(g);
-    near(num(t.totalUnlockedPercent) + num(t.totalLockedPercent) + num(t.untrackedPercent), 100, 0.01, 'unlocked+locked+untracked %');
     const total = num(t.totalSupply);
-    near(num(t.totalUnlockedAmount) + num(t.totalLockedAmount) + num(t.untrackedAmount), total, total * 1e-6, 'amounts');
+    if (UNTRACKED_REPORTED) {
+      near(num(t.totalUnlockedPercent) + num(t.totalLockedPercent) + num(t.untrackedPercent), 100, 0.01, 'unlocked+locked+untracked %');
+      near(num(t.totalUnlockedAmount) + num(t.totalLockedAmount) + num(t.untrackedAmount), total, total * 1e-6, 'amounts');
+    } else {
+      // The documented shape has no untracked figures: those two cells say so, the rest read as in every shape.
+      for (const f of ['untrackedAmount', 'untrackedPercent']) {
+        assert.deepEqual(t[f], { error: '#N/A', message: `The API answered without ${f} (/v3/currencies/{id}/tokenomics)` });
+      }
+      assert.ok(num(t.totalUnlockedPercent) + num(t.totalLockedPercent) < 100);
+    }
     near(num(t.circulatingPercent), (num(t.circulatingSupply) / total) * 100, 0.001, 'circulating %');
     assert.ok(num(t.nextUnlockDate) > TODAY && num(t.nextUnlockDate) < TODAY + 400, `next unlock ${t.nextUnlockDate}`);
     near(num(t.nextUnlockPercentOfSupply), (num(t.nextUnlockTokenAmount) / total) * 100, 0.001, 'next unlock % of supply');
@@ -83,41 +96,77 @@ describe('CRYPTO.TOKENOMICS', () => {
 });
 
 describe('CRYPTO.VESTING', () => {
-  const HEADER = ['Allocation', 'Tracked', 'Group dominance %', 'Locked %', 'Unlocked %', 'Tokens', '% of supply', 'Unlock type', 'Next unlock', 'End date'];
+  const HEADER = ['Allocation', 'Tracked', 'Group dominance %', 'Locked %', 'Unlocked %', 'Tokens', '% of supply', 'Unlock type', 'Next unlock', 'End date',
+    'Unlocked tokens', 'Locked tokens', 'Next unlock tokens', 'Next unlock USD'];
 
   test('tracked allocations: locked + unlocked = 100 each, group dominance sums to 100, agrees with TOKENOMICS', async () => {
     const g = await table('=CRYPTO.VESTING("sui")');
     assert.deepEqual(g[0], HEADER);
     const rows = g.slice(1);
     assert.ok(rows.length >= 3);
+    const price = num(await one('=CRYPTO.PRICE("sui")'));
     for (const r of rows) {
       assert.equal(r[1], true);
       assert.equal(typeof r[0], 'string');
       near(num(r[3]) + num(r[4]), 100, 0.001, `${r[0]} locked+unlocked`);
       assert.ok(num(r[5]) > 0);
+      assert.ok(['linear', 'nonlinear', 'dynamic'].includes(String(r[7])), `unlock type ${r[7]}`);
       assert.ok(r[8] === '' || num(r[8]) > TODAY, `next unlock ${r[8]}`);
-      assert.ok(num(r[9]) > 40_000 && num(r[9]) < 60_000, `end date ${r[9]}`);
+      if (VESTING_AS_SPEC) assert.ok(num(r[9]) > 40_000 && num(r[9]) < 60_000, `end date ${r[9]}`);
+      else assert.deepEqual(r[9], { error: '#N/A', message: 'The API answered without endDate (/v3/currencies/{id}/vesting/allocations)' });
+      near(num(r[10]) + num(r[11]), num(r[5]), num(r[5]) * 1e-9, `${r[0]} unlocked + locked tokens`);
+      near(num(r[11]), (num(r[5]) * num(r[3])) / 100, num(r[5]) * 1e-5, `${r[0]} locked tokens = locked %`);
+      if (r[8] === '') assert.deepEqual([r[12], r[13]], ['', '']);
+      else near(num(r[13]), num(r[12]) * price, Math.max(1, num(r[13]) * 1e-5), `${r[0]} next unlock USD = tokens x price`);
     }
     near(sum(rows.map((r) => num(r[2]))), 100, 0.01, 'group dominance');
     const t = record(await table('=CRYPTO.TOKENOMICS("sui")'));
-    const lockedTokens = sum(rows.map((r) => (num(r[5]) * num(r[3])) / 100));
-    near(lockedTokens, num(t.totalLockedAmount), num(t.totalLockedAmount) * 1e-4, 'locked tokens');
+    near(sum(rows.map((r) => num(r[11]))), num(t.totalLockedAmount), num(t.totalLockedAmount) * 1e-6, 'locked tokens');
     const nextUnlocks = rows.map((r) => r[8]).filter((x): x is number => typeof x === 'number');
     assert.equal(Math.min(...nextUnlocks), t.nextUnlockDate);
   });
 
-  test('includeUntracked adds the untracked allocations with empty schedule cells; shares of supply sum to 100', async () => {
+  test('includeUntracked: the untracked allocations where the service has them; a service without them says so', async () => {
     const tracked = (await table('=CRYPTO.VESTING("sui",FALSE,0)'));
-    const all = await table('=CRYPTO.VESTING("sui",TRUE,0)');
     assert.equal(typeof tracked[0][0], 'string', 'no header row');
+    if (!VESTING_AS_SPEC) {
+      // The documented list takes no query parameters: the service refuses it, and the cell says what it offers.
+      const e = failure(await calc('=CRYPTO.VESTING("sui",TRUE,0)'));
+      assert.equal(e.error, '#N/A');
+      assert.match(e.message, /tracked allocations only .* refused includeUntracked\. Leave includeUntracked empty or FALSE/);
+      return;
+    }
+    const all = await table('=CRYPTO.VESTING("sui",TRUE,0)');
     assert.ok(all.length > tracked.length);
     const untracked = all.filter((r) => r[1] === false);
     assert.equal(untracked.length, all.length - tracked.length);
     for (const r of untracked) {
-      assert.deepEqual([r[2], r[3], r[4], r[7], r[8], r[9]], ['', '', '', '', '', '']);
+      assert.deepEqual([r[2], r[3], r[4], r[7], r[8], r[9], r[10], r[11], r[12], r[13]], ['', '', '', '', '', '', '', '', '', '']);
       assert.ok(num(r[5]) > 0);
     }
     near(sum(all.map((r) => num(r[6]))), 100, 0.01, '% of supply');
+  });
+
+  test('includeUntracked is not sent unless asked for (the documented list takes no query parameters)', async () => {
+    const seen: string[] = [];
+    const t = await openSession({
+      workbook: TEST_WORKBOOK,
+      emulator: { now: NOW_ISO, rpm: 2000, dialect: TEST_DIALECT },
+      client: {
+        fetch: async (input, init) => {
+          const url = new URL(String(input));
+          if (url.pathname.endsWith('/vesting/allocations')) seen.push(url.search);
+          return fetch(input, init);
+        },
+      },
+    });
+    try {
+      await table('=CRYPTO.VESTING("sui")', t);
+      await table('=CRYPTO.VESTING("arbitrum",FALSE)', t);
+      assert.deepEqual(seen, ['', '']);
+    } finally {
+      await t.close();
+    }
   });
 
   test('a coin without vesting: #N/A saying so, with or without headers; Advanced plan → #N/A naming Pro', async () => {
@@ -133,13 +182,37 @@ describe('CRYPTO.VESTING', () => {
 });
 
 describe('CRYPTO.UNLOCKS', () => {
-  const HEADER = ['Date', 'Coin', 'Symbol', 'Tokens', 'Value USD', '% of market cap', '% of supply', 'Price', 'Market cap'];
+  const HEADER = ['Date', 'Coin', 'Symbol', 'Tokens', 'Value USD', '% of market cap', '% of supply', 'Price', 'Market cap', 'Slug', 'Id'];
+  type Raw = Record<string, unknown>;
+  const requests = (path: string) => s.emulator!.usage('demo-pro').byPath[path]?.requests ?? 0;
+  /** The server's own answer, every page of the list of 25, read here without the add-in (whatever the dialect's names). */
+  async function serverUnlocks(daysAhead: number): Promise<{ id: number; time: number }[]> {
+    const out: { id: number; time: number }[] = [];
+    for (let page = 1; ; page++) {
+      const r = await fetch(`${s.emulator!.url}${UNLOCKS_PATH}?daysAhead=${daysAhead}&page=${page}`, { headers: { 'X-Api-Key': 'demo-pro' } });
+      const b = (await r.json()) as { data: Raw[]; meta: { hasNextPage: boolean } };
+      out.push(...b.data.map((u) => ({ id: Number(u.id ?? u.currencyId), time: typeof u.time === 'number' ? u.time : Date.parse(String(u.date)) })));
+      if (!b.meta.hasNextPage) return out;
+    }
+  }
+  async function serverSlugs(): Promise<Map<number, string>> {
+    const r = await fetch(`${s.emulator!.url}/v3/currencies/map`, { headers: { 'X-Api-Key': 'demo-pro' } });
+    return new Map(((await r.json()) as { data: { id: number; slug: string }[] }).data.map((c) => [c.id, c.slug]));
+  }
 
-  test('default: the next 25 unlocks in 30 days, soonest first', async () => {
-    const g = await table('=CRYPTO.UNLOCKS()');
+  test('UNLOCKS(30): every unlock of the 30 days, soonest first, with slug and id columns, in two requests of 200', async () => {
+    const truth = await serverUnlocks(30);
+    const slugs = await serverSlugs();
+    assert.ok(truth.length > 200, `the demo data has ${truth.length} unlocks in 30 days: more than one request of 200`);
+    const [wide0, narrow0] = [requests(TOKEN_UNLOCKS_PATH), requests(UNLOCKS_PATH)];
+    const g = await table('=CRYPTO.UNLOCKS(30)');
+    assert.equal(requests(TOKEN_UNLOCKS_PATH) - wide0, Math.ceil(truth.length / 200), 'pages of 200');
+    assert.equal(requests(UNLOCKS_PATH), narrow0, 'none of 25');
     assert.deepEqual(g[0], HEADER);
     const rows = g.slice(1);
-    assert.equal(rows.length, 25);
+    assert.equal(rows.length, truth.length, 'every unlock of the window, no note row');
+    assert.deepEqual(rows.map((r) => [r[10], fromSerial(num(r[0]))]), truth.map((u) => [u.id, u.time]));
+    assert.ok(num(rows[rows.length - 1][0]) >= TODAY + 25, 'the rows reach the end of the window');
     for (let i = 0; i < rows.length; i++) {
       const r = rows[i];
       assert.ok(num(r[0]) > TODAY && num(r[0]) <= TODAY + 30, `date ${r[0]}`);
@@ -148,39 +221,49 @@ describe('CRYPTO.UNLOCKS', () => {
       for (const k of [3, 4, 5, 6, 7, 8]) num(r[k]);
       // Value is whole dollars from the unrounded price: within rounding of tokens x price.
       near(num(r[4]), num(r[3]) * num(r[7]), Math.max(1, num(r[4]) * 1e-5), 'value = tokens x price');
+      assert.equal(r[9], slugs.get(num(r[10])), `slug of ${r[1]}`);
     }
+    // A row feeds other formulas: its slug and its id name the same coin.
+    const r = rows[0];
+    assert.deepEqual(await table(`=CRYPTO.TOKENOMICS("${r[9]}","nextUnlockDate")`), await table(`=CRYPTO.TOKENOMICS(${r[10]},"nextUnlockDate")`));
+    assert.deepEqual(await table(`=CRYPTO.TOKENOMICS(${r[10]},"nextUnlockDate")`), [[r[0]]]);
   });
 
-  test('count beyond a page fetches as many pages of 25 as needed, no more (filtered or sorted by value)', async () => {
-    const before = s.emulator!.usage('demo-pro').byPath[UNLOCKS_PATH]?.requests ?? 0;
+  test('more unlocks than the cap: 1,000 rows and a last row naming the cap and the date reached; count asks for fewer, without a note', async () => {
+    const truth = await serverUnlocks(365);
+    assert.ok(truth.length > 1000, `${truth.length} unlocks in a year`);
+    const g = await table('=CRYPTO.UNLOCKS(365)');
+    assert.equal(g.length, 1 + 1000 + 1, 'header, 1,000 unlocks, the note');
+    const rows = g.slice(1, -1);
+    assert.deepEqual(rows.map((r) => r[10]), truth.slice(0, 1000).map((u) => u.id));
+    const note = g[g.length - 1];
+    const reached = new Date(truth[999].time).toISOString().slice(0, 10);
+    assert.equal(note[0], `More unlocks not shown: capped at 1,000 rows (through ${reached}) of the next 365 days. Use a shorter daysAhead or a minUsdAmount to see the rest.`);
+    assert.deepEqual(note.slice(1), Array(HEADER.length - 1).fill(''), 'the other cells empty, no error values');
+    const largest = await table('=CRYPTO.UNLOCKS(365,"usdAmount")');
+    assert.match(String(largest[largest.length - 1][0]), /capped at 1,000 rows \(the first 1,000 by usdAmount desc\)/);
+    const counted = await table('=CRYPTO.UNLOCKS(365,,,,,1000,0)');
+    assert.deepEqual(counted, g.slice(1, -1), 'count: exactly the rows asked for');
+    const few = await table('=CRYPTO.UNLOCKS(30,,,,,60,0)');
+    assert.deepEqual(few, (await table('=CRYPTO.UNLOCKS(30,,,,,,0)')).slice(0, 60));
+  });
+
+  test('filtered or sorted by value: the same 200-a-request list with its filters, not pages of 25', async () => {
+    const [wide0, narrow0] = [requests(TOKEN_UNLOCKS_PATH), requests(UNLOCKS_PATH)];
     const g = await table('=CRYPTO.UNLOCKS(90,"usdAmount",,,,60,0)');
-    const after = s.emulator!.usage('demo-pro').byPath[UNLOCKS_PATH]?.requests ?? 0;
+    assert.equal(requests(TOKEN_UNLOCKS_PATH) - wide0, 1, 'one request of up to 200');
+    assert.equal(requests(UNLOCKS_PATH), narrow0, 'none of 25');
     assert.equal(g.length, 60);
-    assert.equal(after - before, 3, 'three pages of 25');
     const keys = new Set(g.map((r) => `${r[0]}|${r[1]}`));
     assert.equal(keys.size, 60, 'no row twice');
     for (const r of g) assert.ok(num(r[0]) <= TODAY + 90);
-  });
-
-  test('soonest first without filters: the 200-a-request list, the same rows for fewer credits', async () => {
-    const usage = () => s.emulator!.usage('demo-pro').byPath;
-    const u0 = usage();
-    const cheap = await table('=CRYPTO.UNLOCKS(90,,,,,60,0)');
-    const u1 = usage();
-    assert.equal((u1[TOKEN_UNLOCKS_PATH]?.requests ?? 0) - (u0[TOKEN_UNLOCKS_PATH]?.requests ?? 0), 1, 'one request of up to 200');
-    assert.equal(u1[UNLOCKS_PATH]?.requests ?? 0, u0[UNLOCKS_PATH]?.requests ?? 0, 'none of 25');
-    // minUsdAmount 0 filters nothing but keeps the 25-a-page list: the same rows, three requests
-    const paged = await table('=CRYPTO.UNLOCKS(90,,,0,,60,0)');
-    assert.equal((usage()[UNLOCKS_PATH]?.requests ?? 0) - (u1[UNLOCKS_PATH]?.requests ?? 0), 3);
-    assert.deepEqual(cheap, paged);
-    // the window holds: nothing after daysAhead, even when fewer unlocks than count
     const week = await table('=CRYPTO.UNLOCKS(7,,,,,1000,0)');
     assert.ok(week.length > 0 && week.length < 1000);
     for (const r of week) assert.ok(num(r[0]) <= TODAY + 7);
-    assert.deepEqual(week, await table('=CRYPTO.UNLOCKS(7,,,0,,1000,0)'));
+    assert.deepEqual(week, await table('=CRYPTO.UNLOCKS(7,,,0,,1000,0)'), 'a minimum of 0 filters nothing');
   });
 
-  test('where the service has no 200-a-request list for the key (a guess), the list of 25 a page answers', async () => {
+  test('where the service has no 200-a-request list for the key (a guess), the list of 25 a page answers the same rows', async () => {
     const t = await openSession({
       workbook: TEST_WORKBOOK,
       emulator: { now: NOW_ISO, rpm: 2000, dialect: TEST_DIALECT },
@@ -192,9 +275,34 @@ describe('CRYPTO.UNLOCKS', () => {
       },
     });
     try {
-      const g = await table('=CRYPTO.UNLOCKS(90,,,,,60,0)', t);
-      assert.deepEqual(g, await table('=CRYPTO.UNLOCKS(90,,,0,,60,0)'));
-      assert.equal(t.emulator!.usage('demo-pro').byPath[UNLOCKS_PATH]?.requests, 3, 'three pages of 25');
+      const g = await table('=CRYPTO.UNLOCKS(30)', t);
+      assert.deepEqual(g, await table('=CRYPTO.UNLOCKS(30)'));
+      assert.equal(t.emulator!.usage('demo-pro').byPath[UNLOCKS_PATH]?.requests, Math.ceil((g.length - 1) / 25), 'pages of 25');
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('a currency map that cannot be read costs the slug cells only: the id column still names each coin', async () => {
+    const t = await openSession({
+      workbook: TEST_WORKBOOK,
+      emulator: { now: NOW_ISO, rpm: 2000, dialect: TEST_DIALECT },
+      client: {
+        fetch: async (input, init) =>
+          new URL(String(input)).pathname === '/v3/currencies/map'
+            ? new Response(JSON.stringify({ error: { code: 'INTERNAL_ERROR', message: 'Internal server error', status: 500 } }), { status: 500 })
+            : fetch(input, init),
+        maxRetries: 0,
+      },
+    });
+    try {
+      const g = await table('=CRYPTO.UNLOCKS(7,,,,,5,0)', t);
+      const main = await table('=CRYPTO.UNLOCKS(7,,,,,5,0)');
+      assert.deepEqual(g.map((r) => r[10]), main.map((r) => r[10]));
+      for (const r of g) {
+        assert.equal((r[9] as { error: string }).error, '#N/A');
+        assert.match((r[9] as { message: string }).message, new RegExp(`^No slug for coin id ${r[10]}`));
+      }
     } finally {
       await t.close();
     }

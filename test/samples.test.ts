@@ -17,6 +17,10 @@ import { strFromU8, unzipSync } from 'fflate';
 import { SAMPLES_DIR, SAMPLE_TEMPLATES, addinReference, manifestAddin, sampleFile, savedTemplateFormula, writeSamples } from '../scripts/samples';
 import { savedFormula, webextensionXml } from '../scripts/xlsx-saved-form';
 import { isFormula } from '../src/preview/workbook/sheet';
+import { calculate } from '../src/cli/calculate';
+import { openSession } from '../src/cli/session';
+import { toSerial } from '../src/formulas/cells';
+import { FROZEN_ISO, FROZEN_NOW } from '../harness/instant';
 
 const FIXTURE = JSON.parse(readFileSync(path.join(import.meta.dirname, 'fixtures/excel-saved-form.json'), 'utf8')) as {
   parts: { path: string; contentType: string; relatedFrom: string; relationshipType: string; mustContain: string[] }[];
@@ -158,6 +162,33 @@ test('number formats: the templates\' money and percent cells, and the dates ove
   assert.equal(dashboard.format('P11'), 'yyyy-mm-dd hh:mm', 'MARKETS\'s Last updated column');
   const unlocks = await readCells(path.join(dir, 'crypto-unlocks.xlsx'));
   assert.equal(unlocks.format('A4'), 'yyyy-mm-dd');
+});
+
+test('the unlocks sample shows what its title says: every unlock of the next 90 days, its dates formatted to the last row', async () => {
+  const t = SAMPLE_TEMPLATES.find((x) => x.id === 'unlocks')!;
+  assert.match(t.cells.A1, /the next 90 days/);
+  const session = await openSession({ emulator: { now: FROZEN_ISO } });
+  try {
+    const out = await calculate(session.host, t.cells.A3);
+    assert.ok('value' in out, JSON.stringify(out));
+    // The server's own count of the window, every page of the list of 25.
+    let total = 0;
+    for (let page = 1; ; page++) {
+      const r = await fetch(`${session.emulator!.url}/v3/currencies/upcoming-token-unlocks?daysAhead=90&page=${page}`, { headers: { 'X-Api-Key': 'demo-pro' } });
+      const b = (await r.json()) as { data: unknown[]; meta: { hasNextPage: boolean } };
+      total += b.data.length;
+      if (!b.meta.hasNextPage) break;
+    }
+    assert.ok(total > 25, `${total} unlocks in 90 days`);
+    assert.equal(out.value.length, 1 + total, 'a header row and every unlock, no note row');
+    const today = Math.floor(toSerial(FROZEN_NOW));
+    const last = out.value[out.value.length - 1][0] as number;
+    assert.ok(last > today + 80 && last <= today + 90, `the last row is near the 90th day (${last - today})`);
+    const unlocks = await readCells(path.join(dir, 'crypto-unlocks.xlsx'));
+    assert.equal(unlocks.format(`A${3 + total}`), 'yyyy-mm-dd', 'the last unlock\'s date formatted');
+  } finally {
+    await session.close();
+  }
 });
 
 test('the committed samples/ are the generated ones, part for part (run npm run samples after changing a template)', () => {

@@ -278,10 +278,16 @@ export const ENDPOINTS = {
     data: list(R.HolderItem), meta: R.HoldersMeta,
   },
   holdersSummary: { path: '/v3/currencies/{id}/holders/summary', plan: 'Advanced', cost: 'flat', freshness: 'live', params: {}, data: R.HoldersSummary },
+  /**
+   * [doc: docs.cryptorank.io/api-reference/vesting-&-token-unlocks/vesting-allocations] the path takes the
+   * id only, no query parameters, and untracked allocations are excluded. The spec's record notes name
+   * `includeUntracked=true`: kept so a key on such a service can ask, but never sent unless the user asks
+   * (VESTING's includeUntracked TRUE), and a refusal is said in the cell (formulas/supply.ts).
+   */
   vestingAllocations: {
     path: '/v3/currencies/{id}/vesting/allocations', plan: 'Pro', cost: 'flat', freshness: 'live',
     params: { includeUntracked: { kind: 'bool', default: false } },
-    data: list(R.VestingAllocation),
+    data: list(R.VestingAllocation), variant: V.vestingAllocationVariant,
   },
   vcPressure: { path: '/v3/currencies/{id}/vesting/vc-pressure', plan: 'Pro', cost: 'flat', freshness: 'live', params: {}, data: R.VcPressure, variant: V.vcPressureVariant },
   upcomingUnlocks: {
@@ -297,13 +303,26 @@ export const ENDPOINTS = {
     data: list(R.UpcomingUnlock), variant: V.upcomingUnlockVariant,
   },
   /**
-   * [doc]: `offset` 0-50000, `limit` 1-200 (default 50): up to 200 unlocks a request, where the
-   * list above gives 25. guess: Pro, 1 credit a request, soonest first, the same item as the
-   * list above (in its documented variant names), no filters.
+   * Every coin's upcoming unlocks, 200 a request [doc: docs.cryptorank.io/api-reference/token-unlocks/
+   * upcoming-token-unlocks-across-all-coins]: `offset` 0-50000, `limit` 1-200 (default 50), `daysAhead`
+   * 1-365 (default 30, "days from today (inclusive)"), `minUsdAmount` and `minPercentOfMcap` (a percent:
+   * 5 means 5%; both inclusive lower bounds), `sortBy` date|usdAmount|percentOfMcap (default date),
+   * `sortOrder` asc|desc (default asc). Items: `currencyId, currencyName, currencySymbol, currencyImages,
+   * date` (ISO, 00:00Z), `tokenAmount, usdAmount, percentOfMcap, percentOfSupply, price, marketCap,
+   * circulatingSupply` (variants.ts). guess: Pro like the list above, 1 credit a request; no `meta`
+   * documented (pages are followed while full).
    */
   tokenUnlocks: {
     path: '/v3/token-unlocks/upcoming', plan: 'Pro', cost: 'flat', freshness: 'live', pageSize: 200, paging: 'offset',
-    params: { offset: { kind: 'int', min: 0, max: 50_000, default: 0 }, limit: { kind: 'int', min: 1, max: 200, default: 50 } },
+    params: {
+      offset: { kind: 'int', min: 0, max: 50_000, default: 0 },
+      limit: { kind: 'int', min: 1, max: 200, default: 50 },
+      daysAhead: { kind: 'int', min: 1, max: 365, default: 30 },
+      minUsdAmount: { kind: 'int', min: 0, max: 1e15 }, // guess: the bounds (documented: a number, e.g. 1000000)
+      minPercentOfMcap: { kind: 'number', min: 0, max: 100 },
+      sortBy: { kind: 'enum', values: ['date', 'usdAmount', 'percentOfMcap'], default: 'date' },
+      sortOrder: { kind: 'enum', values: ['asc', 'desc'], default: 'asc' },
+    },
     data: list(R.UpcomingUnlock), variant: V.upcomingUnlockVariant,
   },
 

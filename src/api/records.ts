@@ -336,8 +336,10 @@ export const Tokenomics = v.object({
   totalUnlockedPercent: N(Num),
   totalLockedAmount: N(Decimal),
   totalLockedPercent: N(Num),
-  untrackedAmount: N(Decimal),
-  untrackedPercent: N(Num),
+  // The documented shape has no untracked figures [doc: docs.cryptorank.io/api-reference/currencies/tokenomics-summary]:
+  // optional, so an answer without them costs those two cells (#N/A naming the field), not an empty value.
+  untrackedAmount: v.optional(N(Decimal)),
+  untrackedPercent: v.optional(N(Num)),
   nextUnlockDate: N(IsoDate),
   nextUnlockTokenAmount: N(Decimal),
   nextUnlockValue: N(Decimal),
@@ -385,19 +387,32 @@ export const VcPressure = v.object({
   investors: v.array(VcPressureInvestor),
   priceChangePercent24h: N(Num),
 });
-/** Spec fields first; after lockedPercent the fields are ours. */
+/**
+ * A vesting allocation. The spec fixes allocationId, allocationName, groupDominance,
+ * isTracked and lockedPercent and leaves the rest "not shown"; the rest takes the
+ * documented names [doc: docs.cryptorank.io/api-reference/vesting-&-token-unlocks/vesting-allocations].
+ * The documented shape has no allocationId, isTracked or endDate (variants.ts: isTracked is
+ * true there, as untracked allocations are excluded); optional fields are the ones a
+ * documented shape lacks: absent, they cost their cell (#N/A naming the field).
+ */
 export const VestingAllocation = v.object({
-  allocationId: Int,
+  allocationId: v.optional(Int),
   allocationName: v.string(),
   groupDominance: N(Num),
   isTracked: v.boolean(),
   lockedPercent: N(Num),
   unlockedPercent: N(Num),
-  tokens: Decimal,
-  percentOfSupply: Num,
-  unlockType: N(v.string()),
+  totalAmount: Decimal,
+  percentOfSupply: N(Num),
+  unlockedAmount: N(Decimal),
+  lockedAmount: N(Decimal),
   nextUnlockDate: N(IsoDate),
-  endDate: N(IsoDate),
+  nextUnlockTokenAmount: N(Decimal),
+  nextUnlockUsdAmount: N(Decimal),
+  /** `linear`, `nonlinear`, `dynamic` [doc]; a new value is shown as it comes, not refused. */
+  vestingType: N(v.string()),
+  /** ours: the allocation's last scheduled unlock; no documented shape has it. */
+  endDate: v.optional(N(IsoDate)),
 });
 export const HolderItem = v.object({
   rank: Int,

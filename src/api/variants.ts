@@ -63,16 +63,49 @@ export const candleVariant: Variant = (raw) => {
   return typeof r.time === 'string' ? { ...r, time: epochMs(r.time) } : r;
 };
 
-/** An upcoming unlock: `id`/`unlockTokens`/`unlockValue` (spec) or `currencyId`/`tokenAmount`/`usdAmount` [doc]. */
+/**
+ * An upcoming unlock: `id`/`name`/`symbol`/`imageUrl`/`time`/`unlockTokens`/`unlockValue` (spec);
+ * `currencyId`/`tokenAmount`/`usdAmount` with the rest as the spec (the coin list's doc page,
+ * docs.cryptorank.io/api-reference/vesting-&-token-unlocks/upcoming-token-unlocks); or
+ * `currencyId`/`currencyName`/`currencySymbol`/`currencyImages{icon,x60,x150,native}`/`date`
+ * (ISO, 00:00Z)/`tokenAmount`/`usdAmount` (`/v3/token-unlocks/upcoming`,
+ * docs.cryptorank.io/api-reference/token-unlocks/upcoming-token-unlocks-across-all-coins).
+ */
 export const upcomingUnlockVariant: Variant = (raw) => {
-  const r = renamed(raw, { currencyId: 'id', tokenAmount: 'unlockTokens', usdAmount: 'unlockValue', date: 'time' });
-  return typeof r.time === 'string' ? { ...r, time: epochMs(r.time) } : r;
+  const r = renamed(raw, {
+    currencyId: 'id', currencyName: 'name', currencySymbol: 'symbol',
+    tokenAmount: 'unlockTokens', usdAmount: 'unlockValue', date: 'time',
+  });
+  const out = typeof r.time === 'string' ? { ...r, time: epochMs(r.time) } : r;
+  // The spec's imageUrl is the 150x150 logo (the coin list's doc page says so of its own).
+  const images = raw.currencyImages as Record<string, unknown> | null | undefined;
+  if ('imageUrl' in out || images === undefined) return out;
+  const url = images === null ? null : images.x150 ?? images.native ?? images.icon ?? images.x60 ?? null;
+  return { ...out, imageUrl: url };
 };
 
-/** Tokenomics: `nextUnlockValue` or `nextUnlockUsdAmount`; `nextUnlockDate` ISO or epoch ms. */
+/**
+ * Tokenomics: `nextUnlockValue` or `nextUnlockUsdAmount`; `nextUnlockDate` ISO or epoch ms;
+ * the source links as `vestingSourceUrls` (spec) or `vestingInfo` (URLs, [doc:
+ * docs.cryptorank.io/api-reference/currencies/tokenomics-summary]). An older documented
+ * version has neither: that costs its cell (#N/A naming the field), as any missing field.
+ */
 export const tokenomicsVariant: Variant = (raw) => {
-  const r = renamed(raw, { nextUnlockUsdAmount: 'nextUnlockValue' });
+  const r = renamed(raw, { nextUnlockUsdAmount: 'nextUnlockValue', vestingInfo: 'vestingSourceUrls' });
   return typeof r.nextUnlockDate === 'number' ? { ...r, nextUnlockDate: isoText(r.nextUnlockDate) } : r;
+};
+
+/**
+ * A vesting allocation: the documented names (`totalAmount`, `lockedAmount`,
+ * `nextUnlockUsdAmount`) or the inventory's (`totalTokens`, `lockedTokens`,
+ * `nextUnlockValue`); `nextUnlockDate` ISO or epoch ms (both documented). Without
+ * `isTracked` the allocation is tracked: the documented list excludes untracked
+ * allocations ("Untracked allocations are excluded", the same page).
+ */
+export const vestingAllocationVariant: Variant = (raw) => {
+  const r = renamed(raw, { totalTokens: 'totalAmount', lockedTokens: 'lockedAmount', nextUnlockValue: 'nextUnlockUsdAmount' });
+  const out = typeof r.nextUnlockDate === 'number' ? { ...r, nextUnlockDate: isoText(r.nextUnlockDate) } : r;
+  return 'isTracked' in out ? out : { ...out, isTracked: true };
 };
 
 /** VC pressure: `nextUnlockDate` ISO or epoch ms. */

@@ -31,7 +31,7 @@ import { Accounts, DEMO_KEYS, creditPeriod, type UsageSnapshot } from './account
 import { InvalidRequestError, NotFoundError, PlanLimitError, type DataEndpointName, type HandlerResult, type MarketDataSource } from './contract';
 import { FaultInjector, SLOW_ANSWER_MS, mulberry32, type Fault, type FaultRates } from './faults';
 import { RateLimiter } from './rate-limit';
-import { DIALECTS, inDialect, isDialect, type Dialect } from './dialects';
+import { DIALECTS, inDialect, isDialect, refusedParams, type Dialect } from './dialects';
 
 export { DEMO_KEYS } from './accounts';
 export { DIALECTS, isDialect, type Dialect } from './dialects';
@@ -454,7 +454,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       }
       query[k] = val;
     }
-    problems.push(...validateQuery(name, query));
+    problems.push(...validateQuery(name, query), ...refusedParams(dialect, name, query).map((p) => `property ${p} should not exist`));
     if (problems.length > 0) return fail(new HttpError('VALIDATION_ERROR', problems.join('; ')));
 
     const now = clock.now();

@@ -6,7 +6,8 @@
  * CustomFunctions.Error and a date into what the workbook can hold
  * (forWorkbook below); the CLI prints them.
  */
-import { hasCode } from '../client/api-error';
+import { ApiError, hasCode } from '../client/api-error';
+import type { EndpointName } from '../api/endpoints';
 import type { ExcelErrorCode } from '../client/error-rules';
 import { EntityCell, type EntityValue } from './entity-cell';
 
@@ -136,6 +137,24 @@ export function dateCell(value: string | number | null | undefined): DateCell | 
 }
 export function textCell(value: string | null | undefined): string {
   return value ?? EMPTY;
+}
+
+/** What a cell says of a field the answer lacked (the words client/missing-fields.ts uses). */
+export const answeredWithout = (field: string, source: string) => `The API answered without ${field} (${source})`;
+
+/**
+ * A field one documented shape of the answer lacks (optional in api/records.ts),
+ * read for a record's field: its value, or MISSING_FIELD naming it, as a missing
+ * required field throws (recordCells makes that the field's #N/A).
+ */
+export function reported<T>(value: T | undefined, field: string, endpoint: EndpointName, source: string): T {
+  if (value === undefined) throw new ApiError({ code: 'MISSING_FIELD', message: answeredWithout(field, source), endpoint });
+  return value;
+}
+
+/** The same for a table's cell: its cell, or #N/A naming the field. */
+export function reportedCell<T>(value: T | undefined, field: string, source: string, cell: (x: T) => Cell): Cell {
+  return value === undefined ? new CellError('#N/A', answeredWithout(field, source)) : cell(value);
 }
 
 /**

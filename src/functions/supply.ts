@@ -122,7 +122,7 @@ enum HoldersView {
 }
 
 /**
- * A coin's tokenomics: supply, locked and unlocked shares, next unlock. One field, or every field as a two-column table.
+ * A coin's tokenomics: supply, locked and unlocked shares, next unlock. One field, or every field as a two-column table. A field the service does not report (the documented API has no untracked figures) is #N/A naming it.
  * @customfunction TOKENOMICS
  * @helpurl https://localhost:3000/help/tokenomics.html
  * @param coin Coin id, slug, symbol or name.
@@ -137,14 +137,14 @@ export function tokenomics(coin: any, field?: TokenomicsField, invocation?: Cust
 }
 
 /**
- * Vesting allocations of a coin: locked and unlocked shares, tokens, unlock type, next unlock and end date per allocation.
+ * Vesting allocations of a coin: locked and unlocked shares and tokens, unlock type, the next unlock (date, tokens, USD) and end date per allocation. A field the service does not report (the documented API has no end date) is #N/A naming it.
  * @customfunction VESTING
  * @helpurl https://localhost:3000/help/vesting.html
  * @param coin Coin id, slug, symbol or name.
- * @param [includeUntracked] TRUE adds allocations without a known unlock schedule; FALSE (default) leaves them out.
+ * @param [includeUntracked] TRUE asks also for allocations without a known unlock schedule, where the service offers them (its documented API lists tracked allocations only: then #N/A says so); FALSE (default) leaves them out.
  * @param [headers] 1 (default) shows a header row, 0 hides it.
  * @param invocation Invocation
- * @returns Allocation, Tracked, Group dominance %, Locked %, Unlocked %, Tokens, % of supply, Unlock type, Next unlock, End date.
+ * @returns Allocation, Tracked, Group dominance %, Locked %, Unlocked %, Tokens, % of supply, Unlock type, Next unlock, End date, Unlocked tokens, Locked tokens, Next unlock tokens, Next unlock USD.
  * @cancelable
  * @requiresAddress
  */
@@ -153,7 +153,7 @@ export function vesting(coin: any, includeUntracked?: any, headers?: any, invoca
 }
 
 /**
- * Upcoming token unlocks across all coins, soonest first by default; fetched as count needs, 200 per request when soonest first without filters, else 25.
+ * Every token unlock across all coins within daysAhead, soonest first by default, 200 per request, up to 1,000 rows: when more exist, a last row says so and names the date reached. Slug and Id columns feed other formulas.
  * @customfunction UNLOCKS
  * @helpurl https://localhost:3000/help/unlocks.html
  * @param [daysAhead] How many days ahead, 1 to 365 (default 30).
@@ -161,10 +161,10 @@ export function vesting(coin: any, includeUntracked?: any, headers?: any, invoca
  * @param [sortOrder] "asc" or "desc" (default: asc for date, desc otherwise).
  * @param [minUsdAmount] Only unlocks worth at least this many USD.
  * @param [minPercentOfMcap] Only unlocks of at least this % of market cap (whole number, 0 to 100).
- * @param [count] How many unlocks, 1 to 1000 (default 25).
+ * @param [count] At most this many unlocks, 1 to 1000, without a note row (default: all of them, up to 1,000).
  * @param [headers] 1 (default) shows a header row, 0 hides it.
  * @param invocation Invocation
- * @returns Date, Coin, Symbol, Tokens, Value USD, % of market cap, % of supply, Price, Market cap.
+ * @returns Date, Coin, Symbol, Tokens, Value USD, % of market cap, % of supply, Price, Market cap, Slug, Id.
  * @cancelable
  * @requiresAddress
  */

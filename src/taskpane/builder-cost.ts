@@ -59,6 +59,12 @@ export function estimateCredits(requests: readonly PlannedRequest[], now: number
       const buckets = bucketsBetween(from, to, interval);
       c = bucketCredits(name, q, buckets);
       lines.push(`${name}: ${buckets} ${interval === 'day' ? 'days' : `${interval}s`}, ${c} credit${c === 1 ? '' : 's'}`);
+    } else if (r.kind === 'pages' && spec.paging && r.maxItems && q.daysAhead !== undefined && r.maxItems > (spec.pageSize ?? 100)) {
+      // A window's list (UNLOCKS' daysAhead) ends where the window does: maxItems is a cap, only the first page is certain.
+      const most = Math.ceil(r.maxItems / (spec.pageSize ?? 100));
+      exact = false;
+      c = creditCost(name, { ...q, limit: String(spec.pageSize) });
+      lines.push(`${name}: 1 to ${most} pages as the window holds, ${c} to ${most * c} credits`);
     } else if (r.kind === 'pages' && spec.paging) {
       const pageSize = spec.pageSize ?? 100;
       const pages = r.maxItems ? Math.max(1, Math.ceil(r.maxItems / pageSize)) : 1;

@@ -28,7 +28,7 @@ import {
 } from './indices';
 import { currencyList, currencyMap, gainersLosers, markets, search, trending } from './listings';
 import { contracts, performance, profile } from './profile';
-import { allocations, tokenomics, tokenUnlocks, upcomingUnlocks, vcPressure } from './supply';
+import { allocations, tokenomics, tokenUnlocks, upcomingUnlocks, vcPressure, type UnlocksFilter } from './supply';
 import { boolParam, idsParam, intParam, numberParam, param, timeParam } from './query';
 
 /** [from, to] in epoch ms with to clamped to now; InvalidRequestError when from > to. */
@@ -44,6 +44,18 @@ function dailyChart<T>(name: DataEndpointName, req: HandlerRequest, point: (d: n
   const out: T[] = [];
   for (let d = Math.max(0, dayIndex(from)); d <= dayIndex(to); d++) out.push(point(d));
   return { data: out, buckets: out.length };
+}
+
+/** The window, filters and order both unlock lists take [doc]. */
+function unlocksFilter(n: 'upcomingUnlocks' | 'tokenUnlocks', req: HandlerRequest): UnlocksFilter {
+  const q = req.query;
+  return {
+    daysAhead: intParam(n, q, 'daysAhead')!,
+    minUsdAmount: intParam(n, q, 'minUsdAmount'),
+    minPercentOfMcap: numberParam(n, q, 'minPercentOfMcap'),
+    sortBy: param(n, q, 'sortBy')!,
+    sortOrder: param(n, q, 'sortOrder')!,
+  };
 }
 
 export function createHandlers(m: Market): Record<DataEndpointName, Handler> {
@@ -139,20 +151,12 @@ export function createHandlers(m: Market): Record<DataEndpointName, Handler> {
     vcPressure: (req) => ({ data: vcPressure(m, snap(req), m.coin(req.id)) }),
     upcomingUnlocks: (req) => {
       const n = 'upcomingUnlocks';
-      const q = req.query;
-      return upcomingUnlocks(m, snap(req), {
-        page: intParam(n, q, 'page')!,
-        daysAhead: intParam(n, q, 'daysAhead')!,
-        minUsdAmount: intParam(n, q, 'minUsdAmount'),
-        minPercentOfMcap: numberParam(n, q, 'minPercentOfMcap'),
-        sortBy: param(n, q, 'sortBy')!,
-        sortOrder: param(n, q, 'sortOrder')!,
-      });
+      return upcomingUnlocks(m, snap(req), { page: intParam(n, req.query, 'page')!, ...unlocksFilter(n, req) });
     },
 
     tokenUnlocks: (req) => {
       const n = 'tokenUnlocks';
-      return tokenUnlocks(m, snap(req), intParam(n, req.query, 'offset')!, intParam(n, req.query, 'limit')!);
+      return tokenUnlocks(m, snap(req), intParam(n, req.query, 'offset')!, intParam(n, req.query, 'limit')!, unlocksFilter(n, req));
     },
 
     globalMarket: (req) => ({ data: globalMarket(m, snap(req)) }),

@@ -66,10 +66,14 @@ export function tokenomics(snap: Snapshot, c: Coin): Tokenomics {
   };
 }
 
-/** Allocations of a vesting coin ([] without vesting data); untracked ones only with includeUntracked. */
+/**
+ * Allocations of a vesting coin ([] without vesting data); untracked ones only with includeUntracked.
+ * The next unlock's USD value is null for a coin not traded (no price), as the docs say of unlock values.
+ */
 export function allocations(snap: Snapshot, c: Coin, includeUntracked: boolean): VestingAllocation[] {
   const plan = c.vesting;
   if (!plan) return [];
+  const s = snap.states[c.index];
   // Fully vested allocations leave floating-point residue (±1e-9 tokens); it is zero, not a share.
   const lockedOf = (a: VestingPlan['allocations'][number]) => {
     const locked = a.tokens - allocationUnlocked(a, snap.today);
@@ -78,13 +82,17 @@ export function allocations(snap: Snapshot, c: Coin, includeUntracked: boolean):
   const totalLocked = plan.allocations.filter((a) => a.tracked).reduce((sum, a) => sum + lockedOf(a), 0);
   return plan.allocations
     .filter((a) => a.tracked || includeUntracked)
-    .map((a) => {
-      const common = { allocationId: a.id, allocationName: a.name, tokens: tokens(a.tokens), percentOfSupply: round4((a.tokens / plan.total) * 100) };
+    .map((a): VestingAllocation => {
+      const common = { allocationId: a.id, allocationName: a.name, totalAmount: tokens(a.tokens), percentOfSupply: round4((a.tokens / plan.total) * 100) };
       if (!a.tracked) {
-        return { ...common, groupDominance: null, isTracked: false, lockedPercent: null, unlockedPercent: null, unlockType: null, nextUnlockDate: null, endDate: null };
+        return {
+          ...common, groupDominance: null, isTracked: false, lockedPercent: null, unlockedPercent: null, unlockedAmount: null, lockedAmount: null,
+          nextUnlockDate: null, nextUnlockTokenAmount: null, nextUnlockUsdAmount: null, vestingType: null, endDate: null,
+        };
       }
       const locked = lockedOf(a);
       const next = a.events.find((e) => e.day > snap.today);
+      const nextTokens = next ? next.tokens : null;
       return {
         allocationId: a.id,
         allocationName: a.name,
@@ -92,10 +100,15 @@ export function allocations(snap: Snapshot, c: Coin, includeUntracked: boolean):
         isTracked: true,
         lockedPercent: round4((locked / a.tokens) * 100),
         unlockedPercent: round4(((a.tokens - locked) / a.tokens) * 100),
-        tokens: common.tokens,
+        totalAmount: common.totalAmount,
         percentOfSupply: common.percentOfSupply,
-        unlockType: a.unlockType,
+        unlockedAmount: tokens(a.tokens - locked),
+        lockedAmount: tokens(locked),
         nextUnlockDate: next ? dayIso(next.day) : null,
+        nextUnlockTokenAmount: nextTokens === null ? null : tokens(nextTokens),
+        nextUnlockUsdAmount: nextTokens === null || !s ? null : wholeUsd(nextTokens * s.price),
+        // The docs' types [doc]: a cliff is a single non-linear unlock (the vesting events page's words).
+        vestingType: a.unlockType === 'linear' ? 'linear' : 'nonlinear',
         endDate: a.events.length ? dayIso(a.events[a.events.length - 1].day) : null,
       };
     });
@@ -137,8 +150,8 @@ export function vcPressure(m: Market, snap: Snapshot, c: Coin): VcPressure {
   };
 }
 
-export interface UnlocksQuery {
-  page: number;
+/** The filters and order both unlock lists take [doc]. */
+export interface UnlocksFilter {
   daysAhead: number;
   minUsdAmount?: number;
   minPercentOfMcap?: number;
@@ -146,32 +159,42 @@ export interface UnlocksQuery {
   sortOrder: string;
 }
 
-export const UNLOCKS_PAGE = 25;
-
-/** Traded vesting coins' unlocks in (today, today + daysAhead], one entry per coin and day. */
-/**
- * `/v3/token-unlocks/upcoming` (guess: soonest first over the next year, no
- * filters): `limit` items from `offset`, the same items as the unlocks list.
- */
-export function tokenUnlocks(m: Market, snap: Snapshot, offset: number, limit: number): { data: UpcomingUnlock[]; meta: Record<string, unknown> } {
-  const soonest = [...unlockEvents(m, snap, 365)].sort((a, b) => a.item.time - b.item.time || a.item.id - b.item.id);
-  return {
-    data: soonest.slice(offset, offset + limit).map((r) => r.item),
-    meta: { page: Math.floor(offset / limit) + 1, pageSize: limit, hasNextPage: offset + limit < soonest.length },
-  };
+export interface UnlocksQuery extends UnlocksFilter {
+  page: number;
 }
 
-export function upcomingUnlocks(m: Market, snap: Snapshot, q: UnlocksQuery): { data: UpcomingUnlock[]; meta: Record<string, unknown> } {
+export const UNLOCKS_PAGE = 25;
+
+/** The unlocks of the window that pass the filters, in the order asked (then soonest, then by coin id). */
+function selected(m: Market, snap: Snapshot, q: UnlocksFilter): UpcomingUnlock[] {
   let rows = unlockEvents(m, snap, q.daysAhead);
   if (q.minUsdAmount !== undefined) rows = rows.filter((r) => r.value >= q.minUsdAmount!);
   if (q.minPercentOfMcap !== undefined) rows = rows.filter((r) => r.item.percentOfMcap >= q.minPercentOfMcap!);
   const dir = q.sortOrder === 'desc' ? -1 : 1;
   const key2 = (r: { item: UpcomingUnlock; value: number }) =>
     q.sortBy === 'usdAmount' ? r.value : q.sortBy === 'percentOfMcap' ? r.item.percentOfMcap : r.item.time;
-  rows = [...rows].sort((a, b) => (key2(a) - key2(b)) * dir || a.item.time - b.item.time || a.item.id - b.item.id);
+  return [...rows].sort((a, b) => (key2(a) - key2(b)) * dir || a.item.time - b.item.time || a.item.id - b.item.id).map((r) => r.item);
+}
+
+/**
+ * `/v3/token-unlocks/upcoming` [doc]: the same unlocks and filters as the list of 25
+ * below, `limit` items from `offset`. Its meta is a guess (none documented): the
+ * client follows pages while they are full.
+ */
+export function tokenUnlocks(m: Market, snap: Snapshot, offset: number, limit: number, q: UnlocksFilter): { data: UpcomingUnlock[]; meta: Record<string, unknown> } {
+  const rows = selected(m, snap, q);
+  return {
+    data: rows.slice(offset, offset + limit),
+    meta: { page: Math.floor(offset / limit) + 1, pageSize: limit, hasNextPage: offset + limit < rows.length },
+  };
+}
+
+/** Traded vesting coins' unlocks in (today, today + daysAhead], one entry per coin and day, 25 a page. */
+export function upcomingUnlocks(m: Market, snap: Snapshot, q: UnlocksQuery): { data: UpcomingUnlock[]; meta: Record<string, unknown> } {
+  const rows = selected(m, snap, q);
   const from = (q.page - 1) * UNLOCKS_PAGE;
   return {
-    data: rows.slice(from, from + UNLOCKS_PAGE).map((r) => r.item),
+    data: rows.slice(from, from + UNLOCKS_PAGE),
     meta: { page: q.page, pageSize: UNLOCKS_PAGE, hasNextPage: from + UNLOCKS_PAGE < rows.length },
   };
 }

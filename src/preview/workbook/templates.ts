@@ -112,9 +112,11 @@ const unlocks: Template = {
   description: 'The next 90 days of token unlocks across all coins, soonest first.',
   cells: {
     A1: 'Token unlock calendar: the next 90 days',
-    A3: '=CRYPTO.UNLOCKS(90,,,,,25)',
+    // Every unlock of the 90 days (UNLOCKS' default), not the first page: the title's promise.
+    A3: '=CRYPTO.UNLOCKS(90)',
   },
-  formats: Object.fromEntries(rows(4, 28).map((r) => [`A${r}`, 'date'])) as Record<string, NumberFormat>,
+  // The Date column over as many rows as UNLOCKS can answer: its cap (UNLOCKS_CAP, src/formulas/unlocks.ts) and the note row.
+  formats: Object.fromEntries(rows(4, 4 + 1000).map((r) => [`A${r}`, 'date'])) as Record<string, NumberFormat>,
 };
 
 const blank: Template = { id: 'blank', title: 'Blank', description: 'An empty sheet.', cells: {}, formats: {} };
