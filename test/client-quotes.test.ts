@@ -11,6 +11,7 @@ import { ENDPOINTS } from '../src/api/endpoints';
 import type { CurrencyMapItem, MarketItem } from '../src/api/records';
 import { ApiError, MemoryKvStore, PERSIST_DELAY_MS, type Quote } from '../src/client/index';
 import { WALK_PAGE_CAP } from '../src/client/quote-batcher';
+import { MAP_MAX_RETRIES } from '../src/client/client-options';
 import { SECRETS, consoleOutput, market, rejects, rig, seenErrors, type Rig } from './client-harness';
 
 const MAP = ENDPOINTS.currencyMap.path;
@@ -230,7 +231,7 @@ describe('quotes', () => {
   test('a failed batch settles every waiting caller', async () => {
     const c = r.client({ maxRetries: 1 });
     await c.status();
-    r.em.faults.queue({ kind: '500', times: 2, path: MARKETS });
+    r.em.faults.queue({ kind: '500', times: MAP_MAX_RETRIES + 1, path: MARKETS }); // a markets page's every try (client.ts SHARED)
     await c.resolveCoin('bitcoin'); // map loaded
     const results = await Promise.allSettled(listing.slice(0, 40).map((m) => c.quote(m.id)));
     assert.ok(results.every((x) => x.status === 'rejected'), 'all rejected, none left pending');

@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ENDPOINTS } from '../src/api/endpoints';
 import { realSleep } from '../src/client/clock';
+import { MAP_MAX_RETRIES } from '../src/client/client-options';
 import { SECRETS, SECRET_SANDBOX, consoleOutput, realDelay, rejects, rig, seenErrors, type Rig } from './client-harness';
 
 const FG = ENDPOINTS.fearGreed.path;
@@ -239,7 +240,8 @@ describe('stale on failure', () => {
     // the quote path too
     const q = await c.quote('bitcoin');
     r.em.clock.advance(61_000);
-    r.em.faults.queue({ kind: '500', times: 2, path: ENDPOINTS.markets.path });
+    // A markets page is tried until its deadline (many cells wait on it: client.ts SHARED).
+    r.em.faults.queue({ kind: '500', times: MAP_MAX_RETRIES + 1, path: ENDPOINTS.markets.path });
     const sq = await c.quote('bitcoin');
     assert.equal(sq.stale, true);
     assert.equal(sq.price, q.price);
