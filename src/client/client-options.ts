@@ -25,7 +25,11 @@ export interface ClientOptions {
    * /v3/status, quote batches) ends by then too, waited for or not.
    */
   requestDeadlineMs?: number;
-  /** Default 3. */
+  /**
+   * Retries of a failed request; default 3. Requests many cells wait on (the
+   * map, /v3/status, a markets page) get at least MAP_MAX_RETRIES, unless this
+   * is 0: no retries at all.
+   */
   maxRetries?: number;
   /** Per freshness class; defaults from the endpoint table (DEFAULT_FRESHNESS_MS). */
   freshnessMs?: Partial<Record<Freshness, number>>;

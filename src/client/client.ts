@@ -341,7 +341,7 @@ export class MarketClient {
       // requests that need the plan first (each page of paged history).
       {
         // Requests many cells wait on get more tries, closer together (SHARED).
-        maxRetries: SHARED.has(cr.name) ? Math.max(o.maxRetries, MAP_MAX_RETRIES) : o.maxRetries,
+        maxRetries: SHARED.has(cr.name) && o.maxRetries > 0 ? Math.max(o.maxRetries, MAP_MAX_RETRIES) : o.maxRetries,
         maxDelayMs: SHARED.has(cr.name) ? MAP_MAX_DELAY_MS : undefined,
         pacer: this.#pacer,
         sleep: o.sleep,
