@@ -458,6 +458,7 @@ describe('task pane', { timeout: 240_000 }, () => {
     await page.locator('summary', { hasText: 'Advanced' }).click();
     await page.getByRole('textbox', { name: 'API base URL' }).fill(`http://127.0.0.1:${port}`);
     await page.getByRole('button', { name: 'Apply settings' }).click();
+    await page.getByRole('button', { name: 'Send my key there' }).click(); // a new host is asked about first
     await until('settings applied', async () => (await byId(page, 'settings-message').getAttribute('data-tone')) === 'success');
     assert.match(await text(page, 'custom-api'), new RegExp(`127\\.0\\.0\\.1:${port}`));
     const network = await saveKey(page, 'demo-pro');

@@ -25,12 +25,14 @@ export interface ClientOptions {
    * /v3/status, quote batches) ends by then too, waited for or not.
    */
   requestDeadlineMs?: number;
-  /**
-   * Retries of a failed request; default 3. Requests many cells wait on (the
-   * map, /v3/status, a markets page) get at least MAP_MAX_RETRIES, unless this
-   * is 0: no retries at all.
-   */
+  /** Retries of a failed request; default 3. */
   maxRetries?: number;
+  /**
+   * Retries of the requests many cells wait on (the map, /v3/status, a markets
+   * page: client.ts SHARED); default MAP_MAX_RETRIES, or none when maxRetries
+   * is 0. The pane's key check asks for one: its answer must come quickly.
+   */
+  sharedMaxRetries?: number;
   /** Per freshness class; defaults from the endpoint table (DEFAULT_FRESHNESS_MS). */
   freshnessMs?: Partial<Record<Freshness, number>>;
   /** Bounded memory; default 5 000 responses (and 4x as many per-coin quotes). */
@@ -77,6 +79,7 @@ export function resolveOptions(opts: ClientOptions): ResolvedOptions {
     timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     requestDeadlineMs: opts.requestDeadlineMs ?? DEFAULT_REQUEST_DEADLINE_MS,
     maxRetries: opts.maxRetries ?? DEFAULT_MAX_RETRIES,
+    sharedMaxRetries: opts.sharedMaxRetries ?? (opts.maxRetries === 0 ? 0 : MAP_MAX_RETRIES),
     freshnessMs: { ...DEFAULT_FRESHNESS_MS, ...opts.freshnessMs },
     maxCacheEntries: opts.maxCacheEntries ?? DEFAULT_MAX_CACHE_ENTRIES,
     batchWindowMs: opts.batchWindowMs ?? DEFAULT_BATCH_WINDOW_MS,

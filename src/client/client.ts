@@ -20,7 +20,7 @@ import { allowsStaleFallback, ApiError, abortedError, hasCode, routeUnavailable 
 import { CallClient } from './call-client';
 import { onAbort } from './cancellation';
 import { canonicalRequest, freshnessOf, type CanonicalRequest } from './canonical-request';
-import { MAP_MAX_DELAY_MS, MAP_MAX_RETRIES, resolveOptions, type ClientOptions, type ResolvedOptions } from './client-options';
+import { MAP_MAX_DELAY_MS, resolveOptions, type ClientOptions, type ResolvedOptions } from './client-options';
 import type { Ambiguity, CoinRef } from './coin-ref';
 import { CoinResolver } from './coin-resolver';
 import { CreditMeter } from './credit-meter';
@@ -341,7 +341,7 @@ export class MarketClient {
       // requests that need the plan first (each page of paged history).
       {
         // Requests many cells wait on get more tries, closer together (SHARED).
-        maxRetries: SHARED.has(cr.name) && o.maxRetries > 0 ? Math.max(o.maxRetries, MAP_MAX_RETRIES) : o.maxRetries,
+        maxRetries: SHARED.has(cr.name) ? Math.max(o.maxRetries, o.sharedMaxRetries) : o.maxRetries,
         maxDelayMs: SHARED.has(cr.name) ? MAP_MAX_DELAY_MS : undefined,
         pacer: this.#pacer,
         sleep: o.sleep,

@@ -72,7 +72,7 @@ export class KeySection {
     busy(button, true);
     show(message, { tone: 'info', text: 'Checking the key with CryptoRank…' });
     const baseUrl = rt.settings.apiBaseUrl;
-    const checker = new MarketClient({ baseUrl, keyStore: new MemoryKeyStore(candidate), maxRetries: 1, timeoutMs: KEY_CHECK_TIMEOUT_MS });
+    const checker = new MarketClient({ baseUrl, keyStore: new MemoryKeyStore(candidate), maxRetries: 1, sharedMaxRetries: 1, timeoutMs: KEY_CHECK_TIMEOUT_MS });
     let result: AccountStatus | { error: unknown };
     try {
       result = await checker.status({ force: true });
