@@ -58,16 +58,19 @@ export class WorkbookHost extends CalculationHost {
     });
   }
 
+  /** No closure per call: a warm recalculation hands back thousands of plain numbers. */
   private resultOut(result: FormulaResult): FormulaResult {
-    const cell = (c: Cell): Cell => {
-      // An entity as a 1.4 client gets it (dates in the workbook's system), else its text as a 1.3 client shows it.
-      if (c instanceof EntityCell) {
-        return this.behaviour.formattedNumbers ? new EntityCell(c.inWorkbook((s) => serialIn(s, this.behaviour.dateSystem))) : c.text;
-      }
-      if (!(c instanceof DateCell)) return c;
-      const serial = serialIn(c.serial, this.behaviour.dateSystem);
-      return this.behaviour.formattedNumbers ? new DateCell(serial, c.numberFormat) : serial;
-    };
-    return Array.isArray(result) ? result.map((row) => row.map(cell)) : cell(result);
+    return Array.isArray(result) ? result.map((row) => row.map((c) => this.cellOut(c))) : this.cellOut(result);
+  }
+
+  private cellOut(c: Cell): Cell {
+    if (typeof c !== 'object' || c === null) return c;
+    // An entity as a 1.4 client gets it (dates in the workbook's system), else its text as a 1.3 client shows it.
+    if (c instanceof EntityCell) {
+      return this.behaviour.formattedNumbers ? new EntityCell(c.inWorkbook((s) => serialIn(s, this.behaviour.dateSystem))) : c.text;
+    }
+    if (!(c instanceof DateCell)) return c;
+    const serial = serialIn(c.serial, this.behaviour.dateSystem);
+    return this.behaviour.formattedNumbers ? new DateCell(serial, c.numberFormat) : serial;
   }
 }

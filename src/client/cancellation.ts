@@ -32,13 +32,31 @@ export function onAbort(signal: AbortSignal, cb: () => void): () => void {
   return () => void own.delete(once);
 }
 
+const aborted = new WeakMap<AbortSignal, Promise<never>>();
+const noop = (): void => undefined;
+
+/** One promise per signal that rejects ABORTED when it aborts (its error shared: errors are not changed once made). */
+function abortOf(signal: AbortSignal): Promise<never> {
+  let p = aborted.get(signal);
+  if (!p) {
+    p = new Promise<never>((_, reject) => void onAbort(signal, () => reject(abortedError())));
+    p.catch(noop);
+    aborted.set(signal, p);
+  }
+  return p;
+}
+
 /**
  * Settle with `p`, or reject ABORTED as soon as `signal` aborts (p keeps running
  * for others; `whenAborted` is told, e.g. to cancel work nobody else waits for).
+ * Without `whenAborted`, a race with the signal's one abort promise: thousands
+ * of cells waiting on one signal cost a promise each, not a listener and three
+ * closures each.
  */
 export function abortable<T>(p: Promise<T>, signal?: AbortSignal, whenAborted?: () => void): Promise<T> {
   if (!signal) return p;
   if (signal.aborted) return Promise.reject(abortedError());
+  if (!whenAborted) return Promise.race([p, abortOf(signal)]);
   return new Promise<T>((resolve, reject) => {
     const stop = onAbort(signal, () => {
       reject(abortedError());

@@ -18,7 +18,7 @@ import { CONVERT_CURRENCIES, DEFAULT_RATE_LIMIT_PER_MINUTE, ENDPOINTS, type Conv
 import type { AccountStatus, CurrencyListItem, HistoricalItem, MarketItem, Profile } from '../api/records';
 import { allowsStaleFallback, ApiError, abortedError, hasCode, routeUnavailable } from './api-error';
 import { CallClient } from './call-client';
-import { onAbort } from './cancellation';
+import { abortable, onAbort } from './cancellation';
 import { canonicalRequest, freshnessOf, type CanonicalRequest } from './canonical-request';
 import { MAP_MAX_DELAY_MS, resolveOptions, type ClientOptions, type ResolvedOptions } from './client-options';
 import type { Ambiguity, CoinRef } from './coin-ref';
@@ -174,7 +174,11 @@ export class MarketClient {
     // Not async: thousands of cells wait here at once, and a pending async frame each is memory the GC keeps copying.
     const ref = typeof coin === 'object' && coin !== null ? coin : this.#resolver.known(coin);
     if (ref && !opts.signal?.aborted) return Promise.resolve(this.#quoteOf(ref, currency, opts));
-    return this.resolveCoin(coin as string | number, opts).then((r) => this.#quoteOf(r, currency, opts));
+    // One abortable for the chain: the resolution and the batch count this caller among their waiters without one each.
+    return abortable(
+      this.#resolver.shared(coin as string | number, opts).then((r) => this.#quoteOf(r, currency, opts, false)),
+      opts.signal,
+    );
   }
 
   /**
@@ -189,13 +193,15 @@ export class MarketClient {
     return q;
   }
 
-  #quoteOf(ref: CoinRef, currency: ConvertCurrency, opts: CallOptions): Quote | Promise<Quote> {
+  /** `wrap`: the promise rejects when the caller's signal aborts (false: the caller wraps its chain itself). */
+  #quoteOf(ref: CoinRef, currency: ConvertCurrency, opts: CallOptions, wrap = true): Quote | Promise<Quote> {
     const cached = this.#batcher.fresh(ref.id, currency);
     if (cached) {
       this.meter.recordCacheHit();
       return cached;
     }
-    return this.#batcher.load({ id: ref.id, currency, caller: opts.caller }, opts.signal);
+    const key = { id: ref.id, currency, caller: opts.caller };
+    return wrap ? this.#batcher.load(key, opts.signal) : this.#batcher.shared(key, opts.signal);
   }
 
   /** One coin at one date, coalesced with every other load of the moment (historical-batcher.ts). */

@@ -87,6 +87,16 @@ export class CoinResolver {
   }
 
   resolve(input: string | number, o: ResolveOptions = {}): Promise<CoinRef> {
+    return abortable(this.shared(input, o), o.signal);
+  }
+
+  /**
+   * As resolve(), but the caller's signal only counts it among the waiters of
+   * the work (the map's load): the promise is not rejected when it aborts. For a
+   * caller that wraps a longer chain once (MarketClient.quote): a column of
+   * prices then costs one abortable a cell, not one per step.
+   */
+  shared(input: string | number, o: ResolveOptions = {}): Promise<CoinRef> {
     if (o.signal?.aborted) return Promise.reject(abortedError());
     const { kind, text } = parseInput(input);
     if (text === '') {
@@ -101,7 +111,7 @@ export class CoinResolver {
     const known = this.#memo.get(memoKey);
     // A caller of a resolution in flight waits on the map's load too (a load every waiter has
     // left is being given up: ask anew).
-    if (known && this.#deps.maps.keep(o.signal)) return abortable(known, o.signal);
+    if (known && this.#deps.maps.keep(o.signal)) return known;
     // The memo serves every caller: a cell that is cancelled, or runs out of time, must not fail
     // the others. The map's load counts its waiters (map-store.ts shared()); the rest of the work
     // carries no one caller's signal, and each caller leaves on its own.
@@ -122,7 +132,7 @@ export class CoinResolver {
       },
     );
     this.#memo.set(memoKey, p);
-    return abortable(p, o.signal);
+    return p;
   }
 
   /** A memoised resolution on `map`: remembered when it succeeds, forgotten when it fails (the next call tries again). */

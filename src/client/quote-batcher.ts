@@ -163,6 +163,11 @@ export class QuoteBatcher {
   }
 
   load(key: QuoteKey, signal?: AbortSignal): Promise<Quote> {
+    return abortable(this.shared(key, signal), signal);
+  }
+
+  /** As load(), but `signal` only counts the caller among the batch's waiters: the promise is not rejected when it aborts (see CoinResolver.shared). */
+  shared(key: QuoteKey, signal?: AbortSignal): Promise<Quote> {
     this.#asked++;
     // A coin already in a batch (a column of the same coin) shares its entry:
     // the batch function then sees each coin once.
@@ -173,14 +178,19 @@ export class QuoteBatcher {
       const work = this.#open;
       const flight = { promise: this.#loader.load({ id: key.id, currency: key.currency, caller: key.caller, work }), work };
       this.#inFlight.set(k, flight);
-      const done = () => {
-        if (this.#inFlight.get(k) === flight) this.#inFlight.delete(k);
-      };
-      flight.promise.then(done, done);
+      flight.promise.then(
+        () => this.#landed(k, flight),
+        () => this.#landed(k, flight),
+      );
       f = flight;
     }
     f.work.join(signal);
-    return abortable(f.promise, signal);
+    return f.promise;
+  }
+
+  /** A coin's load settled: the next asks anew (unless another load took its place). */
+  #landed(k: string, flight: { promise: Promise<Quote>; work: SharedWork }): void {
+    if (this.#inFlight.get(k) === flight) this.#inFlight.delete(k);
   }
 
   /** Markets page `page` (0-based, sorted by rank) in `currency`, as the lifecycle answers it. */
