@@ -55,7 +55,10 @@ function abortOf(signal: AbortSignal): Promise<never> {
  */
 export function abortable<T>(p: Promise<T>, signal?: AbortSignal, whenAborted?: () => void): Promise<T> {
   if (!signal) return p;
-  if (signal.aborted) return Promise.reject(abortedError());
+  if (signal.aborted) {
+    p.catch(noop); // nobody waits for it: its failure is not an unhandled one
+    return Promise.reject(abortedError());
+  }
   if (!whenAborted) return Promise.race([p, abortOf(signal)]);
   return new Promise<T>((resolve, reject) => {
     const stop = onAbort(signal, () => {
