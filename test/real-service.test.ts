@@ -128,3 +128,23 @@ for (const [what, answer] of [
     }
   });
 }
+
+test('a refusal of an endpoint the key\'s plan has by the table names no plan to upgrade to', async () => {
+  const h = await startHostileServer(em.url);
+  h.play((r) =>
+    r.url.split('?')[0] === '/v3/global/dominance'
+      ? { status: 403, body: JSON.stringify({ error: { code: 'ENDPOINT_NOT_AVAILABLE', message: 'Endpoint is not available in your plan', status: 403 } }), headers: { 'content-type': 'application/json' } }
+      : null,
+  );
+  const t = await openSession({ apiUrl: h.url, key: 'demo-pro' });
+  try {
+    assert.equal((await t.client.status({})).plan, 'Pro', 'the plan is known first');
+    const out = await calculate(t.host, '=CRYPTO.DOMINANCE("btc")');
+    assert.ok('error' in out && out.error === '#N/A', JSON.stringify(out));
+    assert.match(out.message, /not available in your plan/);
+    assert.doesNotMatch(out.message, /needs the Basic plan/, 'a Pro key is not told to take Basic');
+  } finally {
+    await t.close();
+    await h.close();
+  }
+});

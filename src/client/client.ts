@@ -329,7 +329,9 @@ export class MarketClient {
     return withRetries(
       async (sig) => {
         try {
-          const r = await attempt({ baseUrl: o.baseUrl, request: cr, apiKey, fetch: o.fetch, timeoutMs: o.timeoutMs, maxBytes: o.maxResponseBytes, signal: sig, now: o.now });
+          const r = await attempt({
+            baseUrl: o.baseUrl, request: cr, apiKey, fetch: o.fetch, timeoutMs: o.timeoutMs, maxBytes: o.maxResponseBytes, signal: sig, now: o.now, keyPlan: this.#gate.plan?.plan,
+          });
           this.meter.recordRequest(cr.name, caller, r.usedCredits);
           return r;
         } catch (e) {

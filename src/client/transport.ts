@@ -12,7 +12,7 @@
  * our vocabulary is replaced by what its HTTP status means.
  */
 import * as v from 'valibot';
-import { API_ERROR_CODES, ENDPOINTS, type EndpointSpec, type Plan } from '../api/endpoints';
+import { API_ERROR_CODES, ENDPOINTS, isPlan, planAllows, type EndpointSpec, type Plan } from '../api/endpoints';
 import { EnvelopeStatus, ErrorBody, PageMeta } from '../api/records';
 import { expectation, readData, type DataReading, type RejectedItem } from '../api/read-data';
 import { ApiError, abortedError, scrub } from './api-error';
@@ -32,6 +32,8 @@ export interface Attempt {
   now: () => number;
   /** The largest body read (decompressed); default MAX_RESPONSE_BYTES. */
   maxBytes?: number;
+  /** The key's plan, when known: a refusal of what that plan has by the table names no plan to upgrade to. */
+  keyPlan?: string;
 }
 
 /**
@@ -157,7 +159,7 @@ export async function attempt(a: Attempt): Promise<AttemptResult> {
     clearTimeout(t);
     stopWatching?.();
   }
-  if (status < 200 || status >= 300) throw errorFromResponse(name, status, text, retryAfterHeader, a.apiKey, a.now());
+  if (status < 200 || status >= 300) throw errorFromResponse(name, status, text, retryAfterHeader, a.apiKey, a.now(), a.keyPlan);
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -244,6 +246,7 @@ function errorFromResponse(
   retryAfterHeader: string | null,
   apiKey: string,
   now: number,
+  keyPlan?: string,
 ): ApiError {
   let code: string | null = null;
   let serverMessage: string | null = null;
@@ -261,7 +264,10 @@ function errorFromResponse(
   const known = Object.hasOwn(API_ERROR_CODES, code) ? (API_ERROR_CODES as Record<string, { message: string }>)[code] : undefined;
   const detail = serverText(serverMessage ?? known?.message ?? `HTTP ${status}`, apiKey);
   const retryAfterMs = status === 429 ? parseRetryAfter(retryAfterHeader, now) : undefined;
-  const requiredPlan: Plan | undefined = code === 'ENDPOINT_NOT_AVAILABLE' || code === 'PLAN_LIMIT_EXCEEDED' ? ENDPOINTS[name].plan : undefined;
+  // The table's plan; for a refused endpoint the key's plan already has, none: no higher plan is known to help.
+  const tablePlan = ENDPOINTS[name].plan;
+  const keyHasIt = code === 'ENDPOINT_NOT_AVAILABLE' && keyPlan !== undefined && isPlan(keyPlan) && planAllows(keyPlan, tablePlan);
+  const requiredPlan: Plan | undefined = (code === 'ENDPOINT_NOT_AVAILABLE' || code === 'PLAN_LIMIT_EXCEEDED') && !keyHasIt ? tablePlan : undefined;
   return new ApiError({
     code,
     message: errorRule(code, status).tell(name, detail, requiredPlan),
