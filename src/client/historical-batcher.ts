@@ -25,7 +25,7 @@ import type { HistoricalItem } from '../api/records';
 import { ApiError, hasCode } from './api-error';
 import { canonicalRequest } from './canonical-request';
 import { abortable } from './cancellation';
-import { SharedWork } from './shared-work';
+import { GatheringWork, liveWork, type SharedWork } from './shared-work';
 import type { CallOptions, Requester } from './types';
 
 export interface HistoricalKey {
@@ -58,7 +58,7 @@ export class HistoricalBatcher {
   readonly #loader: DataLoader<Load, HistoricalItem>;
   readonly #answers = new WeakMap<HistoricalItem, HistoricalAnswer>();
   /** The work of the batch being gathered: its callers are its waiters. */
-  #open: SharedWork | null = null;
+  readonly #open = new GatheringWork();
 
   constructor(requester: Requester) {
     this.#requester = requester;
@@ -66,7 +66,7 @@ export class HistoricalBatcher {
       cache: false,
       batchScheduleFn: (callback) =>
         setTimeout(() => {
-          this.#open = null; // loads from now on go in the next batch
+          this.#open.sent();
           callback();
         }, HISTORICAL_BATCH_WINDOW_MS),
     });
@@ -74,8 +74,7 @@ export class HistoricalBatcher {
 
   /** The historical item of one coin at a date, coalesced with every other load in the window. */
   load(key: HistoricalKey, o: CallOptions = {}): Promise<HistoricalItem> {
-    if (!this.#open || this.#open.abandoned) this.#open = new SharedWork();
-    const work = this.#open;
+    const work = this.#open.current();
     work.join(o.signal);
     const load = this.#loader.load({ ...key, caller: o.caller, work });
     if (o.signal?.aborted) load.catch(() => undefined); // settled for the others; this caller has left
@@ -99,7 +98,7 @@ export class HistoricalBatcher {
     await Promise.all(
       [...groups.values()].map(async (indexes) => {
         const { date, currency, caller } = keys[indexes[0]];
-        const work = (indexes.map((i) => keys[i].work).find((w) => !w.abandoned) ?? keys[indexes[0]].work);
+        const work = liveWork(indexes.map((i) => keys[i].work));
         const ids = [...new Set(indexes.map((i) => keys[i].id))].sort((a, b) => a - b);
         const chunks: number[][] = [];
         for (let start = 0; start < ids.length; start += HISTORICAL_MAX_IDS) chunks.push(ids.slice(start, start + HISTORICAL_MAX_IDS));

@@ -37,7 +37,7 @@ import { allowsStaleFallback, ApiError, routeUnavailable, unreadableItemError } 
 import { canonicalRequest } from './canonical-request';
 import { abortable } from './cancellation';
 import { ListQuotes, type ListQuote } from './list-quotes';
-import { SharedWork } from './shared-work';
+import { GatheringWork, liveWork, type SharedWork } from './shared-work';
 import { MARKETS_PAGE_SIZE, type RankBook } from './coin-map';
 import { errorRule } from './error-rules';
 import { quoteFromMarketItem, quoteFromProfile, type Quote } from './quote';
@@ -97,7 +97,7 @@ export class QuoteBatcher {
   readonly #quotes: LRUCache<string, Held>;
   readonly #inFlight = new Map<string, { promise: Promise<Quote>; work: SharedWork }>();
   /** The work of the batch being gathered: its callers are its waiters. */
-  #open: SharedWork | null = null;
+  readonly #open = new GatheringWork();
   /** Batches waiting for markets pages. */
   #readingPages = 0;
   /** Quotes from the list of currencies, when the markets list is not the key's. */
@@ -114,7 +114,7 @@ export class QuoteBatcher {
       cache: false,
       batchScheduleFn: (send) =>
         this.#whenQuiet(() => {
-          this.#open = null; // loads from now on go in the next batch
+          this.#open.sent();
           send();
         }, Math.max(0, windowMs)),
     });
@@ -126,7 +126,7 @@ export class QuoteBatcher {
    * its coins to the list).
    */
   get gathering(): boolean {
-    return this.#open !== null || this.#readingPages > 0;
+    return this.#open.gathering || this.#readingPages > 0;
   }
 
   /** A quote the list of currencies brought (for whoever asked): kept unless stale or older than the one held. */
@@ -174,8 +174,7 @@ export class QuoteBatcher {
     const k = `${key.currency}:${key.id}`;
     let f = this.#inFlight.get(k);
     if (!f || f.work.abandoned) {
-      if (!this.#open || this.#open.abandoned) this.#open = new SharedWork();
-      const work = this.#open;
+      const work = this.#open.current();
       const flight = { promise: this.#loader.load({ id: key.id, currency: key.currency, caller: key.caller, work }), work };
       this.#inFlight.set(k, flight);
       flight.promise.then(
@@ -235,9 +234,8 @@ export class QuoteBatcher {
     });
     for (const [currency, group] of byCurrency) {
       const mine = keys.filter((k) => k.currency === currency);
-      // Its requests stop when every caller has gone (a batch's keys share one work, unless an
-      // earlier one was given up before it was sent).
-      const work = (mine.find((k) => !k.work.abandoned) ?? mine[0]).work;
+      // Its requests stop when every caller has gone.
+      const work = liveWork(mine.map((k) => k.work));
       this.#fetchGroup(group, currency, mine[0].caller, work.signal).catch((e: unknown) => {
         for (const s of group.values()) s.settle(e instanceof Error ? e : new Error(String(e)));
       });

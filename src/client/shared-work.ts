@@ -44,3 +44,33 @@ export class SharedWork {
     });
   }
 }
+
+/**
+ * The work of a DataLoader batch while it gathers keys (the quote batcher's,
+ * the historical batcher's): every load until the batch is sent joins it; a
+ * batch every caller left before it was sent is not joined again.
+ */
+export class GatheringWork {
+  #open: SharedWork | null = null;
+
+  /** Whether a batch is gathering (not yet sent). */
+  get gathering(): boolean {
+    return this.#open !== null;
+  }
+
+  /** The gathering batch's work, for a load joining it now. */
+  current(): SharedWork {
+    if (!this.#open || this.#open.abandoned) this.#open = new SharedWork();
+    return this.#open;
+  }
+
+  /** The batch was sent: loads from now on go in the next one. */
+  sent(): void {
+    this.#open = null;
+  }
+}
+
+/** The work a sent batch's requests run under: its keys share one, unless an earlier one was given up before the batch was sent. */
+export function liveWork(works: readonly SharedWork[]): SharedWork {
+  return works.find((w) => !w.abandoned) ?? works[0];
+}
