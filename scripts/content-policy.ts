@@ -34,7 +34,10 @@ export const DEFAULT_API_ORIGIN = 'https://api.cryptorank.io';
 /** The development build also talks to the local API server and the dev server's live reload. */
 const DEV_CONNECT = ['http://localhost:*', 'http://127.0.0.1:*', 'ws://localhost:*', 'wss://localhost:*'];
 
-export type Policy = Record<string, string[]>;
+// Reading a policy is shared with the pane, which reads its own (src/taskpane/content-policy.ts).
+import { parsePolicy, type Policy } from '../src/taskpane/content-policy';
+
+export { parsePolicy, type Policy };
 
 export function contentPolicy(opts: { apiOrigin: string; dev: boolean }): Policy {
   return {
@@ -56,15 +59,6 @@ export const policyText = (p: Policy) =>
   Object.entries(p)
     .map(([k, v]) => `${k} ${v.join(' ')}`)
     .join('; ');
-
-export function parsePolicy(text: string): Policy {
-  const out: Policy = {};
-  for (const part of text.split(';')) {
-    const [name, ...values] = part.trim().split(/\s+/);
-    if (name) out[name.toLowerCase()] = values;
-  }
-  return out;
-}
 
 /** The tag, first thing after <head> (a policy only governs what comes after it). */
 export const policyMeta = (p: Policy) => `<meta http-equiv="Content-Security-Policy" content="${policyText(p)}">`;

@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import type { AccountStatus, Ambiguity, MeterSnapshot } from '../src/client';
 import { formatInt, formatRelative, maskKey, nextUtcMidnight } from '../src/taskpane/format';
 import { keyCheckOutcome, refreshDoneMessage, statusErrorMessage } from '../src/taskpane/messages';
-import { FRESHNESS_MIN, hostNeedingConsent, parseSettingsForm, policyAllowsConnect, toFormValues } from '../src/taskpane/settings-form';
+import { policyAllowsConnect } from '../src/taskpane/content-policy';
+import { FRESHNESS_MIN, hostNeedingConsent, parseSettingsForm, toFormValues } from '../src/taskpane/settings-form';
 import { normalizeSettings, type AddinSettings } from '../src/office/settings';
 import { throttle } from '../src/taskpane/throttle';
 import {

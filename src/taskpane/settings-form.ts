@@ -65,36 +65,3 @@ export function hostNeedingConsent(next: string, current: string, defaultUrl: st
   if (origin(next) === origin(current) || origin(next) === origin(defaultUrl)) return null;
   return new URL(next).host;
 }
-
-/**
- * Whether a page's Content-Security-Policy lets it connect to `origin`
- * (connect-src, else default-src; CSP Level 3 source lists: *, 'self',
- * schemes, hosts with an optional *. prefix); null when there is no policy.
- * The production build allows only the API's origin: a custom address there
- * would fail every request, and the pane says so before it is saved.
- */
-export function policyAllowsConnect(policy: string | null, origin: string, selfOrigin: string): boolean | null {
-  if (!policy) return null;
-  const directives = new Map<string, string[]>();
-  for (const part of policy.split(';')) {
-    const [name, ...values] = part.trim().split(/\s+/);
-    if (name && !directives.has(name.toLowerCase())) directives.set(name.toLowerCase(), values);
-  }
-  const sources = directives.get('connect-src') ?? directives.get('default-src');
-  if (!sources) return true;
-  const u = new URL(origin);
-  return sources.some((raw) => {
-    const s = raw.replace(/\/+$/, '').toLowerCase();
-    if (s === '*') return u.protocol === 'https:' || u.protocol === 'http:';
-    if (s === "'self'") return u.origin === new URL(selfOrigin).origin;
-    if (/^[a-z][a-z0-9+.-]*:$/.test(s)) return u.protocol === s;
-    const m = /^(?:([a-z][a-z0-9+.-]*):\/\/)?(\*\.)?([^/:]+)(?::(\d+|\*))?$/.exec(s);
-    if (!m) return false;
-    const [, scheme, wild, host, port] = m;
-    if (scheme && `${scheme}:` !== u.protocol) return false;
-    const hostOk = wild ? u.hostname.endsWith(`.${host}`) : u.hostname === host;
-    const defaultPort = u.protocol === 'https:' ? '443' : '80';
-    const portOk = port === '*' || (port ?? defaultPort) === (u.port || defaultPort);
-    return hostOk && portOk;
-  });
-}

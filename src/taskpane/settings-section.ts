@@ -10,7 +10,8 @@ import { busy, el, isBusy, show } from './dom';
 import { usesDefaultCurrency } from './formula-calls';
 import { hostOf } from './format';
 import { functionsMeta } from './functions-meta';
-import { hostNeedingConsent, parseSettingsForm, policyAllowsConnect, toFormValues, type SettingsFormValues } from './settings-form';
+import { policyAllowsConnect } from './content-policy';
+import { hostNeedingConsent, parseSettingsForm, toFormValues, type SettingsFormValues } from './settings-form';
 
 /** What the page's own Content-Security-Policy says of reaching `url` (the production build allows only the API's origin). */
 function unreachable(url: string): string {
