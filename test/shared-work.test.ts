@@ -78,71 +78,52 @@ async function failingAfterWarmUp(r: Rig, client: MarketClient, warm: () => Prom
   r.em.faults.setRates({ 500: 1 });
 }
 
+/**
+ * Requests to `path` after the service starts failing every answer, for a caller that leaves
+ * (aborts as the first goes out) or stays (its signal never aborts).
+ */
+async function sendsUnder500s(o: { path: string; leaves: boolean; warm(c: MarketClient): Promise<unknown>; ask(c: MarketClient, signal: AbortSignal): Promise<unknown> }): Promise<number> {
+  const r = await rig();
+  try {
+    const caller = new AbortController();
+    let failing = false;
+    const { client, sends } = counting(r, (p) => {
+      if (failing && o.leaves && p === o.path) setImmediate(() => caller.abort());
+    });
+    await failingAfterWarmUp(r, client, () => o.warm(client));
+    failing = true;
+    const before = sends(o.path);
+    await assert.rejects(o.ask(client, caller.signal));
+    await settleDown();
+    return sends(o.path) - before;
+  } finally {
+    await r.close();
+  }
+}
+
+const day = Date.UTC(2025, 0, 1);
+const BITCOIN_THEN = { id: 1, name: 'Bitcoin', date: day, currency: 'USD' as const };
+
 for (const leaves of [false, true]) {
   const who = leaves ? 'its only caller leaves: no retry follows' : 'its caller stays: retried';
 
   test(`a quote batch under 500s, ${who}`, async () => {
-    const r = await rig();
-    try {
-      const caller = new AbortController();
-      let failing = false;
-      const { client, sends } = counting(r, (p) => {
-        if (failing && leaves && p === '/v3/currencies/markets') setImmediate(() => caller.abort());
-      });
-      await failingAfterWarmUp(r, client, () => client.quote('bitcoin'));
-      failing = true;
-      const before = sends('/v3/currencies/markets');
-      await assert.rejects(client.quote('bitcoin', { signal: caller.signal }));
-      await settleDown();
-      const sent = sends('/v3/currencies/markets') - before;
-      if (leaves) assert.equal(sent, 1, 'the first attempt only');
-      else assert.equal(sent, MAP_MAX_RETRIES + 1, 'every attempt (a markets page many cells wait on: client.ts SHARED)');
-    } finally {
-      await r.close();
-    }
+    const sent = await sendsUnder500s({ path: '/v3/currencies/markets', leaves, warm: (c) => c.quote('bitcoin'), ask: (c, signal) => c.quote('bitcoin', { signal }) });
+    if (leaves) assert.equal(sent, 1, 'the first attempt only');
+    else assert.equal(sent, MAP_MAX_RETRIES + 1, 'every attempt (a markets page many cells wait on: client.ts SHARED)');
   });
 
   test(`the coin map under 500s, ${who}`, async () => {
-    const r = await rig();
-    try {
-      const caller = new AbortController();
-      const { client, sends } = counting(r, (p) => {
-        if (leaves && p === '/v3/currencies/map') setImmediate(() => caller.abort());
-      });
-      await client.status();
-      r.em.faults.setRates({ 500: 1 });
-      const out = client.resolveCoin('bitcoin', { signal: leaves ? caller.signal : undefined });
-      await assert.rejects(out);
-      await settleDown();
-      if (leaves) assert.equal(sends('/v3/currencies/map'), 1, 'the first attempt only');
-      else assert.ok(sends('/v3/currencies/map') > DEFAULT_MAX_RETRIES + 1, `the map's many tries: ${sends('/v3/currencies/map')}`);
-    } finally {
-      await r.close();
-    }
+    const sent = await sendsUnder500s({ path: '/v3/currencies/map', leaves, warm: async () => undefined, ask: (c, signal) => c.resolveCoin('bitcoin', { signal }) });
+    if (leaves) assert.equal(sent, 1, 'the first attempt only');
+    else assert.ok(sent > DEFAULT_MAX_RETRIES + 1, `the map's many tries: ${sent}`);
   });
 
   test(`a historical batch under 500s, ${who}`, async () => {
-    const r = await rig();
-    try {
-      const caller = new AbortController();
-      let failing = false;
-      const { client, sends } = counting(r, (p) => {
-        if (failing && leaves && p === '/v3/currencies/historical') setImmediate(() => caller.abort());
-      });
-      const day = Date.UTC(2025, 0, 1);
-      const key = { id: 1, name: 'Bitcoin', date: day, currency: 'USD' as const };
-      await client.status();
-      assert.ok(day < NOW);
-      r.em.faults.setRates({ 500: 1 });
-      failing = true;
-      await assert.rejects(client.historical(key, { signal: caller.signal }));
-      await settleDown();
-      const sent = sends('/v3/currencies/historical');
-      if (leaves) assert.equal(sent, 1, 'the first attempt only');
-      else assert.equal(sent, DEFAULT_MAX_RETRIES + 1, 'every attempt');
-    } finally {
-      await r.close();
-    }
+    assert.ok(day < NOW);
+    const sent = await sendsUnder500s({ path: '/v3/currencies/historical', leaves, warm: async () => undefined, ask: (c, signal) => c.historical(BITCOIN_THEN, { signal }) });
+    if (leaves) assert.equal(sent, 1, 'the first attempt only');
+    else assert.equal(sent, DEFAULT_MAX_RETRIES + 1, 'every attempt');
   });
 }
 
