@@ -28,6 +28,19 @@ after(async () => {
 
 const { calc, grid: table, one } = formulaChecks(() => s);
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+
+/** A session whose client gets the service's error `error` (HTTP `status`) for `path`, and the local API server's answers otherwise. */
+function sessionFailing(path: string, status: number, error: { code: string; message: string }, client: { maxRetries?: number } = {}): Promise<Session> {
+  return openSession({
+    workbook: TEST_WORKBOOK,
+    emulator: { now: NOW_ISO, rpm: 2000, dialect: TEST_DIALECT },
+    client: {
+      fetch: async (input, init) =>
+        new URL(String(input)).pathname === path ? new Response(JSON.stringify({ error: { ...error, status } }), { status }) : fetch(input, init),
+      ...client,
+    },
+  });
+}
 const record = (g: JsonCell[][]) => Object.fromEntries(g.slice(1).map((r) => [r[0] as string, r[1]]));
 
 /** A plan test: a session with another key, closed at once. */
@@ -264,16 +277,7 @@ describe('CRYPTO.UNLOCKS', () => {
   });
 
   test('where the service has no 200-a-request list for the key (a guess), the list of 25 a page answers the same rows', async () => {
-    const t = await openSession({
-      workbook: TEST_WORKBOOK,
-      emulator: { now: NOW_ISO, rpm: 2000, dialect: TEST_DIALECT },
-      client: {
-        fetch: async (input, init) =>
-          new URL(String(input)).pathname === TOKEN_UNLOCKS_PATH
-            ? new Response(JSON.stringify({ error: { code: 'NOT_FOUND', message: 'Cannot GET /v3/token-unlocks/upcoming', status: 404 } }), { status: 404 })
-            : fetch(input, init),
-      },
-    });
+    const t = await sessionFailing(TOKEN_UNLOCKS_PATH, 404, { code: 'NOT_FOUND', message: 'Cannot GET /v3/token-unlocks/upcoming' });
     try {
       const g = await table('=CRYPTO.UNLOCKS(30)', t);
       assert.deepEqual(g, await table('=CRYPTO.UNLOCKS(30)'));
@@ -284,17 +288,7 @@ describe('CRYPTO.UNLOCKS', () => {
   });
 
   test('a currency map that cannot be read costs the slug cells only: the id column still names each coin', async () => {
-    const t = await openSession({
-      workbook: TEST_WORKBOOK,
-      emulator: { now: NOW_ISO, rpm: 2000, dialect: TEST_DIALECT },
-      client: {
-        fetch: async (input, init) =>
-          new URL(String(input)).pathname === '/v3/currencies/map'
-            ? new Response(JSON.stringify({ error: { code: 'INTERNAL_ERROR', message: 'Internal server error', status: 500 } }), { status: 500 })
-            : fetch(input, init),
-        maxRetries: 0,
-      },
-    });
+    const t = await sessionFailing('/v3/currencies/map', 500, { code: 'INTERNAL_ERROR', message: 'Internal server error' }, { maxRetries: 0 });
     try {
       const g = await table('=CRYPTO.UNLOCKS(7,,,,,5,0)', t);
       const main = await table('=CRYPTO.UNLOCKS(7,,,,,5,0)');
