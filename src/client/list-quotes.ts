@@ -15,6 +15,7 @@ import { ENDPOINTS } from '../api/endpoints';
 import type { CurrencyListItem } from '../api/records';
 import { canonicalRequest } from './canonical-request';
 import { quoteFromListItem, type Quote } from './quote';
+import { whenQuiet } from './quiet';
 import { SharedWork } from './shared-work';
 import type { Requester } from './types';
 
@@ -56,27 +57,13 @@ export class ListQuotes {
     this.#src = src;
     this.#loader = new DataLoader<ListKey, ListQuote | null, ListKey>((keys) => this.#batch(keys), {
       cache: false,
-      batchScheduleFn: (send) => this.#whenGathered(send),
+      batchScheduleFn: (send) => whenQuiet(send, { asked: () => this.#asked, busy: () => this.#src.gathering(), quietMs: QUIET_MS, maxMs: MAX_GATHER_MS }),
     });
   }
 
   load(key: ListKey): Promise<ListQuote | null> {
     this.#asked++;
     return this.#loader.load(key);
-  }
-
-  #whenGathered(send: () => void): void {
-    const start = performance.now();
-    let seen = this.#asked;
-    const check = () => {
-      const settled = !this.#src.gathering() && this.#asked === seen;
-      if (settled || performance.now() - start > MAX_GATHER_MS) send();
-      else {
-        seen = this.#asked;
-        setTimeout(check, QUIET_MS);
-      }
-    };
-    setTimeout(check, QUIET_MS);
   }
 
   /** Every id gathered, LIST_IDS a request (chunked here, not by DataLoader: ids that come while a full batch waits join the last one). */

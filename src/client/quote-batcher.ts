@@ -37,6 +37,7 @@ import { allowsStaleFallback, ApiError, routeUnavailable, unreadableItemError } 
 import { canonicalRequest } from './canonical-request';
 import { abortable } from './cancellation';
 import { ListQuotes, type ListQuote } from './list-quotes';
+import { whenQuiet } from './quiet';
 import { GatheringWork, liveWork, type SharedWork } from './shared-work';
 import { MARKETS_PAGE_SIZE, type RankBook } from './coin-map';
 import { errorRule } from './error-rules';
@@ -109,14 +110,17 @@ export class QuoteBatcher {
     this.#src = src;
     this.#quotes = new LRUCache<string, Held>({ max: Math.max(1, maxEntries) });
     this.#list = src.list ?? new ListQuotes({ requester: src.requester, gathering: () => this.gathering, onQuote: (r) => this.keepListQuote(r) });
+    // A batch goes out once calls have stopped coming for QUIET_MS, at the latest `windowMs` after its first.
+    const window = Math.max(0, windowMs);
+    const quiet = { asked: () => this.#asked, quietMs: Math.min(QUIET_MS, window), maxMs: window - Math.min(QUIET_MS, window) };
     // The batch function's values are promises, which load() adopts (see #batch).
     this.#loader = new DataLoader<Load, Quote, string>((keys) => this.#batch(keys) as unknown as Promise<Quote[]>, {
       cache: false,
       batchScheduleFn: (send) =>
-        this.#whenQuiet(() => {
+        whenQuiet(() => {
           this.#open.sent();
           send();
-        }, Math.max(0, windowMs)),
+        }, quiet),
     });
   }
 
@@ -141,25 +145,6 @@ export class QuoteBatcher {
   fresh(id: number, currency: ConvertCurrency): Quote | undefined {
     const h = this.#quotes.get(`${currency}:${id}`);
     return h && this.#src.requester.now() - h.fetchedAt < this.#src.ttlMs() ? h.quote : undefined;
-  }
-
-  /**
-   * Sends a batch once calls have stopped coming for QUIET_MS, and at the
-   * latest `windowMs` after its first: a recalculation's calls arrive in
-   * bursts, and waiting out the whole window after the last one is pure delay.
-   */
-  #whenQuiet(send: () => void, windowMs: number): void {
-    const start = performance.now();
-    const quiet = Math.min(QUIET_MS, windowMs);
-    let seen = this.#asked;
-    const check = () => {
-      if (this.#asked === seen || performance.now() - start + quiet > windowMs) send();
-      else {
-        seen = this.#asked;
-        setTimeout(check, quiet);
-      }
-    };
-    setTimeout(check, quiet);
   }
 
   load(key: QuoteKey, signal?: AbortSignal): Promise<Quote> {
