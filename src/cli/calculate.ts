@@ -111,7 +111,22 @@ const errorOutcome = (e: unknown): Outcome =>
  * of these pending at once, and each suspended frame is memory.
  */
 export function calculate(host: CalculationHost, text: string, opts: CalculateOptions = {}): Promise<Outcome> {
-  if (!functions) return loadFunctionMetadata().then((f) => ((functions = f), calculate(host, text, opts)));
+  return calculateAs(host, text, opts, false) as Promise<Outcome>;
+}
+
+/** What a text that is not a formula gives in a recalculation. */
+export type ParseOutcome = { error: '#PARSE!'; message: string };
+
+/**
+ * As calculate(), but a text that is not a formula is its #PARSE! outcome:
+ * one promise per formula, for the thousands of a recalculation.
+ */
+export function calculateCell(host: CalculationHost, text: string, opts: CalculateOptions = {}): Promise<Outcome | ParseOutcome> {
+  return calculateAs(host, text, opts, true);
+}
+
+function calculateAs(host: CalculationHost, text: string, opts: CalculateOptions, parseOutcome: boolean): Promise<Outcome | ParseOutcome> {
+  if (!functions) return loadFunctionMetadata().then((f) => ((functions = f), calculateAs(host, text, opts, parseOutcome)));
   let b: Bound;
   try {
     b = bind(functions, text);
@@ -119,8 +134,18 @@ export function calculate(host: CalculationHost, text: string, opts: CalculateOp
     return Promise.reject(e);
   }
   if ('outcome' in b) return Promise.resolve(b.outcome);
-  if ('engine' in b) return evaluateFormula(host, functions, text, opts);
+  // Only the engine tells a text that is not a formula: the one-call path never rejects.
+  if ('engine' in b) {
+    const p = evaluateFormula(host, functions, text, opts);
+    return parseOutcome ? p.catch(parseFailure) : p;
+  }
   return host.evaluate(b.meta.id, b.args as Arg[], opts).then(valueOutcome, errorOutcome);
+}
+
+/** A formula that is not a formula: its #PARSE! outcome (anything else is a bug, and rejects). */
+function parseFailure(e: unknown): ParseOutcome {
+  if (e instanceof FormulaSyntaxError) return { error: '#PARSE!', message: e.message };
+  throw e;
 }
 
 /** A host answer as the cells the workbook would get (the preview runtime's shape). */

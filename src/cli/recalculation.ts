@@ -5,11 +5,10 @@
  * order given, in the single-formula shape; text that is not a formula is
  * {"error": "#PARSE!"} in its place.
  */
-import { calculate, type Outcome } from './calculate';
-import { FormulaSyntaxError } from './formula-parser';
+import { calculateCell, type Outcome, type ParseOutcome } from './calculate';
 import type { CalculationHost } from '../formulas/host';
 
-export type RecalcOutcome = Outcome | { error: '#PARSE!'; message: string };
+export type RecalcOutcome = Outcome | ParseOutcome;
 
 export interface RecalcOptions {
   /** Told as each formula settles: its index, outcome and ms since the recalculation started. */
@@ -19,30 +18,16 @@ export interface RecalcOptions {
 export function recalculate(host: CalculationHost, texts: readonly string[], opts: RecalcOptions = {}): Promise<RecalcOutcome[]> {
   const t0 = performance.now();
   const { onSettled } = opts;
-  // One then() per formula, not a catch() and a then(): a sheet of 10,000 cells waits here at once.
+  // One promise per formula unless told as each settles: a sheet of 10,000 cells waits here at once.
+  if (!onSettled) return Promise.all(texts.map((text) => calculateCell(host, text)));
   return Promise.all(
     texts.map((text, i) =>
-      calculate(host, text).then(
-        onSettled
-          ? (o) => {
-              onSettled(i, o, performance.now() - t0);
-              return o;
-            }
-          : undefined,
-        (e: unknown): RecalcOutcome => {
-          const o = parseFailure(e);
-          onSettled?.(i, o, performance.now() - t0);
-          return o;
-        },
-      ),
+      calculateCell(host, text).then((o) => {
+        onSettled(i, o, performance.now() - t0);
+        return o;
+      }),
     ),
   );
-}
-
-/** A formula that is not a formula: its #PARSE! outcome (anything else is a bug, and rejects). */
-function parseFailure(e: unknown): RecalcOutcome {
-  if (e instanceof FormulaSyntaxError) return { error: '#PARSE!', message: e.message };
-  throw e;
 }
 
 /** The formulas of a file: one per non-empty line (surrounding blanks ignored). */

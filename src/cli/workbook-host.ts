@@ -44,7 +44,7 @@ export class WorkbookHost extends CalculationHost {
   }
 
   override evaluate(id: string, args: Arg[], opts: EvaluateOptions = {}): Promise<FormulaResult> {
-    return super.evaluate(id, this.blanksIn(id, args), opts).then((r) => this.resultOut(r));
+    return super.evaluate(id, this.blanksIn(id, args), opts);
   }
 
   private blanksIn(id: string, args: Arg[]): Arg[] {
@@ -58,8 +58,8 @@ export class WorkbookHost extends CalculationHost {
     });
   }
 
-  /** No closure per call: a warm recalculation hands back thousands of plain numbers. */
-  private resultOut(result: FormulaResult): FormulaResult {
+  /** Once per evaluation, for every cell it answers: a column of the same formula shares it. */
+  protected override presented(result: FormulaResult): FormulaResult {
     return Array.isArray(result) ? result.map((row) => row.map((c) => this.cellOut(c))) : this.cellOut(result);
   }
 

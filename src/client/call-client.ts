@@ -34,12 +34,13 @@ type QuoteOptions = CallOptions & { currency?: ConvertCurrency };
 export class CallClient {
   readonly #c: CallTarget;
   readonly #o: CallOptions;
-  /** quote()'s options per currency, built once: a column of PRICE cells asks thousands of times. */
-  #quoteOptions: Map<ConvertCurrency | undefined, QuoteOptions> | undefined;
+  /** quote()'s options for the currency last asked: a client bound to a cell usually asks one. */
+  #quoteOptions: QuoteOptions | undefined;
 
-  constructor(client: CallTarget, caller: string, signal?: AbortSignal) {
+  /** `settlesItself`: the caller settles when its signal aborts (the calculation host does; types.ts). */
+  constructor(client: CallTarget, caller: string, signal?: AbortSignal, settlesItself = false) {
     this.#c = client;
-    this.#o = { caller, signal };
+    this.#o = { caller, signal, settlesItself };
   }
 
   /** Requests and credits of this session (plan included). */
@@ -65,10 +66,8 @@ export class CallClient {
   }
 
   quote(coin: string | number | CoinRef, opts: { currency?: ConvertCurrency } = {}): Promise<Quote> {
-    // Made on first use: an evaluation's own client (answer-tracking.ts) often asks once.
-    this.#quoteOptions ??= new Map();
-    let o = this.#quoteOptions.get(opts.currency);
-    if (!o) this.#quoteOptions.set(opts.currency, (o = { caller: this.#o.caller, signal: this.#o.signal, currency: opts.currency }));
+    let o = this.#quoteOptions;
+    if (!o || o.currency !== opts.currency) this.#quoteOptions = o = { caller: this.#o.caller, signal: this.#o.signal, settlesItself: this.#o.settlesItself, currency: opts.currency };
     return this.#c.quote(coin, o);
   }
 

@@ -173,12 +173,11 @@ export class MarketClient {
     }
     // Not async: thousands of cells wait here at once, and a pending async frame each is memory the GC keeps copying.
     const ref = typeof coin === 'object' && coin !== null ? coin : this.#resolver.known(coin);
-    if (ref && !opts.signal?.aborted) return Promise.resolve(this.#quoteOf(ref, currency, opts));
+    const wrap = opts.settlesItself !== true;
+    if (ref && !opts.signal?.aborted) return Promise.resolve(this.#quoteOf(ref, currency, opts, wrap));
     // One abortable for the chain: the resolution and the batch count this caller among their waiters without one each.
-    return abortable(
-      this.#resolver.shared(coin as string | number, opts).then((r) => this.#quoteOf(r, currency, opts, false)),
-      opts.signal,
-    );
+    const chain = this.#resolver.shared(coin as string | number, opts).then((r) => this.#quoteOf(r, currency, opts, false));
+    return wrap ? abortable(chain, opts.signal) : chain;
   }
 
   /**

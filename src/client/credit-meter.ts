@@ -3,7 +3,7 @@
  * for them (status.usedCredits), per endpoint and per caller (a batched or
  * shared request belongs to the caller that triggered it), cache hits and
  * shared calls, plus the plan figures from /v3/status. Dispatches 'change'
- * after every update. Holds no key.
+ * after updates (once for those of the same moment). Holds no key.
  *
  * The daily budget uses `creditsToday`: credits spent since the current UTC
  * day began (by the client clock), by this client and by earlier ones on this
@@ -114,8 +114,16 @@ export class CreditMeter extends EventTarget {
     return { requests: 0, credits: 0, cacheHits: 0, sharedCalls: 0, byEndpoint: {}, byCaller: {}, plan: null, since: this.#now() };
   }
 
+  #changeQueued = false;
+
+  /** One 'change' for every update of the moment: a warm recalculation records thousands of cache hits at once. */
   #changed(): void {
-    this.dispatchEvent(new Event('change'));
+    if (this.#changeQueued) return;
+    this.#changeQueued = true;
+    queueMicrotask(() => {
+      this.#changeQueued = false;
+      this.dispatchEvent(new Event('change'));
+    });
   }
 }
 

@@ -78,7 +78,7 @@ export class HistoricalBatcher {
     work.join(o.signal);
     const load = this.#loader.load({ ...key, caller: o.caller, work });
     if (o.signal?.aborted) load.catch(() => undefined); // settled for the others; this caller has left
-    return abortable(load, o.signal);
+    return o.settlesItself ? load : abortable(load, o.signal);
   }
 
   /** The answer `item` came in, for the provenance of the cells it serves. */

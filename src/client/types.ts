@@ -13,6 +13,14 @@ export interface CallOptions {
   /** The formula's id, e.g. "PRICE"; absent for the client's own requests. */
   caller?: string;
   signal?: AbortSignal;
+  /**
+   * The caller settles itself when its signal aborts (the calculation host's
+   * deadline and Excel's cancel do): the signal then only counts it among the
+   * waiters of the shared work, which stops once they have all gone, and no
+   * race per call wraps the answer. Read where thousands of cells wait on one
+   * batch: quotes and historical items.
+   */
+  settlesItself?: boolean;
 }
 
 export interface RequestOptions extends CallOptions {

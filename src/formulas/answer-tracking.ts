@@ -61,7 +61,7 @@ class TrackingClient extends CallClient {
     private readonly into: Fetch[],
     private readonly now: () => number,
   ) {
-    super(target, caller, signal);
+    super(target, caller, signal, true); // the host settles each evaluation itself, at its deadline or cancel
   }
 
   private note(endpoint: string, query: Readonly<Record<string, unknown>> | undefined, r: Fetched<unknown>): void {

@@ -34,13 +34,8 @@ export function deadlineError(ms: number, startedAt: number, client: WaitDiagnos
   return formulaError('DEADLINE', `No answer within ${Math.ceil(ms / 1000)} s (${why}); the next recalculation retries`);
 }
 
-/** What a bucket's `expired` rejects with: the host turns it into deadlineError for each call. */
-export const EXPIRED = Symbol('deadline passed');
-
 /** Calls that started within the same short window share one timer and one signal. */
 export interface DeadlineBucket {
-  /** Rejects with EXPIRED once the deadline of every call in the bucket has passed. */
-  readonly expired: Promise<never>;
   /** When the bucket opened (host clock): failures since then explain its calls. */
   readonly openedAt: number;
   /**
@@ -51,23 +46,15 @@ export interface DeadlineBucket {
   readonly signal: AbortSignal;
 }
 
-const noop = () => undefined;
-
-class Bucket implements DeadlineBucket {
-  readonly expired: Promise<never>;
+class Bucket<T> implements DeadlineBucket {
   readonly openedReal = Date.now();
-  pending = 0;
+  /** Its calls still waiting. */
+  readonly calls = new Set<T>();
   closed = false;
   timer: ReturnType<typeof setTimeout> | undefined;
   #controller: AbortController | null = null;
-  readonly #reject: (e: unknown) => void;
 
-  constructor(readonly openedAt: number) {
-    let reject!: (e: unknown) => void;
-    this.expired = new Promise<never>((_, r) => (reject = r));
-    this.expired.catch(noop); // a bucket whose calls all settled first rejects unobserved
-    this.#reject = reject;
-  }
+  constructor(readonly openedAt: number) {}
 
   /** Made on first use: a warm recalculation's calls, all answered at once, need none. */
   get signal(): AbortSignal {
@@ -76,26 +63,28 @@ class Bucket implements DeadlineBucket {
     return this.#controller.signal;
   }
 
-  close(expired: boolean): void {
+  close(): void {
     this.closed = true;
     clearTimeout(this.timer);
-    if (expired) this.#reject(EXPIRED); // first: the calls settle as expired, not as aborted
     this.#controller?.abort();
   }
 }
 
 /**
- * Deadlines for thousands of calls without a timer and a wrapper promise each:
+ * Deadlines for thousands of calls without a timer or a wrapper promise each:
  * calls starting within `widthMs` of each other share one bucket whose timer
  * fires `ms + widthMs` after it opened (so every call gets at least `ms`), and
- * is cleared as soon as its last call settles.
+ * is cleared as soon as its last call settles. When it fires, `expired` is
+ * told of each call still waiting, before the bucket's signal aborts (the
+ * calls settle as out of time, not as cancelled).
  */
-export class Deadlines {
-  #current: Bucket | null = null;
+export class Deadlines<T> {
+  #current: Bucket<T> | null = null;
 
   constructor(
     readonly ms: number,
     private readonly now: () => number,
+    private readonly expired: (call: T, bucket: DeadlineBucket) => void,
     private readonly widthMs = 100,
   ) {}
 
@@ -103,20 +92,32 @@ export class Deadlines {
   open(): DeadlineBucket {
     const b = this.#current;
     if (b && !b.closed && Date.now() - b.openedReal < this.widthMs) return b;
-    return (this.#current = new Bucket(this.now()));
+    return (this.#current = new Bucket<T>(this.now()));
   }
 
-  /** Count a waiting call in `bucket` (from open(), in the same turn); give it back with leave() when the call settles. */
-  join(bucket: DeadlineBucket): void {
-    const b = bucket as Bucket;
-    b.pending++;
-    b.timer ??= setTimeout(() => b.close(true), this.ms + this.widthMs);
+  /** Count a waiting call in `bucket` (from open(), in the same turn); give it back with leave() when it settles. */
+  join(bucket: DeadlineBucket, call: T): void {
+    const b = bucket as Bucket<T>;
+    b.calls.add(call);
+    b.timer ??= setTimeout(() => this.#expire(b), this.ms + this.widthMs);
   }
 
-  leave(bucket: DeadlineBucket): void {
-    const b = bucket as Bucket;
-    if (--b.pending > 0 || b.closed) return;
-    b.close(false);
+  leave(bucket: DeadlineBucket, call: T): void {
+    const b = bucket as Bucket<T>;
+    if (!b.calls.delete(call) || b.calls.size > 0 || b.closed) return;
+    this.#close(b);
+  }
+
+  #expire(b: Bucket<T>): void {
+    b.closed = true; // first: its calls settle as out of time, then its signal aborts
+    const late = [...b.calls];
+    b.calls.clear();
+    for (const call of late) this.expired(call, b);
+    this.#close(b);
+  }
+
+  #close(b: Bucket<T>): void {
+    b.close();
     if (this.#current === b) this.#current = null;
   }
 }

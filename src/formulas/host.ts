@@ -14,7 +14,7 @@ import { abortedError } from '../client/api-error';
 import { abortable } from '../client/cancellation';
 import { CellError, FormulaError, notAvailable, type DateSystem, type FormulaResult, type Grid } from './cells';
 import type { Arg } from './args';
-import { CALL_DEADLINE_MS, Deadlines, EXPIRED, deadlineError } from './call-deadline';
+import { CALL_DEADLINE_MS, Deadlines, deadlineError } from './call-deadline';
 import { toFormulaError } from './failure';
 import { trackingClient } from './answer-tracking';
 import { ProvenanceBook, markStale, resultSize, summarize, type Fetch, type Provenance } from './provenance';
@@ -83,13 +83,19 @@ export interface HostCall {
 }
 
 const noop = () => undefined;
-const NO_ARGS: readonly Arg[] = [];
 
 /** One evaluation and the calls waiting on it. */
 interface SharedEvaluation {
   /** Formula and arguments: the in-flight map's key. */
   key: string;
+  formula: string;
+  fn: FormulaFn;
+  /** The arguments it is evaluated with (its provenance names them). */
+  args: Arg[];
+  /** Its answer: settled at once when known at once, else through `resolve`/`reject`. */
   promise: Promise<FormulaResult>;
+  resolve: ((r: FormulaResult) => void) | null;
+  reject: ((e: unknown) => void) | null;
   /** The calling cells (Excel's invocation.address) this evaluation answers, and the answers it read (provenance.ts). */
   addresses: string[];
   fetches: Fetch[];
@@ -101,8 +107,6 @@ interface SharedEvaluation {
   pinned: boolean;
   /** Settled: calls from now on start a new evaluation. */
   done: boolean;
-  /** The arguments it was evaluated with (its provenance names them). */
-  args?: Arg[];
 }
 
 export class CalculationHost extends EventTarget {
@@ -116,8 +120,8 @@ export class CalculationHost extends EventTarget {
   private readonly log: ErrorLogEntry[] = [];
   private readonly inFlight = new Map<string, SharedEvaluation>();
   private readonly keys = new WeakMap<Arg[], string>();
-  private readonly slices: Slices;
-  private readonly deadlines: Deadlines;
+  private readonly slices: Slices<SharedEvaluation>;
+  private readonly deadlines: Deadlines<SharedEvaluation>;
   private static readonly LOG_SIZE = 50;
 
   constructor(opts: HostOptions) {
@@ -127,8 +131,11 @@ export class CalculationHost extends EventTarget {
     this.settings = { defaultCurrency: 'USD', dateSystem: '1900', ...opts.settings };
     this.now = opts.now ?? Date.now;
     this.lastGood = new LRUCache({ max: opts.lastGoodEntries ?? 20_000 });
-    this.slices = new Slices(opts.sliceSize ?? DEFAULT_SLICE_SIZE);
-    this.deadlines = new Deadlines(opts.deadlineMs ?? CALL_DEADLINE_MS, this.now);
+    this.slices = new Slices(opts.sliceSize ?? DEFAULT_SLICE_SIZE, (e) => this.run(e));
+    this.deadlines = new Deadlines(opts.deadlineMs ?? CALL_DEADLINE_MS, this.now, (e, bucket) => {
+      e.controller?.abort(); // stop the requests nobody waits for
+      this.conclude(e, false, deadlineError(this.deadlines.ms, bucket.openedAt, this.client, e.formula));
+    });
   }
 
   has(id: string): boolean {
@@ -185,7 +192,7 @@ export class CalculationHost extends EventTarget {
     const key = this.keyOf(formula, args);
     if (preview) {
       const known = this.lastGood.get(key);
-      if (known) return Promise.resolve(known.result);
+      if (known) return Promise.resolve(this.presented(known.result));
       return Promise.reject(notAvailable('Press Enter to fetch: the preview spends no credits'));
     }
     return this.inFlight.get(key) ?? this.share(formula, fn, key, args, cancelable, address);
@@ -220,56 +227,79 @@ export class CalculationHost extends EventTarget {
 
   private share(formula: string, fn: FormulaFn, key: string, args: Arg[], cancelable: boolean, address?: string): SharedEvaluation {
     // No controller (and no signal for the client to listen to) unless a caller can cancel: a
-    // call's requests end by the client's own request deadline all the same.
-    const controller = cancelable ? new AbortController() : null;
+    // call's requests end by its deadline bucket's signal all the same.
     const entry: SharedEvaluation = {
       // The calling cell is known before the start: a result known at once is recorded as it starts.
-      key, promise: null as unknown as Promise<FormulaResult>, addresses: address ? [address] : [], fetches: [], controller, cancelable: 0, pinned: false, done: false,
+      key, formula, fn, args, promise: null as unknown as Promise<FormulaResult>, resolve: null, reject: null,
+      addresses: address ? [address] : [], fetches: [], controller: cancelable ? new AbortController() : null, cancelable: 0, pinned: false, done: false,
     };
-    entry.promise = this.start(formula, fn, entry, args);
+    // Runs now, or in a later slice (see slices.ts): then it is waited for.
+    if (!this.slices.offer(entry)) this.waitFor(entry);
     if (!entry.done) this.inFlight.set(key, entry); // a result known at once has nothing to share
     return entry;
   }
 
-  /** Runs now, or in a later slice (see slices.ts). */
-  private start(formula: string, fn: FormulaFn, entry: SharedEvaluation, args: Arg[]): Promise<FormulaResult> {
-    return this.slices.run(() => this.run(formula, fn, entry, args));
+  /** The evaluation's promise, to be settled later (by its answer or its deadline). */
+  private waitFor(entry: SharedEvaluation): void {
+    entry.promise ??= new Promise<FormulaResult>((resolve, reject) => {
+      entry.resolve = resolve;
+      entry.reject = reject;
+    });
   }
 
   /**
-   * Not an async function: thousands of evaluations wait at once, and a
-   * suspended frame each is memory the garbage collector keeps copying.
+   * Runs the formula. No async frame, no race and no wrapper promise per
+   * evaluation: thousands wait at once, and each object that waits is memory
+   * the garbage collector keeps copying. The deadline's bucket settles an
+   * evaluation still waiting when it passes (call-deadline.ts), so a call
+   * Excel cannot cancel still stops its requests and settles.
    */
-  private run(formula: string, fn: FormulaFn, entry: SharedEvaluation, args: Arg[]): Promise<FormulaResult> | FormulaResult {
-    entry.args = args;
-    // The deadline's bucket: a call Excel cannot cancel still stops its requests at its deadline.
+  private run(entry: SharedEvaluation): void {
     const bucket = this.deadlines.open();
     const signal = entry.controller?.signal ?? bucket.signal;
     // The client as this evaluation sees it: every answer it reads is noted for its provenance.
-    const client = trackingClient(this.client, formula, signal, entry.fetches, this.now);
-    const ctx: FormulaContext = { client, settings: this.settings, now: this.now, caller: formula, signal, provenance: this.provenance };
+    const client = trackingClient(this.client, entry.formula, signal, entry.fetches, this.now);
+    const ctx: FormulaContext = { client, settings: this.settings, now: this.now, caller: entry.formula, signal, provenance: this.provenance };
     let pending: Promise<FormulaResult> | FormulaResult;
     try {
-      pending = fn(ctx, ...args);
+      pending = entry.fn(ctx, ...entry.args);
     } catch (e) {
-      pending = Promise.reject(e);
+      return this.conclude(entry, false, e);
     }
     // Known at once: nothing to wait for, no deadline to keep.
-    if (!(pending instanceof Promise)) return this.succeeded(formula, entry, pending);
-    // The deadline settles the call whatever the formula waits on (call-deadline.ts).
-    this.deadlines.join(bucket);
-    return Promise.race([pending, bucket.expired]).then(
+    if (!(pending instanceof Promise)) return this.conclude(entry, true, pending);
+    this.waitFor(entry);
+    this.deadlines.join(bucket, entry);
+    pending.then(
       (result) => {
-        this.deadlines.leave(bucket);
-        return this.succeeded(formula, entry, result);
+        this.deadlines.leave(bucket, entry);
+        this.conclude(entry, true, result);
       },
       (e: unknown) => {
-        this.deadlines.leave(bucket);
-        if (e !== EXPIRED) return this.failed(formula, entry, e);
-        entry.controller?.abort(); // stop the requests nobody waits for
-        return this.failed(formula, entry, deadlineError(this.deadlines.ms, bucket.openedAt, this.client, formula));
+        this.deadlines.leave(bucket, entry);
+        this.conclude(entry, false, e);
       },
     );
+  }
+
+  /** Settles the evaluation once (an answer after its deadline is too late): its result, or the last good value, or the error. */
+  private conclude(entry: SharedEvaluation, ok: boolean, outcome: unknown): void {
+    if (entry.done) return;
+    let result: FormulaResult;
+    try {
+      result = this.presented(ok ? this.succeeded(entry, outcome as FormulaResult) : this.failed(entry, outcome));
+    } catch (e) {
+      if (entry.reject) entry.reject(e);
+      else entry.promise = Promise.reject(e);
+      return;
+    }
+    if (entry.resolve) entry.resolve(result);
+    else entry.promise = Promise.resolve(result);
+  }
+
+  /** The result as the callers get it (a workbook's own conventions: the CLI's WorkbookHost); as is here. */
+  protected presented(result: FormulaResult): FormulaResult {
+    return result;
   }
 
   /** The evaluation is over: calls from now on start a new one. */
@@ -278,7 +308,8 @@ export class CalculationHost extends EventTarget {
     if (this.inFlight.get(entry.key) === entry) this.inFlight.delete(entry.key);
   }
 
-  private succeeded(formula: string, entry: SharedEvaluation, result: FormulaResult): FormulaResult {
+  private succeeded(entry: SharedEvaluation, result: FormulaResult): FormulaResult {
+    const { formula } = entry;
     this.settled(entry);
     const sum = summarize(entry.fetches);
     // The same value again (a price from the quote cache) keeps its entry: get() marks it recently used.
@@ -290,7 +321,8 @@ export class CalculationHost extends EventTarget {
     return sum.freshness === 'stale' && this.settings.markStale ? markStale(result) : result;
   }
 
-  private failed(formula: string, entry: SharedEvaluation, e: unknown): FormulaResult {
+  private failed(entry: SharedEvaluation, e: unknown): FormulaResult {
+    const { formula } = entry;
     this.settled(entry);
     const err = toFormulaError(e, formula);
     const known = err.lastGood ? this.lastGood.get(entry.key) : undefined;
@@ -318,7 +350,7 @@ export class CalculationHost extends EventTarget {
     this.provenance.record({
       time: this.now(),
       formula,
-      args: entry.args ?? NO_ARGS,
+      args: entry.args,
       addresses: entry.addresses,
       fetches: entry.fetches,
       fetchedAt: sum.fetchedAt,

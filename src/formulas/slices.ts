@@ -26,60 +26,43 @@ export function nextTask(cb: () => void): void {
   }
 }
 
-export class Slices {
+/**
+ * Items started by one handler, `size` per task. The first slice starts at
+ * once; the rest wait in a queue, in the order offered. An item and a handler,
+ * not a promise and a closure per waiting call: a recalculation offers
+ * thousands at once, and everything that waits is memory the garbage
+ * collector keeps copying.
+ */
+export class Slices<T> {
   readonly #size: number;
+  readonly #start: (item: T) => void;
   #startedInSlice = 0;
   #sliceOpen = false;
-  readonly #waiting: (() => void)[] = [];
+  readonly #waiting: T[] = [];
   #head = 0;
 
   /** `size`: how many starts a slice takes before the rest wait for the next task. */
-  constructor(size: number) {
+  constructor(size: number, start: (item: T) => void) {
     this.#size = Math.max(1, size);
+    this.#start = start;
   }
 
   /**
-   * Resolves when the caller may start: at once while the current slice has
-   * room, else in a later slice, in the order asked. Returns null when the
-   * caller may start now (no promise to wait on).
+   * Starts `item` now while the current slice has room (true), else queues it
+   * for a later slice (false). The handler settles its item's outcome itself
+   * and does not throw; if it does (a bug), the error surfaces as uncaught and
+   * the slice goes on.
    */
-  turn(): Promise<void> | null {
+  offer(item: T): boolean {
     if (this.#waiting.length === this.#head && this.#startedInSlice < this.#size) {
       this.#startedInSlice++;
       this.#open();
-      return null;
+      this.#start(item);
+      return true;
     }
-    return new Promise<void>((resolve) => {
-      this.#waiting.push(resolve);
-      this.#open();
-    });
-  }
-
-  /**
-   * Runs `start` now while the current slice has room, else in a later slice,
-   * in the order asked: one promise per call either way (turn() and a then()
-   * on it cost two for each of thousands of cells).
-   */
-  run<T>(start: () => T | PromiseLike<T>): Promise<T> {
-    if (this.#waiting.length === this.#head && this.#startedInSlice < this.#size) {
-      this.#startedInSlice++;
-      this.#open();
-      try {
-        return Promise.resolve(start());
-      } catch (e) {
-        return Promise.reject(e);
-      }
-    }
-    return new Promise<T>((resolve, reject) => {
-      this.#waiting.push(() => {
-        try {
-          resolve(start());
-        } catch (e) {
-          reject(e);
-        }
-      });
-      this.#open();
-    });
+    this.#waiting.push(item);
+    this.#open();
+    return false;
   }
 
   /** A slice lasts until the next task; then the next `size` waiters go. */
@@ -93,8 +76,16 @@ export class Slices {
     this.#sliceOpen = false;
     this.#startedInSlice = 0;
     while (this.#head < this.#waiting.length && this.#startedInSlice < this.#size) {
-      this.#waiting[this.#head++]();
+      const item = this.#waiting[this.#head];
+      this.#waiting[this.#head++] = undefined as T; // started: no longer held here
       this.#startedInSlice++;
+      try {
+        this.#start(item);
+      } catch (e) {
+        queueMicrotask(() => {
+          throw e;
+        });
+      }
     }
     if (this.#head === this.#waiting.length) {
       this.#waiting.length = 0;
