@@ -14,7 +14,6 @@ import { calculate, type JsonCell, type Outcome } from '../src/cli/calculate';
 import type { Session } from '../src/cli/session';
 import { frozenSession, FROZEN_NOW } from './support/frozen-session';
 
-const CANDLES = '/v3/currencies/{id}/historical';
 const FIAT = '/v3/fiat/list';
 const MARKETS = '/v3/currencies/markets';
 

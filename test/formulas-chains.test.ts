@@ -8,7 +8,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FROZEN_NOW, keyedFrozenSessions } from './support/frozen-session';
-import type { JsonCell } from '../src/cli/calculate';
 import { col, formulaChecks } from './support/formula-checks';
 import { toSerial } from '../src/formulas/cells';
 
@@ -20,7 +19,6 @@ const TODAY = Math.floor(NOW / DAY) * DAY;
 const sessions = keyedFrozenSessions();
 
 const { grid, num, failure, one } = formulaChecks(() => sessions.pro);
-const close = (a: number, b: number, tol = 1e-9) => Math.abs(a - b) <= tol * Math.max(1, Math.abs(a), Math.abs(b));
 
 describe('BLOCKCHAINS and BLOCKCHAIN', () => {
   test('the list: one row per chain, dominance shares add up to 100', async () => {

@@ -6,7 +6,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { calculate, type JsonCell } from '../src/cli/calculate';
+import { calculate } from '../src/cli/calculate';
 import { openSession, type Session } from '../src/cli/session';
 import { toSerial } from '../src/formulas/cells';
 import { FROZEN_ISO as NOW_ISO, FROZEN_NOW as NOW } from '../harness/instant';

@@ -8,13 +8,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Session } from '../src/cli/session';
-import { FROZEN_NOW, frozenSession } from './support/frozen-session';
+import { frozenSession } from './support/frozen-session';
 import { calculate } from '../src/cli/calculate';
 import type { FormulaError } from '../src/formulas/cells';
 import { PriceStream, liveCell, type LiveArgs, type PriceStreamOptions } from '../src/formulas/live';
 import { TEST_DIALECT } from './support/dialect';
 
-const NOW = FROZEN_NOW;
 const HOUR = 3_600_000;
 const MARKETS = '/v3/currencies/markets';
 

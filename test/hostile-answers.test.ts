@@ -136,7 +136,7 @@ test('4. a server echoing the key, in error code, message or a wrong-typed value
   noKey(JSON.stringify(out));
 
   // A wrong-typed value that is the key: the validation message names the field, not the value.
-  hostile.play(async (r, up) => {
+  hostile.play(async (r) => {
     if (path(r.url) !== '/v3/global/fear-greed') return null;
     return json(200, { data: { currentValue: KEY, classification: 'Fear' }, status: { usedCredits: 1, timestamp: Date.now() } });
   });

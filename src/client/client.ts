@@ -4,8 +4,8 @@
  * file named after it). Every request goes: canonical form and validation
  * (canonical-request.ts) → response cache, fresh answer? (response-cache.ts)
  * → shared call in flight → key, then the plan gate (plan-gate.ts: plan,
- * refusals, budget) → pacer (pacer.ts) → attempts with retries (retry.ts,
- * transport.ts) → meter (credit-meter.ts) → cache → learners. Pure: global
+ * refusals, budget) → pacer (pacer.ts) → attempts with retries (sender.ts,
+ * retry.ts, transport.ts) → meter (credit-meter.ts) → cache → learners. Pure: global
  * fetch, AbortController, EventTarget and setTimeout only, so it runs in Node
  * (tests) and in the Excel runtime.
  *
@@ -14,13 +14,13 @@
  * what they got. What an answer teaches the client itself (the plan, places in
  * the markets list) is the explicit list of learners below.
  */
-import { CONVERT_CURRENCIES, DEFAULT_RATE_LIMIT_PER_MINUTE, ENDPOINTS, type ConvertCurrency, type EndpointData, type EndpointName } from '../api/endpoints';
+import { CONVERT_CURRENCIES, DEFAULT_RATE_LIMIT_PER_MINUTE, type ConvertCurrency, type EndpointData, type EndpointName } from '../api/endpoints';
 import type { AccountStatus, CurrencyListItem, HistoricalItem, MarketItem, Profile } from '../api/records';
-import { allowsStaleFallback, ApiError, abortedError, hasCode, routeUnavailable } from './api-error';
+import { allowsStaleFallback, ApiError, abortedError } from './api-error';
 import { CallClient } from './call-client';
-import { abortable, onAbort } from './cancellation';
+import { abortable } from './cancellation';
 import { canonicalRequest, freshnessOf, type CanonicalRequest } from './canonical-request';
-import { MAP_MAX_DELAY_MS, resolveOptions, type ClientOptions, type ResolvedOptions } from './client-options';
+import { resolveOptions, type ClientOptions, type ResolvedOptions } from './client-options';
 import type { Ambiguity, CoinRef } from './coin-ref';
 import { CoinResolver } from './coin-resolver';
 import { CreditMeter } from './credit-meter';
@@ -37,8 +37,7 @@ import { PlanGate } from './plan-gate';
 import { QuoteBatcher } from './quote-batcher';
 import type { Quote } from './quote';
 import { ResponseCache, type CacheEntry } from './response-cache';
-import { withRetries } from './retry';
-import { attempt, type AttemptResult } from './transport';
+import { Sender } from './sender';
 import { toFetched, type Answer, type AttemptFailure, type CallOptions, type Fetched, type RequestFlags, type RequestOptions, type Requester } from './types';
 
 export type { ClientOptions } from './client-options';
@@ -51,19 +50,6 @@ interface Learner {
   from: EndpointName;
   learn(data: unknown, cr: CanonicalRequest): void;
 }
-
-/**
- * Requests many cells wait on: the currency map (every text coin), /v3/status
- * (every request's pace) and a markets page (a column of prices). One failure
- * of these fails whole sheets, so they are tried until the request deadline,
- * closer together (client-options.ts MAP_MAX_RETRIES); tries nobody waits for
- * stop with their waiters (shared-work.ts). Under 80 % of dropped connections
- * a markets page's four tries all failed about one cold sheet in four.
- */
-const SHARED = new Set<EndpointName>(['currencyMap', 'status', 'markets']);
-
-/** An attempt failing within this long failed fast: no answer was worked on (retry.ts refundSlot). */
-const FAST_FAILURE_MS = 2_000;
 
 export class MarketClient {
   readonly meter: CreditMeter;
@@ -78,8 +64,7 @@ export class MarketClient {
   readonly #historical: HistoricalBatcher;
   readonly #learners: readonly Learner[];
   readonly #lifecycle: Requester;
-  /** The latest failed attempt per caller (formula), and overall (key ''). */
-  readonly #lastFailures = new Map<string, AttemptFailure>();
+  readonly #sender: Sender;
   /** Bound clients of callers without a signal: one each is enough. */
   readonly #bound = new Map<string, CallClient>();
 
@@ -91,6 +76,7 @@ export class MarketClient {
     this.#cache = new ResponseCache(o.maxCacheEntries);
     this.#pacer = new Pacer({ rpm: DEFAULT_RATE_LIMIT_PER_MINUTE, now: o.now, sleep: o.sleep, maxHoldMs: o.maxRateLimitWaitMs });
     this.#gate = new PlanGate({ readStatus: () => this.status(), pacer: this.#pacer, meter: this.meter, now: o.now, spendKnown: () => this.#spend.ready });
+    this.#sender = new Sender({ options: o, meter: this.meter, pacer: this.#pacer, gate: this.#gate });
     const kv = opts.storage ?? new MemoryKvStore();
     this.#spend = new DailySpend(kv, this.meter);
     this.#maps = new CoinMapStore({ requester: lifecycle, kv, ttlMs: () => o.freshnessMs.reference });
@@ -123,7 +109,7 @@ export class MarketClient {
    * started, else for any: what a call that ran out of time tells the user.
    */
   lastFailure(caller?: string): AttemptFailure | null {
-    return (caller !== undefined ? this.#lastFailures.get(caller) : undefined) ?? this.#lastFailures.get('') ?? null;
+    return this.#sender.lastFailure(caller);
   }
 
   /** Requests waiting for a slot under the rate limit. */
@@ -276,7 +262,7 @@ export class MarketClient {
     }
     if (admit) await admit();
     const generation = this.#cache.generation;
-    const result = await this.#send(cr, caller, apiKey, signal);
+    const result = await this.#sender.send(cr, caller, apiKey, signal);
     const entry: CacheEntry = { data: result.data, meta: result.meta, fetchedAt: this.#o.now(), timestamp: result.timestamp };
     if (result.rejected) entry.rejected = result.rejected;
     if (store) this.#cache.set(cr.key, entry, generation);
@@ -284,89 +270,4 @@ export class MarketClient {
     return entry;
   }
 
-  /** One request with retries, metered, within its deadline; an endpoint the service refused is told to the gate. */
-  async #send(cr: CanonicalRequest, caller: string | undefined, apiKey: string, signal: AbortSignal): Promise<AttemptResult> {
-    const bound = this.#bounded(signal);
-    try {
-      return await this.#attempts(cr, caller, apiKey, bound.signal);
-    } catch (e) {
-      if (bound.expired()) {
-        const last = this.lastFailure(caller);
-        const why = last ? `; last failure: ${last.message.replace(/\.$/, '')}` : '';
-        throw new ApiError({ code: 'TIMEOUT', message: `${cr.name}: no answer within ${Math.ceil(this.#o.requestDeadlineMs / 1000)} s, retries included${why}.`, endpoint: cr.name });
-      }
-      // Refused, or no such route (404 "Cannot GET"; a request for one id may be a coin that does not exist).
-      if (hasCode(e, 'ENDPOINT_NOT_AVAILABLE') || (routeUnavailable(e) && cr.id === undefined)) this.#gate.refused(cr.name);
-      this.#gate.failed(e);
-      throw e;
-    } finally {
-      bound.done();
-    }
-  }
-
-  /** `signal`, aborted also when the request's deadline passes. */
-  #bounded(signal: AbortSignal): { signal: AbortSignal; expired(): boolean; done(): void } {
-    const c = new AbortController();
-    let expired = false;
-    const stop = onAbort(signal, () => c.abort());
-    const t = setTimeout(() => {
-      expired = true;
-      c.abort();
-    }, this.#o.requestDeadlineMs);
-    return {
-      signal: c.signal,
-      expired: () => expired,
-      done: () => {
-        clearTimeout(t);
-        stop();
-      },
-    };
-  }
-
-  #attempts(cr: CanonicalRequest, caller: string | undefined, apiKey: string, signal: AbortSignal): Promise<AttemptResult> {
-    const o = this.#o;
-    return withRetries(
-      async (sig) => {
-        try {
-          const r = await attempt({
-            baseUrl: o.baseUrl, request: cr, apiKey, fetch: o.fetch, timeoutMs: o.timeoutMs, maxBytes: o.maxResponseBytes, signal: sig, now: o.now, keyPlan: this.#gate.plan?.plan,
-          });
-          this.meter.recordRequest(cr.name, caller, r.usedCredits);
-          return r;
-        } catch (e) {
-          if (!hasCode(e, 'ABORTED')) {
-            this.meter.recordRequest(cr.name, caller, 0);
-            const failure = { code: e instanceof ApiError ? e.code : 'UNEXPECTED', message: e instanceof Error ? e.message : String(e), at: o.now() };
-            this.#lastFailures.set('', failure);
-            if (caller !== undefined) this.#lastFailures.set(caller, failure);
-          }
-          throw e;
-        }
-      },
-      // /v3/status goes ahead of the queue: a re-ask after a failed one (STATUS_RETRY_MS) would
-      // otherwise wait behind every request queued at the lowest plan's rate, and so would the
-      // requests that need the plan first (each page of paged history).
-      {
-        // Requests many cells wait on get more tries, closer together (SHARED).
-        maxRetries: SHARED.has(cr.name) ? Math.max(o.maxRetries, o.sharedMaxRetries) : o.maxRetries,
-        maxDelayMs: SHARED.has(cr.name) ? MAP_MAX_DELAY_MS : undefined,
-        pacer: this.#pacer,
-        sleep: o.sleep,
-        now: o.now,
-        random: o.random,
-        signal,
-        first: cr.name === 'status',
-        // While the plan is unknown the pacer runs at the lowest plan's rate; a fast failure (a 500,
-        // a dropped connection) gives its slot back, so a cold start under heavy faults is not
-        // paced into its deadline by attempts that failed at once (issue #22). A connection that
-        // failed with no HTTP answer gives it back whatever the plan: guess: it never reached the
-        // service's rate limit (a 500 did, so it keeps its slot once the plan's rate is known).
-        refundSlot: (e, ms) =>
-          e.retryable && e.code !== 'RATE_LIMIT_EXCEEDED' && ms < FAST_FAILURE_MS && (this.#gate.plan === null || e.code === 'NETWORK_ERROR'),
-        // A granted slot goes to /v3/status when its re-ask is due: requests queued before it was
-        // due would otherwise take every slot of the next window ahead of it.
-        yieldSlot: cr.name === 'status' ? undefined : () => this.#gate.reaskIfDue(),
-      },
-    );
-  }
 }

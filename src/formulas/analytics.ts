@@ -94,7 +94,7 @@ const STATS: Record<Stat, { header: (c: Context, cur: string) => string; value: 
     undefinedWhy: 'needs two days of returns shared with the benchmark, and prices that moved',
   },
   vwap: {
-    header: (c, cur) => (cur === 'USD' ? 'VWAP (USD)' : `VWAP (${cur} at today's rate)`),
+    header: (_c, cur) => (cur === 'USD' ? 'VWAP (USD)' : `VWAP (${cur} at today's rate)`),
     value: (s, c) => {
       const usd = A.vwap(s.bars);
       return usd === null ? null : c.rate ? usd / c.rate.usdPerUnit : usd;

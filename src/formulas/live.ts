@@ -20,12 +20,11 @@
  * The loop stops when the last subscriber leaves: no timer is left behind.
  */
 import { DEFAULT_FRESHNESS_MS, ENDPOINTS, creditCost, type ConvertCurrency } from '../api/endpoints';
-import type { AccountStatus } from '../api/records';
 import { CallClient, type CallTarget } from '../client/call-client';
 import { dailyCreditsToPace, rateToPace } from '../client/plan-gate';
 import { isApiCurrency, quoteIn, type MoneyQuote } from './currency';
 import { coinArg, currencyArg, intArg, type Arg } from './args';
-import { notAvailable, type FormulaError } from './cells';
+import type { FormulaError } from './cells';
 import { notTraded, toFormulaError } from './failure';
 import type { Catalog, FormulaContext } from './host';
 

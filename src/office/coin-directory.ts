@@ -14,9 +14,6 @@ export interface CoinDirectory {
   rank(id: number): number | null | undefined;
 }
 
-/** Any coin the map surely has: resolving it makes the client load its map (a slug needs no ranks). */
-const PROBE = 'bitcoin';
-
 export async function loadCoinDirectory(rt: Runtime): Promise<CoinDirectory> {
   const { map, ranks } = await rt.client.coinList();
   if (!map.all().some((c) => typeof ranks.rank(c.id) === 'number')) {
