@@ -115,7 +115,7 @@ export class CoinResolver {
     // The memo serves every caller: a cell that is cancelled, or runs out of time, must not fail
     // the others. The map's load counts its waiters (map-store.ts shared()); the rest of the work
     // carries no one caller's signal, and each caller leaves on its own.
-    const shared: ResolveOptions = o.signal ? { ...o, signal: undefined } : o;
+    const shared: ResolveOptions = o.signal ? { caller: o.caller } : o;
     // A then() rather than an async frame, and the failure handled in it rather than by a
     // catch() of its own: every distinct input waits here for the map at once.
     const original = String(input).trim();

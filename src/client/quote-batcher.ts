@@ -30,7 +30,7 @@
  */
 import DataLoader from 'dataloader';
 import { LRUCache } from 'lru-cache';
-import type { ConvertCurrency } from '../api/endpoints';
+import { CONVERT_CURRENCIES, type ConvertCurrency } from '../api/endpoints';
 import type { MarketItem, Profile } from '../api/records';
 import type { RejectedItem } from '../api/read-data';
 import { allowsStaleFallback, ApiError, routeUnavailable, unreadableItemError } from './api-error';
@@ -85,6 +85,15 @@ function settler(): Settler {
   return { promise, settle: (r) => (r instanceof Error ? reject(r) : resolve(r)) };
 }
 
+/**
+ * A coin's quote in a currency as one number (id and the currency's place in
+ * CONVERT_CURRENCIES): the cache is asked once per cell, and a number key
+ * needs no string built and hashed each time.
+ */
+function quoteKey(id: number, currency: ConvertCurrency): number {
+  return id * CONVERT_CURRENCIES.length + CONVERT_CURRENCIES.indexOf(currency);
+}
+
 interface Held {
   quote: Quote;
   fetchedAt: number;
@@ -95,8 +104,8 @@ export class QuoteBatcher {
   /** The service refused the markets list or has no route for it: quotes come from the list of currencies. */
   #noMarkets = false;
   readonly #loader: DataLoader<Load, Quote, string>;
-  readonly #quotes: LRUCache<string, Held>;
-  readonly #inFlight = new Map<string, { promise: Promise<Quote>; work: SharedWork }>();
+  readonly #quotes: LRUCache<number, Held>;
+  readonly #inFlight = new Map<number, { promise: Promise<Quote>; work: SharedWork }>();
   /** The work of the batch being gathered: its callers are its waiters. */
   readonly #open = new GatheringWork();
   /** Batches waiting for markets pages. */
@@ -108,7 +117,7 @@ export class QuoteBatcher {
 
   constructor(src: QuoteSource, windowMs: number, maxEntries: number) {
     this.#src = src;
-    this.#quotes = new LRUCache<string, Held>({ max: Math.max(1, maxEntries) });
+    this.#quotes = new LRUCache<number, Held>({ max: Math.max(1, maxEntries) });
     this.#list = src.list ?? new ListQuotes({ requester: src.requester, gathering: () => this.gathering, onQuote: (r) => this.keepListQuote(r) });
     // A batch goes out once calls have stopped coming for QUIET_MS, at the latest `windowMs` after its first.
     const window = Math.max(0, windowMs);
@@ -136,14 +145,14 @@ export class QuoteBatcher {
   /** A quote the list of currencies brought (for whoever asked): kept unless stale or older than the one held. */
   keepListQuote(r: ListQuote): void {
     if (r.stale) return;
-    const k = `USD:${r.quote.id}`;
+    const k = quoteKey(r.quote.id, 'USD');
     const old = this.#quotes.peek(k);
     if (!old || old.fetchedAt <= r.fetchedAt) this.#quotes.set(k, { quote: r.quote, fetchedAt: r.fetchedAt });
   }
 
   /** A fresh quote from the cache, if any. Quotes are shared, not copied: callers only read them. */
   fresh(id: number, currency: ConvertCurrency): Quote | undefined {
-    const h = this.#quotes.get(`${currency}:${id}`);
+    const h = this.#quotes.get(quoteKey(id, currency));
     return h && this.#src.requester.now() - h.fetchedAt < this.#src.ttlMs() ? h.quote : undefined;
   }
 
@@ -156,7 +165,7 @@ export class QuoteBatcher {
     this.#asked++;
     // A coin already in a batch (a column of the same coin) shares its entry:
     // the batch function then sees each coin once.
-    const k = `${key.currency}:${key.id}`;
+    const k = quoteKey(key.id, key.currency);
     let f = this.#inFlight.get(k);
     if (!f || f.work.abandoned) {
       const work = this.#open.current();
@@ -173,7 +182,7 @@ export class QuoteBatcher {
   }
 
   /** A coin's load settled: the next asks anew (unless another load took its place). */
-  #landed(k: string, flight: { promise: Promise<Quote>; work: SharedWork }): void {
+  #landed(k: number, flight: { promise: Promise<Quote>; work: SharedWork }): void {
     if (this.#inFlight.get(k) === flight) this.#inFlight.delete(k);
   }
 
@@ -190,7 +199,7 @@ export class QuoteBatcher {
 
   /** Keep a page's quote (unless a fresher one is held) and return it. */
   #absorb(it: MarketItem, currency: ConvertCurrency, fetchedAt: number): Quote {
-    const k = `${currency}:${it.id}`;
+    const k = quoteKey(it.id, currency);
     const old = this.#quotes.peek(k);
     if (old && old.fetchedAt > fetchedAt) return old.quote;
     const quote = quoteFromMarketItem(it, currency);
@@ -344,7 +353,7 @@ export class QuoteBatcher {
           try {
             const a = await this.#src.requester.request(canonicalRequest('profile', id, { convert: currency }), { caller, signal });
             const q = quoteFromProfile(a.entry.data as Profile, currency, a.entry.timestamp);
-            if (!a.stale) this.#quotes.set(`${currency}:${id}`, { quote: q, fetchedAt: a.entry.fetchedAt });
+            if (!a.stale) this.#quotes.set(quoteKey(id, currency), { quote: q, fetchedAt: a.entry.fetchedAt });
             settle(id, { ...q, stale: a.stale });
           } catch (e) {
             settle(id, this.#fallback(id, currency, e));
@@ -357,7 +366,7 @@ export class QuoteBatcher {
 
   /** The last good quote marked stale, or the error. */
   #fallback(id: number, currency: ConvertCurrency, e: unknown): Quote | Error {
-    const held = this.#quotes.peek(`${currency}:${id}`);
+    const held = this.#quotes.peek(quoteKey(id, currency));
     if (held && allowsStaleFallback(e)) return { ...held.quote, stale: true };
     return e instanceof Error ? e : new ApiError({ code: 'UNEXPECTED_RESPONSE', message: String(e) });
   }

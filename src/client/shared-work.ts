@@ -15,14 +15,20 @@ export class SharedWork {
   readonly #controller = new AbortController();
   readonly #waiting = new Set<AbortSignal>();
   #pinned = false;
+  #abandoned = false;
 
   get signal(): AbortSignal {
     return this.#controller.signal;
   }
 
+  #abandon(): void {
+    this.#abandoned = true;
+    this.#controller.abort();
+  }
+
   /** Every caller has gone: nothing may join, start anew. */
   get abandoned(): boolean {
-    return this.#controller.signal.aborted;
+    return this.#abandoned; // a field, not signal.aborted: a getter with brand checks, asked for every cell of a batch
   }
 
   /** Count a caller among the waiters until its signal aborts. */
@@ -34,13 +40,13 @@ export class SharedWork {
     }
     if (this.#waiting.has(signal)) return;
     if (signal.aborted) {
-      if (this.#waiting.size === 0 && !this.#pinned) this.#controller.abort(); // gone before it began
+      if (this.#waiting.size === 0 && !this.#pinned) this.#abandon(); // gone before it began
       return;
     }
     this.#waiting.add(signal);
     onAbort(signal, () => {
       this.#waiting.delete(signal);
-      if (this.#waiting.size === 0 && !this.#pinned) this.#controller.abort();
+      if (this.#waiting.size === 0 && !this.#pinned) this.#abandon();
     });
   }
 }

@@ -17,7 +17,7 @@ import type { Quote } from '../client/quote';
 import type { CoinRef } from '../client/coin-ref';
 import type { ConvertCurrency, EndpointData } from '../api/endpoints';
 import type { Fetched } from '../client/types';
-import type { Fetch } from './provenance';
+import { noteFetch, type Fetch, type FetchLog } from './provenance';
 
 /** Credits of an answer by the endpoint table: buckets endpoints charge by the items returned. */
 export function answerCredits(endpoint: string, query: Readonly<Record<string, unknown>> | undefined, items: number): number {
@@ -58,7 +58,7 @@ class TrackingClient extends CallClient {
     target: CallTarget,
     caller: string,
     signal: AbortSignal | undefined,
-    private readonly into: Fetch[],
+    private readonly into: FetchLog,
     private readonly now: () => number,
   ) {
     super(target, caller, signal, true); // the host settles each evaluation itself, at its deadline or cancel
@@ -66,7 +66,7 @@ class TrackingClient extends CallClient {
 
   private note(endpoint: string, query: Readonly<Record<string, unknown>> | undefined, r: Fetched<unknown>): void {
     const fromCache = r.fromCache === true;
-    this.into.push({
+    noteFetch(this.into, {
       endpoint,
       fetchedAt: typeof r.fetchedAt === 'number' ? r.fetchedAt : this.now(),
       stale: r.stale === true,
@@ -78,13 +78,13 @@ class TrackingClient extends CallClient {
   private noteQuote(q: Quote, currency: ConvertCurrency | undefined): void {
     const again = QUOTE_SEEN.get(q);
     if (again) {
-      this.into.push(again); // one record shared by every later reader: a column of cells allocates nothing here
+      noteFetch(this.into, again); // one record shared by every later reader: a column of cells allocates nothing here
       return;
     }
     const seen = this.now();
     const stale = q.stale === true;
     QUOTE_SEEN.set(q, { endpoint: 'markets', fetchedAt: seen, stale, fromCache: true, credits: 0 });
-    this.into.push({ endpoint: 'markets', fetchedAt: seen, stale, fromCache: false, credits: stale ? 0 : creditCost('markets', { convert: currency ?? 'USD' }) });
+    noteFetch(this.into, { endpoint: 'markets', fetchedAt: seen, stale, fromCache: false, credits: stale ? 0 : creditCost('markets', { convert: currency ?? 'USD' }) });
   }
 
   override get<N extends EndpointName>(name: N, req: CallRequest = {}): Promise<Fetched<EndpointData<N>>> {
@@ -110,7 +110,7 @@ class TrackingClient extends CallClient {
       const a = this.historicalAnswer(item);
       if (a) {
         // One request served several cells: the first cell is charged its credit.
-        this.into.push({ endpoint: 'historicalItem', fetchedAt: a.fetchedAt, stale: a.stale, fromCache: a.fromCache || a.charged.done, credits: a.charged.done ? 0 : creditCost('historicalItem', {}) });
+        noteFetch(this.into, { endpoint: 'historicalItem', fetchedAt: a.fetchedAt, stale: a.stale, fromCache: a.fromCache || a.charged.done, credits: a.charged.done ? 0 : creditCost('historicalItem', {}) });
         a.charged.done = true;
       }
       return item;
@@ -119,6 +119,6 @@ class TrackingClient extends CallClient {
 }
 
 /** The client as one evaluation sees it: bound to its caller and signal, every answer it reads noted in `into`. */
-export function trackingClient(target: CallTarget, caller: string, signal: AbortSignal | undefined, into: Fetch[], now: () => number): CallClient {
+export function trackingClient(target: CallTarget, caller: string, signal: AbortSignal | undefined, into: FetchLog, now: () => number): CallClient {
   return new TrackingClient(target, caller, signal, into, now);
 }

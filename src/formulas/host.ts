@@ -17,7 +17,7 @@ import type { Arg } from './args';
 import { CALL_DEADLINE_MS, Deadlines, deadlineError } from './call-deadline';
 import { toFormulaError } from './failure';
 import { trackingClient } from './answer-tracking';
-import { ProvenanceBook, markStale, resultSize, summarize, type Fetch, type Provenance } from './provenance';
+import { NO_FETCHES, ProvenanceBook, markStale, resultSize, summarize, type Fetch, type Provenance } from './provenance';
 import { Slices } from './slices';
 
 export interface Settings {
@@ -83,6 +83,7 @@ export interface HostCall {
 }
 
 const noop = () => undefined;
+const NO_ADDRESSES: readonly string[] = Object.freeze([]);
 
 /** One evaluation and the calls waiting on it. */
 interface SharedEvaluation {
@@ -96,9 +97,9 @@ interface SharedEvaluation {
   promise: Promise<FormulaResult>;
   resolve: ((r: FormulaResult) => void) | null;
   reject: ((e: unknown) => void) | null;
-  /** The calling cells (Excel's invocation.address) this evaluation answers, and the answers it read (provenance.ts). */
-  addresses: string[];
-  fetches: Fetch[];
+  /** The calling cells (Excel's invocation.address) this evaluation answers, and the answers it read (provenance.ts): shared empty lists until the first. */
+  addresses: readonly string[];
+  fetches: readonly Fetch[];
   /** Cancels the evaluation (null: its first caller could not cancel); also aborted at the deadline. */
   controller: AbortController | null;
   /** Callers still waiting that can cancel. */
@@ -175,7 +176,10 @@ export class CalculationHost extends EventTarget {
   call(id: string, args: Arg[], opts: { preview?: boolean; cancelable?: boolean; address?: string } = {}): HostCall {
     const e = this.entry(id, args, opts.preview === true, opts.cancelable === true, opts.address);
     if (e instanceof Promise) return { result: e, cancel: noop };
-    if (opts.address && !e.addresses.includes(opts.address)) e.addresses.push(opts.address);
+    if (opts.address && !e.addresses.includes(opts.address)) {
+      if (e.addresses === NO_ADDRESSES) e.addresses = [opts.address];
+      else (e.addresses as string[]).push(opts.address);
+    }
     if (!opts.cancelable) {
       e.pinned = true;
       return { result: e.promise, cancel: noop };
@@ -231,7 +235,7 @@ export class CalculationHost extends EventTarget {
     const entry: SharedEvaluation = {
       // The calling cell is known before the start: a result known at once is recorded as it starts.
       key, formula, fn, args, promise: null as unknown as Promise<FormulaResult>, resolve: null, reject: null,
-      addresses: address ? [address] : [], fetches: [], controller: cancelable ? new AbortController() : null, cancelable: 0, pinned: false, done: false,
+      addresses: address ? [address] : NO_ADDRESSES, fetches: NO_FETCHES, controller: cancelable ? new AbortController() : null, cancelable: 0, pinned: false, done: false,
     };
     // Runs now, or in a later slice (see slices.ts): then it is waited for.
     if (!this.slices.offer(entry)) this.waitFor(entry);
@@ -258,7 +262,7 @@ export class CalculationHost extends EventTarget {
     const bucket = this.deadlines.open();
     const signal = entry.controller?.signal ?? bucket.signal;
     // The client as this evaluation sees it: every answer it reads is noted for its provenance.
-    const client = trackingClient(this.client, entry.formula, signal, entry.fetches, this.now);
+    const client = trackingClient(this.client, entry.formula, signal, entry, this.now);
     const ctx: FormulaContext = { client, settings: this.settings, now: this.now, caller: entry.formula, signal, provenance: this.provenance };
     let pending: Promise<FormulaResult> | FormulaResult;
     try {

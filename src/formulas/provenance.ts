@@ -22,6 +22,20 @@ export interface Fetch {
 
 export type Freshness = 'fresh' | 'cached' | 'stale' | 'none';
 
+/** The answers an evaluation read, noted as it reads them: none until the first (many read one, some none). */
+export interface FetchLog {
+  fetches: readonly Fetch[];
+}
+
+/** An empty list shared by every evaluation that has read nothing (yet). */
+export const NO_FETCHES: readonly Fetch[] = Object.freeze([]);
+
+/** Note an answer in `log`: a list of its own from the first. */
+export function noteFetch(log: FetchLog, f: Fetch): void {
+  if (log.fetches === NO_FETCHES) log.fetches = [f];
+  else (log.fetches as Fetch[]).push(f);
+}
+
 /** One evaluation of a formula, as the pane's log and CRYPTO.ASOF show it. */
 export interface Provenance {
   /** When the evaluation settled (epoch ms). */
@@ -31,8 +45,8 @@ export interface Provenance {
   /** The arguments as the function got them (for the log when the cell's own formula cannot be read). */
   args: readonly unknown[];
   /** Calling cells ("Sheet1!B3"), where the host was told. */
-  addresses: string[];
-  fetches: Fetch[];
+  addresses: readonly string[];
+  fetches: readonly Fetch[];
   /** Oldest answer used; null when nothing was fetched (an argument error, no key). */
   fetchedAt: number | null;
   freshness: Freshness;
