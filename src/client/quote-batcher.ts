@@ -1,7 +1,7 @@
 /**
  * Coalesces quote requests from many cells into as few API requests as the API
- * allows (DataLoader, one batch per window), and keeps a per-coin quote cache
- * that every fetched markets page fills for all of its coins.
+ * allows (DataLoader, one batch per window). Every fetched markets page fills
+ * the quote cache (quote-cache.ts) for all of its coins.
  *
  * One batch, per currency:
  * 1. coins whose markets page is known (learned earlier) → exactly those pages, concurrently;
@@ -29,11 +29,10 @@
  * take the places in the list from the same answers).
  */
 import DataLoader from 'dataloader';
-import { LRUCache } from 'lru-cache';
-import { CONVERT_CURRENCIES, type ConvertCurrency } from '../api/endpoints';
+import type { ConvertCurrency } from '../api/endpoints';
 import type { MarketItem, Profile } from '../api/records';
 import type { RejectedItem } from '../api/read-data';
-import { allowsStaleFallback, ApiError, routeUnavailable, unreadableItemError } from './api-error';
+import { ApiError, routeUnavailable, unreadableItemError } from './api-error';
 import { canonicalRequest } from './canonical-request';
 import { abortable } from './cancellation';
 import { ListQuotes, type ListQuote } from './list-quotes';
@@ -42,6 +41,7 @@ import { GatheringWork, liveWork, type SharedWork } from './shared-work';
 import { MARKETS_PAGE_SIZE, type RankBook } from './coin-map';
 import { errorRule } from './error-rules';
 import { quoteFromMarketItem, quoteFromProfile, type Quote } from './quote';
+import { QuoteCache, quoteKey } from './quote-cache';
 import type { Requester } from './types';
 
 export const WALK_PAGE_CAP = 8;
@@ -85,26 +85,12 @@ function settler(): Settler {
   return { promise, settle: (r) => (r instanceof Error ? reject(r) : resolve(r)) };
 }
 
-/**
- * A coin's quote in a currency as one number (id and the currency's place in
- * CONVERT_CURRENCIES): the cache is asked once per cell, and a number key
- * needs no string built and hashed each time.
- */
-function quoteKey(id: number, currency: ConvertCurrency): number {
-  return id * CONVERT_CURRENCIES.length + CONVERT_CURRENCIES.indexOf(currency);
-}
-
-interface Held {
-  quote: Quote;
-  fetchedAt: number;
-}
-
 export class QuoteBatcher {
   readonly #src: QuoteSource;
   /** The service refused the markets list or has no route for it: quotes come from the list of currencies. */
   #noMarkets = false;
   readonly #loader: DataLoader<Load, Quote, string>;
-  readonly #quotes: LRUCache<number, Held>;
+  readonly #quotes: QuoteCache;
   readonly #inFlight = new Map<number, { promise: Promise<Quote>; work: SharedWork }>();
   /** The work of the batch being gathered: its callers are its waiters. */
   readonly #open = new GatheringWork();
@@ -117,7 +103,7 @@ export class QuoteBatcher {
 
   constructor(src: QuoteSource, windowMs: number, maxEntries: number) {
     this.#src = src;
-    this.#quotes = new LRUCache<number, Held>({ max: Math.max(1, maxEntries) });
+    this.#quotes = new QuoteCache(maxEntries, src.requester.now, src.ttlMs);
     this.#list = src.list ?? new ListQuotes({ requester: src.requester, gathering: () => this.gathering, onQuote: (r) => this.keepListQuote(r) });
     // A batch goes out once calls have stopped coming for QUIET_MS, at the latest `windowMs` after its first.
     const window = Math.max(0, windowMs);
@@ -145,15 +131,12 @@ export class QuoteBatcher {
   /** A quote the list of currencies brought (for whoever asked): kept unless stale or older than the one held. */
   keepListQuote(r: ListQuote): void {
     if (r.stale) return;
-    const k = quoteKey(r.quote.id, 'USD');
-    const old = this.#quotes.peek(k);
-    if (!old || old.fetchedAt <= r.fetchedAt) this.#quotes.set(k, { quote: r.quote, fetchedAt: r.fetchedAt });
+    if (!this.#quotes.newerThan(r.quote.id, 'USD', r.fetchedAt)) this.#quotes.keep(r.quote.id, 'USD', r.quote, r.fetchedAt);
   }
 
   /** A fresh quote from the cache, if any. Quotes are shared, not copied: callers only read them. */
   fresh(id: number, currency: ConvertCurrency): Quote | undefined {
-    const h = this.#quotes.get(quoteKey(id, currency));
-    return h && this.#src.requester.now() - h.fetchedAt < this.#src.ttlMs() ? h.quote : undefined;
+    return this.#quotes.fresh(id, currency);
   }
 
   load(key: QuoteKey, signal?: AbortSignal): Promise<Quote> {
@@ -199,11 +182,10 @@ export class QuoteBatcher {
 
   /** Keep a page's quote (unless a fresher one is held) and return it. */
   #absorb(it: MarketItem, currency: ConvertCurrency, fetchedAt: number): Quote {
-    const k = quoteKey(it.id, currency);
-    const old = this.#quotes.peek(k);
-    if (old && old.fetchedAt > fetchedAt) return old.quote;
+    const newer = this.#quotes.newerThan(it.id, currency, fetchedAt);
+    if (newer) return newer;
     const quote = quoteFromMarketItem(it, currency);
-    this.#quotes.set(k, { quote, fetchedAt });
+    this.#quotes.keep(it.id, currency, quote, fetchedAt);
     return quote;
   }
 
@@ -262,7 +244,7 @@ export class QuoteBatcher {
             (r) => {
               pagesRead.set(p, r.items.length + (r.rejected?.length ?? 0));
               for (const bad of r.rejected ?? []) {
-                if (bad.id !== null && missing.has(bad.id)) settle(bad.id, this.#fallback(bad.id, currency, unreadableItemError(bad, 'markets')));
+                if (bad.id !== null && missing.has(bad.id)) settle(bad.id, this.#quotes.fallback(bad.id, currency, unreadableItemError(bad, 'markets')));
               }
               // A page that is not a stale stand-in fills the quote cache, for every coin on it.
               for (const it of r.items) {
@@ -353,21 +335,14 @@ export class QuoteBatcher {
           try {
             const a = await this.#src.requester.request(canonicalRequest('profile', id, { convert: currency }), { caller, signal });
             const q = quoteFromProfile(a.entry.data as Profile, currency, a.entry.timestamp);
-            if (!a.stale) this.#quotes.set(quoteKey(id, currency), { quote: q, fetchedAt: a.entry.fetchedAt });
+            if (!a.stale) this.#quotes.keep(id, currency, q, a.entry.fetchedAt);
             settle(id, { ...q, stale: a.stale });
           } catch (e) {
-            settle(id, this.#fallback(id, currency, e));
+            settle(id, this.#quotes.fallback(id, currency, e));
           }
         }),
       );
     }
-    for (const id of [...missing]) settle(id, this.#fallback(id, currency, failure));
-  }
-
-  /** The last good quote marked stale, or the error. */
-  #fallback(id: number, currency: ConvertCurrency, e: unknown): Quote | Error {
-    const held = this.#quotes.peek(quoteKey(id, currency));
-    if (held && allowsStaleFallback(e)) return { ...held.quote, stale: true };
-    return e instanceof Error ? e : new ApiError({ code: 'UNEXPECTED_RESPONSE', message: String(e) });
+    for (const id of [...missing]) settle(id, this.#quotes.fallback(id, currency, failure));
   }
 }
