@@ -107,7 +107,10 @@ export class CoinResolver {
       this.forget(); // another map replaced the one the memo read: what it says may differ
       this.#memoFor = null;
     }
-    const memoKey = `${kind}:${text.toLowerCase()}`;
+    // Plain text (kind 'any') is its own key: no string built per call. A kinded key cannot collide
+    // with it, since text that begins "slug:" (or "id:", "symbol:", "name:") is read as kinded.
+    const lower = text.toLowerCase();
+    const memoKey = kind === 'any' ? lower : `${kind}:${lower}`;
     const known = this.#memo.get(memoKey);
     // A caller of a resolution in flight waits on the map's load too (a load every waiter has
     // left is being given up: ask anew).
@@ -263,6 +266,7 @@ export class CoinResolver {
 export function parseInput(input: string | number): { kind: Kind; text: string } {
   if (typeof input === 'number') return { kind: 'id', text: Number.isInteger(input) && input > 0 ? String(input) : '' };
   const s = String(input).trim();
+  if (!s.includes(':')) return { kind: 'any', text: s }; // most input: no prefix to look for
   const m = /^(id|slug|symbol|name)\s*:\s*(.*)$/i.exec(s);
   if (m) return { kind: m[1].toLowerCase() as Kind, text: m[2].trim() };
   return { kind: 'any', text: s };
