@@ -9,9 +9,9 @@
 import { ApiError, hasCode } from '../client/api-error';
 import type { EndpointName } from '../api/endpoints';
 import type { ExcelErrorCode } from '../client/error-rules';
-import { EntityCell, type EntityValue } from './entity-cell';
+import { EntityCell, type EntityValue, type FormattedNumber } from './entity-cell';
 
-export type { ExcelErrorCode };
+export type { ExcelErrorCode, FormattedNumber };
 
 /** An error shown in one cell (inside a table) or as the whole result. */
 export class CellError {
@@ -242,13 +242,6 @@ export function fieldTable(pairs: readonly [string, Cell][], headers: boolean): 
 }
 
 // ---------------------------------------------------------------- into a workbook
-
-/** Excel's FormattedNumberCellValue (@types/office-js), as plain data: CustomFunctionsRuntime 1.4. */
-export interface FormattedNumber {
-  type: 'FormattedNumber';
-  basicValue: number;
-  numberFormat: string;
-}
 
 /** What the workbook a result goes into can take. */
 export interface WorkbookTraits {

@@ -15,7 +15,12 @@
  * Where the runtime is older (1.3, perpetual Office) the workbook gets the
  * entity's text instead (cells.ts, workbookCell): never an error.
  */
-import type { FormattedNumber } from './cells';
+/** Excel's FormattedNumberCellValue (@types/office-js), as plain data: CustomFunctionsRuntime 1.4. */
+export interface FormattedNumber {
+  type: 'FormattedNumber';
+  basicValue: number;
+  numberFormat: string;
+}
 
 /** Excel's property exclusions (CellValuePropertyMetadataExclusions). */
 export interface PropertyExclusions {
