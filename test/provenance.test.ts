@@ -51,6 +51,16 @@ test('an answer is kept by the cell that asked: fetch time, fresh then cached, e
   assert.equal(await asof('Sheet1!B2', 'ENDPOINT'), 'markets', 'fields in any case');
 });
 
+test('a column of one formula shares an evaluation: every calling cell is kept once, past the list a Set takes over', async () => {
+  const cells = Array.from({ length: 40 }, (_, i) => `Sheet2!C${i + 1}`);
+  // All asked before the first answer: one evaluation in flight, each cell added to it (one twice).
+  const results = await Promise.all([...cells, cells[3]].map((a) => callAt('PRICE', ['cardano', null], a)));
+  assert.ok(results.every((r) => r === results[0] && typeof r === 'number'));
+  const p = s.host.provenance.at('Sheet2!C1')!;
+  assert.deepEqual([...p.addresses], cells, 'each cell once, in the order asked');
+  for (const a of cells) assert.equal(s.host.provenance.at(a), p, `${a} finds the shared answer`);
+});
+
 test('ASOF finds a cell inside a spill through its anchor; "all" is a Field/Value table', async () => {
   const table = (await callAt('OHLCV', ['bitcoin', '2026-01-01', '2026-01-10', null, null, []], 'Sheet1!D1')) as unknown[][];
   assert.equal(table.length, 11, 'a header row and ten days');

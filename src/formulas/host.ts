@@ -84,6 +84,8 @@ export interface HostCall {
 
 const noop = () => undefined;
 const NO_ADDRESSES: readonly string[] = Object.freeze([]);
+/** Past this many calling cells, an evaluation keeps them in a Set too. */
+const ADDRESS_SCAN_MAX = 16;
 
 /** One evaluation and the calls waiting on it. */
 interface SharedEvaluation {
@@ -100,6 +102,8 @@ interface SharedEvaluation {
   /** The calling cells (Excel's invocation.address) this evaluation answers, and the answers it read (provenance.ts): shared empty lists until the first. */
   addresses: readonly string[];
   fetches: readonly Fetch[];
+  /** The addresses again, once there are many: a column of one formula shares an evaluation between thousands of cells. */
+  addressSet?: Set<string>;
   /** Cancels the evaluation (null: its first caller could not cancel); also aborted at the deadline. */
   controller: AbortController | null;
   /** Callers still waiting that can cancel. */
@@ -176,16 +180,25 @@ export class CalculationHost extends EventTarget {
   call(id: string, args: Arg[], opts: { preview?: boolean; cancelable?: boolean; address?: string } = {}): HostCall {
     const e = this.entry(id, args, opts.preview === true, opts.cancelable === true, opts.address);
     if (e instanceof Promise) return { result: e, cancel: noop };
-    if (opts.address && !e.addresses.includes(opts.address)) {
-      if (e.addresses === NO_ADDRESSES) e.addresses = [opts.address];
-      else (e.addresses as string[]).push(opts.address);
-    }
+    if (opts.address) this.addAddress(e, opts.address);
     if (!opts.cancelable) {
       e.pinned = true;
       return { result: e.promise, cancel: noop };
     }
     e.cancelable++;
     return { result: e.promise, cancel: this.canceller(e) };
+  }
+
+  /** Adds a calling cell once: a scan of the list while it is short, a Set once it grows (each of n cells would scan n). */
+  private addAddress(e: SharedEvaluation, address: string): void {
+    if (e.addresses === NO_ADDRESSES) {
+      e.addresses = [address];
+      return;
+    }
+    if (e.addressSet ? e.addressSet.has(address) : e.addresses.includes(address)) return;
+    (e.addresses as string[]).push(address);
+    if (e.addressSet) e.addressSet.add(address);
+    else if (e.addresses.length > ADDRESS_SCAN_MAX) e.addressSet = new Set(e.addresses);
   }
 
   /** The shared evaluation for this call (started if none is in flight), or its answer when there is nothing to share. */
@@ -235,7 +248,7 @@ export class CalculationHost extends EventTarget {
     const entry: SharedEvaluation = {
       // The calling cell is known before the start: a result known at once is recorded as it starts.
       key, formula, fn, args, promise: null as unknown as Promise<FormulaResult>, resolve: null, reject: null,
-      addresses: address ? [address] : NO_ADDRESSES, fetches: NO_FETCHES, controller: cancelable ? new AbortController() : null, cancelable: 0, pinned: false, done: false,
+      addresses: address ? [address] : NO_ADDRESSES, addressSet: undefined, fetches: NO_FETCHES, controller: cancelable ? new AbortController() : null, cancelable: 0, pinned: false, done: false,
     };
     // Runs now, or in a later slice (see slices.ts): then it is waited for.
     if (!this.slices.offer(entry)) this.waitFor(entry);
