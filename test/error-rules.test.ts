@@ -142,6 +142,10 @@ test('over HTTP: cells built from the live error words read well, and the key st
     assert.ok('error' in g, JSON.stringify(g));
     assert.equal(g.error, '#N/A');
     assert.equal(g.message, 'No data: globalMarket: the service does not serve this route (Cannot GET /v3/global/market?k=***).');
+    // The 404's words say the route is missing: the error carries that fact, and the session does not ask again.
+    const again = await calculate(t.host, '=CRYPTO.GLOBAL("totalMarketCap")');
+    assert.ok('error' in again && again.error === '#N/A', JSON.stringify(again));
+    assert.equal(h.seen.filter((x) => x.url.startsWith(ENDPOINTS.globalMarket.path)).length, 1, 'learned: asked once');
   } finally {
     await t.close();
     await h.close();

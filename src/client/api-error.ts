@@ -19,6 +19,8 @@ export interface ApiErrorInit {
   requiredPlan?: Plan;
   suggestions?: CoinRef[];
   retryAfterMs?: number;
+  /** A 404 whose words say the service has no such route ("Cannot GET …", isRouteMiss), not that a thing asked for does not exist. */
+  routeMissing?: boolean;
 }
 
 export class ApiError extends Error {
@@ -28,6 +30,7 @@ export class ApiError extends Error {
   requiredPlan?: Plan;
   suggestions?: CoinRef[];
   retryAfterMs?: number;
+  routeMissing?: boolean;
 
   constructor(init: ApiErrorInit) {
     super(init.message);
@@ -38,6 +41,7 @@ export class ApiError extends Error {
     if (init.requiredPlan !== undefined) this.requiredPlan = init.requiredPlan;
     if (init.suggestions !== undefined) this.suggestions = init.suggestions;
     if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
+    if (init.routeMissing) this.routeMissing = true;
   }
 
   /** Whether another attempt may succeed: ERROR_RULES. */
@@ -88,11 +92,13 @@ export function allowsStaleFallback(e: unknown): boolean {
  * The service has no such route for this key: refused by plan (403
  * ENDPOINT_NOT_AVAILABLE), or unknown to it (404 "Cannot GET <path>", the live
  * wording of a missing route: api-notes "Round two"; a coin id that does not
- * exist answers another text). Learned for the session (plan-gate.ts).
+ * exist answers another text). The transport reads the service's words once
+ * (isRouteMiss) and the error carries the fact. Learned for the session
+ * (plan-gate.ts).
  */
 export function routeUnavailable(e: unknown): boolean {
   if (!(e instanceof ApiError)) return false;
-  return e.code === 'ENDPOINT_NOT_AVAILABLE' || (e.code === 'NOT_FOUND' && /cannot get/i.test(e.message));
+  return e.code === 'ENDPOINT_NOT_AVAILABLE' || e.routeMissing === true;
 }
 
 /** Replace every occurrence of `secret` in a text (server messages are not trusted to omit it). */

@@ -12,7 +12,7 @@
  * our vocabulary is replaced by what its HTTP status means.
  */
 import * as v from 'valibot';
-import { API_ERROR_CODES, ENDPOINTS, isPlan, planAllows, type EndpointSpec, type Plan } from '../api/endpoints';
+import { API_ERROR_CODES, ENDPOINTS, isPlan, isRouteMiss, planAllows, type EndpointSpec, type Plan } from '../api/endpoints';
 import { EnvelopeStatus, ErrorBody, PageMeta } from '../api/records';
 import { expectation, readData, type DataReading, type RejectedItem } from '../api/read-data';
 import { ApiError, abortedError, scrub } from './api-error';
@@ -275,6 +275,7 @@ function errorFromResponse(
     endpoint: name,
     requiredPlan,
     retryAfterMs,
+    routeMissing: code === 'NOT_FOUND' && isRouteMiss(detail),
   });
 }
 
