@@ -29,6 +29,8 @@ interface Waiter {
   signal?: AbortSignal;
   /** Stops listening to the signal once the slot is granted. */
   stopWatching?: () => void;
+  /** Aborted while queued: left in the queue and skipped when it comes up. */
+  gone?: boolean;
 }
 
 export interface PacerOptions {
@@ -50,6 +52,8 @@ export class Pacer {
   /** Send times within the window, oldest first. */
   readonly #sent: number[] = [];
   readonly #queue: Waiter[] = [];
+  /** Waiters in the queue that aborted (skipped, not spliced out: aborting n of them costs O(n), not O(n²)). */
+  #gone = 0;
   #holdUntil = 0;
   /** Slots handed to the next `first` waiter (passToFirst). */
   #reserved = 0;
@@ -110,7 +114,7 @@ export class Pacer {
 
   /** Requests waiting for a slot. */
   get waiting(): number {
-    return this.#queue.length;
+    return this.#queue.length - this.#gone;
   }
 
   /** Send times in the current window (for diagnostics and tests). */
@@ -133,9 +137,9 @@ export class Pacer {
       const w: Waiter = { resolve, reject, signal };
       if (signal) {
         w.stopWatching = onAbort(signal, () => {
-          const i = this.#queue.indexOf(w);
-          if (i >= 0) this.#queue.splice(i, 1);
-          if (this.#queue.length === 0) this.#wake?.abort(); // nobody left waiting: stop the pump's sleep
+          w.gone = true;
+          this.#gone++;
+          if (this.waiting === 0) this.#wake?.abort(); // nobody left waiting: stop the pump's sleep
           reject(abortedError());
         });
       }
@@ -165,7 +169,13 @@ export class Pacer {
     if (this.#pumping) return;
     this.#pumping = true;
     try {
-      while (this.#queue.length > 0) {
+      for (;;) {
+        // Aborted waiters at the head are dropped as they come up.
+        while (this.#queue.length > 0 && this.#queue[0].gone) {
+          this.#queue.shift();
+          this.#gone--;
+        }
+        if (this.#queue.length === 0) break;
         const wait = this.delayMs();
         if (wait > 0) {
           this.#wake = new AbortController();
