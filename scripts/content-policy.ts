@@ -12,8 +12,13 @@
  * sets them (OfficeDev/office-js#1687); inline scripts, eval, plugins and other
  * hosts are not. Microsoft publishes no list of the hosts Office.js needs
  * (office-js#1005 asks for one, open since 2019); these are the ones that
- * issue reports and that the pinned Office.js (@microsoft/office-js) names:
+ * issue reports and that the pinned Office.js (@microsoft/office-js) names
+ * (the origins below).
  */
+// Reading a policy is shared with the pane, which reads its own (src/taskpane/content-policy.ts).
+import { parsePolicy, type Policy } from '../src/taskpane/content-policy';
+
+export { parsePolicy, type Policy };
 
 /** Office.js and the host scripts it loads next to itself (excel-web-16.00.js ...): the CDN the catalog requires (certification policy 1120.1). */
 export const OFFICE_CDN_ORIGIN = 'https://appsforoffice.microsoft.com';
@@ -33,11 +38,6 @@ export const OFFICE_SCRIPT_ORIGINS = [OFFICE_CDN_ORIGIN, MICROSOFT_AJAX_ORIGIN];
 export const DEFAULT_API_ORIGIN = 'https://api.cryptorank.io';
 /** The development build also talks to the local API server and the dev server's live reload. */
 const DEV_CONNECT = ['http://localhost:*', 'http://127.0.0.1:*', 'ws://localhost:*', 'wss://localhost:*'];
-
-// Reading a policy is shared with the pane, which reads its own (src/taskpane/content-policy.ts).
-import { parsePolicy, type Policy } from '../src/taskpane/content-policy';
-
-export { parsePolicy, type Policy };
 
 export function contentPolicy(opts: { apiOrigin: string; dev: boolean }): Policy {
   return {

@@ -29,7 +29,7 @@ export interface ClientOptions {
   maxRetries?: number;
   /**
    * Retries of the requests many cells wait on (the map, /v3/status, a markets
-   * page: client.ts SHARED); default MAP_MAX_RETRIES, or none when maxRetries
+   * page: sender.ts SHARED); default MAP_MAX_RETRIES, or none when maxRetries
    * is 0. The pane's key check asks for one: its answer must come quickly.
    */
   sharedMaxRetries?: number;
