@@ -11,7 +11,8 @@ import { Worker, isMainThread, parentPort } from 'node:worker_threads';
 import type { UsageSnapshot } from '../src/emulator/accounts';
 import type { EndpointName } from '../src/api/endpoints';
 import type { MarketDataSource } from '../src/emulator/contract';
-import { startEmulator, type Emulator, type EmulatorStats } from '../src/emulator/server';
+import { startEmulator, type Emulator, type EmulatorStats, type ResponseLogEntry } from '../src/emulator/server';
+import type { SeenRequest } from './floor';
 
 export interface ServerOptions {
   latency: string | number;
@@ -19,6 +20,8 @@ export interface ServerOptions {
   rpm?: number;
   /** Routes the server does not have (the emulator's withoutRoutes). */
   withoutRoutes?: readonly EndpointName[];
+  /** Keep the requests it answers, for takeRequests() (the transport floor: floor.ts). */
+  logRequests?: boolean;
 }
 
 /** One API server running on the API thread. */
@@ -29,6 +32,8 @@ export interface RemoteServer {
   rateLimitFor(key: string): Promise<number>;
   /** Time the server's data handlers took since the last call (ms). */
   takeHandlerMs(): Promise<number>;
+  /** The requests answered since the last call (with logRequests), in the server thread's clock. */
+  takeRequests(): Promise<SeenRequest[]>;
   close(): Promise<void>;
 }
 
@@ -43,6 +48,7 @@ type Request =
   | { id: number; op: 'stats'; server: number }
   | { id: number; op: 'rateLimitFor'; server: number; key: string }
   | { id: number; op: 'takeHandlerMs' }
+  | { id: number; op: 'takeRequests'; server: number }
   | { id: number; op: 'close'; server: number };
 type Reply = { id: number; value?: unknown; error?: string };
 
@@ -88,6 +94,7 @@ export async function startApiThread(): Promise<ApiThread> {
         stats: () => call({ op: 'stats', server }),
         rateLimitFor: (key) => call({ op: 'rateLimitFor', server, key }),
         takeHandlerMs: () => call({ op: 'takeHandlerMs' }),
+        takeRequests: () => call({ op: 'takeRequests', server }),
         close: () => call({ op: 'close', server }),
       };
     },
@@ -125,6 +132,7 @@ async function serve(): Promise<void> {
   const market = timedMarket(first.market, handlerClock);
   await first.close();
   const servers = new Map<number, Emulator>();
+  const seen = new Map<number, SeenRequest[]>();
   let next = 1;
   const server = (n: number): Emulator => {
     const s = servers.get(n);
@@ -134,9 +142,18 @@ async function serve(): Promise<void> {
   const handle = async (r: Request): Promise<unknown> => {
     switch (r.op) {
       case 'start': {
-        const em = await startEmulator({ latency: r.options.latency, market, ...(r.options.rpm ? { rpm: r.options.rpm } : {}), withoutRoutes: r.options.withoutRoutes });
         const n = next++;
+        const log: SeenRequest[] = [];
+        // Told as each answer is decided, before its latency: it leaves `delay` ms later. Faults (status 0) are not requests a client would repeat.
+        const onResponse = r.options.logRequests
+          ? (e: ResponseLogEntry) => {
+              const now = performance.now();
+              if (e.status !== 0) log.push({ method: e.method, url: e.url, arrived: now, answered: now + e.delay });
+            }
+          : undefined;
+        const em = await startEmulator({ latency: r.options.latency, market, ...(r.options.rpm ? { rpm: r.options.rpm } : {}), withoutRoutes: r.options.withoutRoutes, onResponse });
         servers.set(n, em);
+        seen.set(n, log);
         return { server: n, url: em.url };
       }
       case 'usage':
@@ -150,9 +167,15 @@ async function serve(): Promise<void> {
         handlerClock.ms = 0;
         return ms;
       }
+      case 'takeRequests': {
+        const log = seen.get(r.server) ?? [];
+        seen.set(r.server, []);
+        return log;
+      }
       case 'close': {
         await servers.get(r.server)?.close();
         servers.delete(r.server);
+        seen.delete(r.server);
         return null;
       }
     }

@@ -61,6 +61,12 @@ export interface WorkloadResult {
   serverHandlerMs: number;
   latencyBoundMs: number;
   latencyBoundPath: string;
+  /** The transport floor (floor.ts): the cold's requests replayed in its waves with no add-in code, median ms; absent where not measured (rate-bound). */
+  floorMs?: number;
+  /** Waves the replay made of the cold's requests (compare the latency bound's round trips). */
+  floorWaves?: number;
+  /** coldMs over floorMs: the add-in's own time, relative to this machine's. */
+  coldVsFloor?: number;
   creditsVsMinimum: number;
   coldVsLatencyBound: number;
   /** Cells the cold fill wrote: every cell of a spilled range counts (an error is one cell). */
@@ -141,6 +147,9 @@ export function renderTable(r: BenchReport): string {
     out.push(`  minimum: ${w.minimumDerivation}`);
     out.push(`  spent:   ${Object.entries(w.creditsByEndpoint).map(([p, c]) => `${p} ${c}`).join(', ') || 'nothing'}; ${w.requests} requests, ${w.errorResponses} error answers`);
     out.push(`  latency bound: ${w.latencyBoundPath}`);
+    if (w.floorMs !== undefined) {
+      out.push(`  transport floor: the cold's ${fmt(w.requests)} requests in ${w.floorWaves} wave${w.floorWaves === 1 ? '' : 's'}, only fetched and parsed: ${fmt(w.floorMs)} ms; cold = floor + ${fmt(w.coldMs - w.floorMs)} ms of the add-in's own (${fmt(w.coldVsFloor ?? 0, 2)}× floor)`);
+    }
     if (w.coldRunsMs) out.push(`  cold fills: ${w.coldRunsMs.map((x) => fmt(x)).join(', ')} ms (median ${fmt(w.coldMs)})`);
     out.push(`  memory: peak heap growth ${fmt(w.peakMemoryMB, 1)} MB, retained after GC ${fmt(w.retainedMB, 1)} MB, peak RSS growth ${fmt(w.rssGrowthMB, 1)} MB; second warm pass ${fmt(w.warm2Ms, 1)} ms; API server handlers ${fmt(w.serverHandlerMs)} ms during the cold pass`);
     if (w.rateBoundMs !== undefined) {

@@ -15,6 +15,7 @@ import { NotFoundError } from '../src/emulator/contract';
 import { startEmulator, type Emulator } from '../src/emulator/server';
 import { coverWindows, latencyBound, minimumCredits } from '../bench/minimum';
 import { createNaiveClient, runNaive } from '../bench/naive-client';
+import { replay, waves, type SeenRequest } from '../bench/floor';
 import type { BenchCell } from '../bench/workloads';
 import { isErrorOutcome } from '../bench/run';
 import { recalculate } from '../src/cli/recalculation';
@@ -126,6 +127,44 @@ function tinyMarket(): MarketDataSource {
   return { handlers: handlers as Record<DataEndpointName, Handler> };
 }
 
+describe('transport floor', () => {
+  const req = (url: string, arrived: number, answered: number): SeenRequest => ({ method: 'GET', url, arrived, answered });
+
+  test('waves: a request goes after the answers that had left before it arrived', () => {
+    const seen = [
+      req('/v3/currencies/markets?limit=250&offset=250', 96, 146),
+      req('/v3/status', 0, 50),
+      req('/v3/currencies/map', 1, 51),
+      req('/v3/currencies/markets?limit=250', 94, 144),
+      req('/v3/currencies/markets?limit=250&offset=500', 30, 80), // sent before any answer: the first wave, however late
+    ];
+    assert.deepEqual(
+      waves(seen).map((w) => w.map((r) => r.url)),
+      [
+        ['/v3/status', '/v3/currencies/map', '/v3/currencies/markets?limit=250&offset=500'],
+        ['/v3/currencies/markets?limit=250', '/v3/currencies/markets?limit=250&offset=250'],
+      ],
+    );
+    // Pages of a paged history, each asked once the last arrived: one wave each.
+    assert.equal(waves([req('/p1', 0, 10), req('/p2', 12, 22), req('/p3', 25, 35)]).length, 3);
+    assert.deepEqual(waves([]), []);
+  });
+
+  test('replay: each wave after the last, every answer read and parsed', async () => {
+    const em = await startEmulator({ latency: 40 });
+    try {
+      const ws = waves([req('/v3/currencies/map', 0, 40), req('/v3/currencies/markets?limit=5', 45, 85), req('/v3/currencies/markets?limit=5&offset=5', 46, 86)]);
+      const ms = await replay(em.url, 'demo-pro', ws);
+      assert.ok(ms >= 2 * 40, `two round trips of 40 ms at least: ${ms}`);
+      const u = em.usage('demo-pro');
+      assert.equal(u.requests, 3);
+      assert.equal(u.byPath['/v3/currencies/markets'].requests, 2);
+    } finally {
+      await em.close();
+    }
+  });
+});
+
 describe('naive client', () => {
   const servers: Emulator[] = [];
   after(async () => {
@@ -181,6 +220,10 @@ describe('npm run bench -- --json', () => {
       assert.ok(k in w, `workloads.portfolio.${k}`);
     }
     assert.equal(w.cells, 12);
+    // The transport floor was measured: the cold's requests in at least one wave, replayed.
+    assert.equal(typeof w.floorMs, 'number');
+    assert.ok((w.floorWaves as number) >= 1, `floorWaves ${String(w.floorWaves)}`);
+    assert.equal(typeof w.coldVsFloor, 'number');
     assert.equal(typeof w.minimumDerivation, 'string');
     assert.equal(typeof w.creditsByEndpoint, 'object');
     const naive = w.naive as Record<string, unknown>;
