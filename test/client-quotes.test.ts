@@ -9,7 +9,9 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ENDPOINTS } from '../src/api/endpoints';
 import type { CurrencyMapItem, MarketItem } from '../src/api/records';
-import { ApiError, MemoryKvStore, PERSIST_DELAY_MS, type Quote } from '../src/client/index';
+import { ApiError, MarketClient, MemoryKeyStore, MemoryKvStore, PERSIST_DELAY_MS, type Quote } from '../src/client/index';
+import { startEmulator } from '../src/emulator/server';
+import { waves, type SeenRequest } from '../bench/floor';
 import { WALK_PAGE_CAP } from '../src/client/quote-batcher';
 import { MAP_MAX_RETRIES } from '../src/client/client-options';
 import { SECRETS, consoleOutput, market, rejects, rig, seenErrors, type Rig } from './client-harness';
@@ -239,6 +241,69 @@ describe('quotes', () => {
       const e = (x as PromiseRejectedResult).reason as ApiError;
       assert.equal(e.code, 'INTERNAL_ERROR');
       seenErrors.push(e);
+    }
+  });
+});
+
+describe('a cold start: the first markets page beside the map', () => {
+  // Real latency, long enough that requests sent together arrive long before any answer leaves:
+  // the waves (bench/floor.ts) are the fill's round trips, on a busy machine too.
+  const LATENCY = 200;
+  async function coldFill(inputs: readonly (string | number)[], o: { withoutRoutes?: ['markets']; key?: string } = {}) {
+    const seen: SeenRequest[] = [];
+    const em = await startEmulator({
+      market: await market(),
+      latency: LATENCY,
+      withoutRoutes: o.withoutRoutes,
+      onResponse: (e) => {
+        const now = performance.now();
+        if (e.status !== 0) seen.push({ method: e.method, url: e.url, arrived: now, answered: now + e.delay });
+      },
+    });
+    try {
+      const c = new MarketClient({ baseUrl: em.url, keyStore: new MemoryKeyStore(o.key ?? 'demo-pro'), storage: new MemoryKvStore() });
+      const quotes = await Promise.all(inputs.map((x) => c.quote(x)));
+      return { quotes, seen, credits: c.meter.snapshot().credits, path: (u: string) => u.split('?')[0] };
+    } finally {
+      await em.close();
+    }
+  }
+
+  test('quotes of coins typed as text: page 1 goes with the map, every other page one round trip later; credits unchanged', async () => {
+    // Every listed coin: the walk after the map needs the other pages at once, not a further step for the last.
+    const { quotes, seen, credits } = await coldFill(listing.map((m) => m.slug));
+    assert.equal(quotes.length, listing.length);
+    const pages = Math.ceil(listing.length / 250);
+    const map = seen.find((x) => x.url.startsWith(MAP))!;
+    const first = seen.find((x) => x.url === `${MARKETS}?limit=250`)!;
+    assert.ok(first.arrived < map.answered, 'the first page was asked before the map came back');
+    assert.deepEqual(
+      waves(seen).map((w) => w.map((x) => x.url.split('?')[0]).sort()),
+      [[MAP, MARKETS, STATUS].sort(), Array(pages - 1).fill(MARKETS)],
+      seen.map((x) => x.url).join(', '),
+    );
+    assert.equal(credits, 1 + pages, 'the map and each page once, as without the probe: the first page is not asked twice');
+  });
+
+  test('without the markets route, the 404 is learned beside the map and the list of currencies follows at once', async () => {
+    const { quotes, seen } = await coldFill(listing.slice(0, 30).map((m) => m.slug), { withoutRoutes: ['markets'], key: 'demo-sandbox' });
+    assert.ok(quotes.every((q) => typeof q.price === 'number'));
+    assert.equal(seen.filter((x) => x.url.startsWith(MARKETS)).length, 1, 'the route is tried once');
+    const ws = waves(seen);
+    assert.equal(ws.length, 2, seen.map((x) => x.url).join(', '));
+    assert.ok(ws[1].every((x) => x.url.startsWith('/v3/currencies/list')));
+  });
+
+  test('no quote waiting on the map, no markets page: a coin resolved for its history costs the map alone', async () => {
+    const em = await startEmulator({ market: await market() });
+    try {
+      const c = new MarketClient({ baseUrl: em.url, keyStore: new MemoryKeyStore('demo-pro'), storage: new MemoryKvStore() });
+      await Promise.all([c.resolveCoin('bitcoin'), c.resolveCoin('ethereum')]);
+      const u = em.usage('demo-pro');
+      assert.equal(u.byPath[MAP]?.requests, 1);
+      assert.equal(u.byPath[MARKETS], undefined);
+    } finally {
+      await em.close();
     }
   });
 });

@@ -65,6 +65,8 @@ export class MarketClient {
   readonly #learners: readonly Learner[];
   readonly #lifecycle: Requester;
   readonly #sender: Sender;
+  /** A quote waits on the map's load numbered `load`: the first markets page may go out beside the map (#probeMarkets). */
+  #quoteAwaits: { load: number; currency: ConvertCurrency; caller?: string } | null = null;
   /** Bound clients of callers without a signal: one each is enough. */
   readonly #bound = new Map<string, CallClient>();
 
@@ -79,7 +81,7 @@ export class MarketClient {
     this.#sender = new Sender({ options: o, meter: this.meter, pacer: this.#pacer, gate: this.#gate });
     const kv = opts.storage ?? new MemoryKvStore();
     this.#spend = new DailySpend(kv, this.meter);
-    this.#maps = new CoinMapStore({ requester: lifecycle, kv, ttlMs: () => o.freshnessMs.reference });
+    this.#maps = new CoinMapStore({ requester: lifecycle, kv, ttlMs: () => o.freshnessMs.reference, onNetworkLoad: (load, signal) => this.#probeMarkets(load, signal) });
     const ranks = this.#maps.ranks;
     // Quotes from the list of currencies (a key without the markets list): asked by the batcher for
     // prices and by the resolver for ranks, in the same gathered requests; the batcher keeps the quotes.
@@ -163,7 +165,21 @@ export class MarketClient {
     if (ref && !opts.signal?.aborted) return Promise.resolve(this.#quoteOf(ref, currency, opts, wrap));
     // One abortable for the chain: the resolution and the batch count this caller among their waiters without one each.
     const chain = this.#resolver.shared(coin as string | number, opts).then((r) => this.#quoteOf(r, currency, opts, false));
+    const load = this.#maps.loading;
+    if (load !== null && this.#quoteAwaits?.load !== load) this.#quoteAwaits = { load, currency, caller: opts.caller };
     return wrap ? abortable(chain, opts.signal) : chain;
+  }
+
+  /**
+   * The map's load `load` goes to the service: if quotes wait on it and no
+   * coin's place is known, their batch will walk the markets list from its
+   * first page, so that page goes now, beside the map (QuoteBatcher.probe).
+   */
+  #probeMarkets(load: number, signal: AbortSignal): void {
+    const q = this.#quoteAwaits;
+    if (q?.load !== load) return;
+    this.#quoteAwaits = null;
+    if (this.#maps.ranks.empty) this.#batcher.probe(q.currency, q.caller, signal);
   }
 
   /**

@@ -126,6 +126,10 @@ export class RankBook {
   isUnlisted(id: number): boolean {
     return this.#unlisted.has(id);
   }
+  /** Nothing learned: no coin's place, rank or absence is known (a cold start). */
+  get empty(): boolean {
+    return this.#rank.size === 0 && this.#position.size === 0 && this.#unlisted.size === 0;
+  }
 
   /** Whether pages 0..page were all read whole (so a coin not on them is further down, or unlisted). */
   pagesSeenThrough(page: number): boolean {

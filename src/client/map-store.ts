@@ -26,6 +26,8 @@ export interface MapStoreOptions {
   kv: KvStore;
   /** The reference freshness: how long a map (and the ranks saved with it) keeps. */
   ttlMs(): number;
+  /** Told as load number `load` asks the service for the map (not when storage had it), with the load's signal. */
+  onNetworkLoad?(load: number, signal: AbortSignal): void;
 }
 
 /**
@@ -56,6 +58,8 @@ export class CoinMapStore {
   #loading: Promise<CoinMap> | null = null;
   /** Who waits on #loading. */
   #loadWork = new SharedWork();
+  /** Loads started so far: the number of the one in flight. */
+  #loads = 0;
   #storageRead: Promise<void> | null = null;
   #persistScheduled = false;
   /** A fetched map not yet written to storage. */
@@ -69,6 +73,11 @@ export class CoinMapStore {
   /** The map in memory, fresh or not (the resolver's memo holds for one map). */
   get current(): CoinMap | null {
     return this.#map;
+  }
+
+  /** The number of the load in flight (onNetworkLoad names it), or null when none is. */
+  get loading(): number | null {
+    return this.#loading ? this.#loads : null;
   }
 
   /** The map: memory, then storage, then one request (retried harder than others: every coin typed as text waits on it). */
@@ -87,7 +96,7 @@ export class CoinMapStore {
     if (this.#map?.isFresh(now, this.#o.ttlMs())) return Promise.resolve(this.#map);
     if (!this.#loading || this.#loadWork.abandoned) {
       const work = (this.#loadWork = new SharedWork());
-      const loading: Promise<CoinMap> = this.#fetch(o.caller, work.signal).finally(() => {
+      const loading: Promise<CoinMap> = this.#fetch(o.caller, work.signal, ++this.#loads).finally(() => {
         if (this.#loading === loading) this.#loading = null;
       });
       this.#loading = loading;
@@ -103,11 +112,12 @@ export class CoinMapStore {
     return !this.#loadWork.abandoned;
   }
 
-  async #fetch(caller: string | undefined, signal: AbortSignal): Promise<CoinMap> {
+  async #fetch(caller: string | undefined, signal: AbortSignal, load: number): Promise<CoinMap> {
     const { requester } = this.#o;
     this.#storageRead ??= this.#readStorage(requester.now());
     await this.#storageRead;
     if (this.#map?.isFresh(requester.now(), this.#o.ttlMs())) return this.#map;
+    this.#o.onNetworkLoad?.(load, signal);
     try {
       const a = await requester.request(canonicalRequest('currencyMap', undefined, {}), { caller, signal, store: false });
       const map = acceptedMap(a.entry.data as CoinRef[], a.entry.rejected?.length ?? 0, a.entry.fetchedAt);

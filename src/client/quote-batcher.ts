@@ -98,6 +98,8 @@ export class QuoteBatcher {
   #readingPages = 0;
   /** Quotes from the list of currencies, when the markets list is not the key's. */
   readonly #list: ListQuotes;
+  /** The first page as probe() read it, by currency: while fresh, a batch walks on from the second. */
+  readonly #probed = new Map<ConvertCurrency, { fetchedAt: number; items: number; rejected: readonly RejectedItem[] }>();
   /** Loads so far (the batch scheduler watches it to see a burst end). */
   #asked = 0;
 
@@ -132,6 +134,31 @@ export class QuoteBatcher {
   keepListQuote(r: ListQuote): void {
     if (r.stale) return;
     if (!this.#quotes.newerThan(r.quote.id, 'USD', r.fetchedAt)) this.#quotes.keep(r.quote.id, 'USD', r.quote, r.fetchedAt);
+  }
+
+  /**
+   * The first markets page, asked beside the currency map on a cold start (the
+   * client's call, when quotes wait on the map and no coin's place is known): a
+   * batch with any coin whose place is unknown walks the list from it, so it is
+   * asked either way, one round trip sooner. Its quotes fill the cache (a batch
+   * asking it meanwhile shares the request); a service without the markets
+   * list (404, or refused) is known by the time the coins are, and their prices
+   * go straight to the list of currencies: the latency bound's "markets tried
+   * alongside the map" (docs/benchmark.md, issue #21). Any other failure is
+   * left to the batch, which asks again.
+   */
+  probe(currency: ConvertCurrency, caller: string | undefined, signal: AbortSignal): void {
+    if (this.#noMarkets) return;
+    this.#page(0, currency, caller, signal).then(
+      (r) => {
+        if (r.stale) return;
+        for (const it of r.items) this.#absorb(it, currency, r.fetchedAt);
+        this.#probed.set(currency, { fetchedAt: r.fetchedAt, items: r.items.length, rejected: r.rejected ?? [] });
+      },
+      (e: unknown) => {
+        if (routeUnavailable(e)) this.#noMarkets = true;
+      },
+    );
   }
 
   /** A fresh quote from the cache, if any. Quotes are shared, not copied: callers only read them. */
@@ -191,6 +218,7 @@ export class QuoteBatcher {
 
   clear(): void {
     this.#quotes.clear();
+    this.#probed.clear();
     this.#noMarkets = false; // a new key or a refresh: the markets list is asked again
   }
 
@@ -232,6 +260,15 @@ export class QuoteBatcher {
       else missing.add(id);
     }
     const pagesRead = new Map<number, number>(); // page → item count
+    // The first page, if probe() read it and it is still fresh: its coins were settled from the cache above, its
+    // unreadable items are settled as a page read here settles them, and the walk goes on from the second page.
+    const probed = this.#probed.get(currency);
+    if (probed && this.#src.requester.now() - probed.fetchedAt < this.#src.ttlMs()) {
+      pagesRead.set(0, probed.items + probed.rejected.length);
+      for (const bad of probed.rejected) {
+        if (bad.id !== null && missing.has(bad.id)) settle(bad.id, this.#quotes.fallback(bad.id, currency, unreadableItemError(bad, 'markets')));
+      }
+    }
     let failure: unknown = null;
     /** A page was refused: the list's end is not known, so no coin is marked unlisted. */
     let cutShort = false;
