@@ -69,6 +69,14 @@ export interface QuoteSource {
   list?: ListQuotes;
 }
 
+/** A markets page as the batcher reads it. */
+interface PageAnswer {
+  items: readonly MarketItem[];
+  rejected: readonly RejectedItem[] | undefined;
+  stale: boolean;
+  fetchedAt: number;
+}
+
 interface Settler {
   promise: Promise<Quote>;
   settle(r: Quote | Error): void;
@@ -98,8 +106,8 @@ export class QuoteBatcher {
   #readingPages = 0;
   /** Quotes from the list of currencies, when the markets list is not the key's. */
   readonly #list: ListQuotes;
-  /** The first page as probe() read it, by currency: while fresh, a batch walks on from the second. */
-  readonly #probed = new Map<ConvertCurrency, { fetchedAt: number; items: number; rejected: readonly RejectedItem[] }>();
+  /** The first page as probe() read it, by currency: while fresh, a batch takes it as read. */
+  readonly #probed = new Map<ConvertCurrency, PageAnswer>();
   /** Loads so far (the batch scheduler watches it to see a burst end). */
   #asked = 0;
 
@@ -140,20 +148,18 @@ export class QuoteBatcher {
    * The first markets page, asked beside the currency map on a cold start (the
    * client's call, when quotes wait on the map and no coin's place is known): a
    * batch with any coin whose place is unknown walks the list from it, so it is
-   * asked either way, one round trip sooner. Its quotes fill the cache (a batch
-   * asking it meanwhile shares the request); a service without the markets
-   * list (404, or refused) is known by the time the coins are, and their prices
-   * go straight to the list of currencies: the latency bound's "markets tried
-   * alongside the map" (docs/benchmark.md, issue #21). Any other failure is
-   * left to the batch, which asks again.
+   * asked either way, one round trip sooner. The next batch reads it as its
+   * first page (a batch asking before it arrives shares the request); a service
+   * without the markets list (404, or refused) is known by the time the coins
+   * are, and their prices go straight to the list of currencies: the latency
+   * bound's "markets tried alongside the map" (docs/benchmark.md, issue #21).
+   * Any other failure is left to the batch, which asks again.
    */
   probe(currency: ConvertCurrency, caller: string | undefined, signal: AbortSignal): void {
     if (this.#noMarkets) return;
     this.#page(0, currency, caller, signal).then(
       (r) => {
-        if (r.stale) return;
-        for (const it of r.items) this.#absorb(it, currency, r.fetchedAt);
-        this.#probed.set(currency, { fetchedAt: r.fetchedAt, items: r.items.length, rejected: r.rejected ?? [] });
+        if (!r.stale) this.#probed.set(currency, r);
       },
       (e: unknown) => {
         if (routeUnavailable(e)) this.#noMarkets = true;
@@ -197,7 +203,7 @@ export class QuoteBatcher {
   }
 
   /** Markets page `page` (0-based, sorted by rank) in `currency`, as the lifecycle answers it. */
-  #page(page: number, currency: ConvertCurrency, caller: string | undefined, signal: AbortSignal) {
+  #page(page: number, currency: ConvertCurrency, caller: string | undefined, signal: AbortSignal): Promise<PageAnswer> {
     const cr = canonicalRequest('markets', undefined, { offset: page * MARKETS_PAGE_SIZE, limit: MARKETS_PAGE_SIZE, convert: currency });
     return this.#src.requester.request(cr, { caller, signal }).then((a) => ({
       items: a.entry.data as readonly MarketItem[],
@@ -260,14 +266,23 @@ export class QuoteBatcher {
       else missing.add(id);
     }
     const pagesRead = new Map<number, number>(); // page → item count
-    // The first page, if probe() read it and it is still fresh: its coins were settled from the cache above, its
-    // unreadable items are settled as a page read here settles them, and the walk goes on from the second page.
+    // The first page, if probe() read it and it is still fresh, is read: the walk goes on from the second. Its coins
+    // settle once this batch's own requests are on their way: a thousand cells settling first would hold them back
+    // (the rest of this function runs to its first request without yielding; a timer comes after that).
     const probed = this.#probed.get(currency);
     if (probed && this.#src.requester.now() - probed.fetchedAt < this.#src.ttlMs()) {
-      pagesRead.set(0, probed.items + probed.rejected.length);
-      for (const bad of probed.rejected) {
+      pagesRead.set(0, probed.items.length + (probed.rejected?.length ?? 0));
+      for (const bad of probed.rejected ?? []) {
         if (bad.id !== null && missing.has(bad.id)) settle(bad.id, this.#quotes.fallback(bad.id, currency, unreadableItemError(bad, 'markets')));
       }
+      const held = new Set<number>();
+      for (const it of probed.items) if (missing.delete(it.id)) held.add(it.id);
+      setTimeout(() => {
+        for (const it of probed.items) {
+          const q = this.#absorb(it, currency, probed.fetchedAt);
+          if (held.has(it.id)) waiting.get(it.id)?.settle(q);
+        }
+      }, 0);
     }
     let failure: unknown = null;
     /** A page was refused: the list's end is not known, so no coin is marked unlisted. */
