@@ -158,7 +158,10 @@ export interface LatencyBound {
  * every plan has it can go alongside) → the currency map (when any coin is
  * typed as text: ids are known only after it) → the data, all in parallel; a
  * page-numbered list adds one trip per further page (the next page is known to
- * exist only from the previous page's meta).
+ * exist only from the previous page's meta). Quotes of coins that are all on
+ * the markets list's first page need no trip after the map: a cold client
+ * asks that page beside it (a walk for any coin whose place is unknown begins
+ * there; src/client/quote-batcher.ts probe()).
  */
 export function latencyBound(cells: readonly BenchCell[], latencyMs: number, o: { without?: readonly EndpointName[] } = {}): LatencyBound {
   const aboveSandbox = cells.some((c) => c.needs.some((n) => n.kind === 'request' && ENDPOINTS[n.endpoint].plan !== 'Sandbox'));
@@ -167,8 +170,14 @@ export function latencyBound(cells: readonly BenchCell[], latencyMs: number, o: 
   const quotes = cells.some((c) => c.needs.some((n) => n.kind === 'quote'));
   // The plan's list is a hint (issue #21): the markets route is tried once before the list of
   // currencies is used; at best alongside the map.
+  const onlyFirstPage =
+    quotes && !o.without?.includes('markets') &&
+    cells.every((c) => c.needs.every((n) => n.kind === 'quote' && n.position !== null && n.position < MARKETS_WINDOW));
   if (o.without?.includes('markets') && quotes) steps.push(text ? 'map ‖ markets tried (404)' : 'markets tried (404)');
-  else if (text) steps.push('map');
+  else if (text && onlyFirstPage) {
+    const trips = steps.length + 1;
+    return { trips, ms: trips * latencyMs, path: `${[...steps, 'map ‖ data (the first markets page)'].join(' → ')} = ${trips} × ${latencyMs} ms` };
+  } else if (text) steps.push('map');
   let dataTrips = 0;
   const names = new Set<string>();
   for (const c of cells) {

@@ -102,7 +102,10 @@ describe('minimumCredits', () => {
     assert.equal(minimumCredits(cells).credits, 1);
     assert.equal(latencyBound(cells, 50).trips, 1); // markets page (status goes alongside: Sandbox endpoint)
     const text: BenchCell[] = [{ ...cells[0], coin: 'bitcoin' }];
-    assert.equal(latencyBound(text, 50).ms, 100); // map → markets page
+    assert.equal(latencyBound(text, 50).ms, 50); // map ‖ the first markets page, which holds the coin
+    const deeper: BenchCell[] = [...text, { ...text[0], coin: 'deep', needs: [{ kind: 'quote', id: 9, position: 250, fields: ['price'] }] }];
+    assert.equal(latencyBound(deeper, 50).ms, 100); // map → the second page (its coins are known only from the map)
+    assert.equal(latencyBound(text, 50, { without: ['markets'] }).ms, 100); // map ‖ markets tried (404) → the list
     const paged: BenchCell[] = [{ text: '=CRYPTO.BLOCKCHAINS()', formula: 'BLOCKCHAINS', needs: [{ kind: 'request', endpoint: 'blockchainList', query: {}, pages: 3 }] }];
     assert.equal(latencyBound(paged, 10).trips, 3); // page 1 → 2 → 3
     const advanced: BenchCell[] = [{ text: '=CRYPTO.TOKENOMICS("bitcoin")', formula: 'TOKENOMICS', coin: 'bitcoin', needs: [{ kind: 'request', endpoint: 'tokenomics', id: 1, query: {} }] }];
