@@ -118,17 +118,14 @@ interface Trial {
   heapGrowthMB: number;
   rssGrowthMB: number;
   retainedMB: number;
-  /** The cold's requests replayed with no add-in code (floor.ts); null where not measured. */
-  floorMs: number | null;
-  floorWaves: number;
+  /** The requests the API server answered during the cold pass, in its waves (floor.ts). */
+  coldWaves: SeenRequest[][];
 }
 
 /** One cold fill and two warm recalculations, on a fresh session against a fresh API server (empty caches, fresh accounting). */
 async function trial(w: Workload, texts: readonly string[], api: ApiThread, latencySpec: string | number): Promise<Trial> {
   const em = await api.start({ latency: latencySpec, withoutRoutes: w.withoutRoutes, logRequests: true });
   const session = await openSession({ key: w.key, apiUrl: em.url });
-  let seen: SeenRequest[] = [];
-  let result: Omit<Trial, 'floorMs' | 'floorWaves'>;
   try {
     // cold
     collectGarbage();
@@ -138,7 +135,7 @@ async function trial(w: Workload, texts: readonly string[], api: ApiThread, late
     const cold = await recalculate(session.host, texts);
     const coldMs = performance.now() - t0;
     mem.sample();
-    seen = await em.takeRequests();
+    const coldWaves = waves(await em.takeRequests());
     const serverMs = await em.takeHandlerMs();
     const usage = await em.usage(w.key);
     const statsCold = await em.stats();
@@ -157,21 +154,35 @@ async function trial(w: Workload, texts: readonly string[], api: ApiThread, late
     await recalculate(session.host, texts);
     const warm2Ms = performance.now() - t2;
     const rpm = await em.rateLimitFor(w.key);
-    result = { cold, warm, coldMs, warmMs, warm2Ms, warmRequests, serverMs, usage, rpm, heapGrowthMB, rssGrowthMB, retainedMB };
+    return { cold, warm, coldMs, warmMs, warm2Ms, warmRequests, serverMs, usage, rpm, heapGrowthMB, rssGrowthMB, retainedMB, coldWaves };
   } finally {
     await session.close();
     await em.close();
   }
-  // The transport floor, on a server of its own with the rate limit lifted (it measures transport, not pacing);
-  // not where the rate limit is what a cold fill waits for.
-  if (w.rateBound || seen.length === 0) return { ...result, floorMs: null, floorWaves: 0 };
-  const ws = waves(seen);
-  const floor = await api.start({ latency: latencySpec, withoutRoutes: w.withoutRoutes, rpm: 1_000_000 });
-  try {
-    return { ...result, floorMs: await replay(floor.url, w.key, ws), floorWaves: ws.length };
-  } finally {
-    await floor.close();
+}
+
+/**
+ * The transport floor (floor.ts) of the runs whose requests went in the
+ * fewest waves (a run that sent a batch early, a cold JIT, made round trips it
+ * did not need: replaying them would flatter the add-in), each replayed on a
+ * server of its own with the rate limit lifted (transport, not pacing), after
+ * every run is timed, so no run shares its time with a replay. Not where the
+ * rate limit is what a cold fill waits for.
+ */
+async function transportFloor(w: Workload, trials: readonly Trial[], api: ApiThread, latencySpec: string | number): Promise<{ ms: number; waves: number } | null> {
+  const measured = trials.filter((t) => t.coldWaves.length > 0);
+  if (w.rateBound || measured.length === 0) return null;
+  const fewest = Math.min(...measured.map((t) => t.coldWaves.length));
+  const times: number[] = [];
+  for (const t of measured.filter((x) => x.coldWaves.length === fewest)) {
+    const floor = await api.start({ latency: latencySpec, withoutRoutes: w.withoutRoutes, rpm: 1_000_000 });
+    try {
+      times.push(await replay(floor.url, w.key, t.coldWaves));
+    } finally {
+      await floor.close();
+    }
   }
+  return { ms: median(times), waves: fewest };
 }
 
 export async function runWorkload(
@@ -208,11 +219,7 @@ export async function runWorkload(
     const warmMs = median(trials.map((t) => t.warmMs));
     const warm2Ms = median(trials.map((t) => t.warm2Ms));
     const serverMs = median(trials.map((t) => t.serverMs));
-    // The floor of the runs whose requests went in the fewest waves: a run that sent a batch early (a cold JIT)
-    // made more round trips than it needed, and a floor replaying them would flatter the add-in.
-    const measured = trials.filter((t) => t.floorMs !== null);
-    const floorWaves = measured.length > 0 ? Math.min(...measured.map((t) => t.floorWaves)) : 0;
-    const floorMs = measured.length > 0 ? median(measured.filter((t) => t.floorWaves === floorWaves).map((t) => t.floorMs!)) : null;
+    const floor = await transportFloor(w, trials, o.api, o.latencySpec);
     const creditsPerRun = trials.map((t) => t.usage.dailyUsed);
     // Cells the recalculation fills: a formula that spills a 365 × 6 table fills 2,190 of them.
     const filledCells = cold.reduce((n, x) => n + ('value' in x ? x.value.reduce((m, row) => m + row.length, 0) : 1), 0);
@@ -257,10 +264,10 @@ export async function runWorkload(
       targets: {},
       runs,
     };
-    if (floorMs !== null) {
-      result.floorMs = round(floorMs);
-      result.floorWaves = floorWaves;
-      result.coldVsFloor = floorMs > 0 ? round(coldMs / floorMs, 2) : 0;
+    if (floor !== null) {
+      result.floorMs = round(floor.ms);
+      result.floorWaves = floor.waves;
+      result.coldVsFloor = floor.ms > 0 ? round(coldMs / floor.ms, 2) : 0;
     }
     if (runs > 1) {
       result.coldRunsMs = trials.map((t) => round(t.coldMs));
