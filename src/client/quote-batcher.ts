@@ -278,9 +278,14 @@ export class QuoteBatcher {
       const held = new Set<number>();
       for (const it of probed.items) if (missing.delete(it.id)) held.add(it.id);
       setTimeout(() => {
-        for (const it of probed.items) {
-          const q = this.#absorb(it, currency, probed.fetchedAt);
-          if (held.has(it.id)) waiting.get(it.id)?.settle(q);
+        try {
+          for (const it of probed.items) {
+            const q = this.#absorb(it, currency, probed.fetchedAt);
+            if (held.has(it.id)) waiting.get(it.id)?.settle(q);
+          }
+        } catch (e) {
+          // Not on a timer's stack: every coin still waiting settles with it (a settled one keeps its quote).
+          for (const id of held) waiting.get(id)?.settle(e instanceof Error ? e : new Error(String(e)));
         }
       }, 0);
     }
