@@ -161,7 +161,7 @@ export interface LatencyBound {
  * exist only from the previous page's meta). Quotes of coins that are all on
  * the markets list's first page need no trip after the map: a cold client
  * asks that page beside it (a walk for any coin whose place is unknown begins
- * there; src/client/quote-batcher.ts probe()).
+ * there; src/client/batch-fetch.ts probe()).
  */
 export function latencyBound(cells: readonly BenchCell[], latencyMs: number, o: { without?: readonly EndpointName[] } = {}): LatencyBound {
   const aboveSandbox = cells.some((c) => c.needs.some((n) => n.kind === 'request' && ENDPOINTS[n.endpoint].plan !== 'Sandbox'));

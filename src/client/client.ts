@@ -173,7 +173,7 @@ export class MarketClient {
   /**
    * The map's load `load` goes to the service: if quotes wait on it and no
    * coin's place is known, their batch will walk the markets list from its
-   * first page, so that page goes now, beside the map (QuoteBatcher.probe).
+   * first page, so that page goes now, beside the map (batch-fetch.ts probe()).
    */
   #probeMarkets(load: number, signal: AbortSignal): void {
     const q = this.#quoteAwaits;
