@@ -104,7 +104,7 @@ function pad(s: string, w: number, right = false): string {
 }
 
 export function renderTable(r: BenchReport): string {
-  const head = ['workload', 'cells', 'req', 'credits', 'min', 'cr/min', 'naive cr', 'naive×', 'cold ms', 'bound ms', 'cold/bnd', 'warm ms', 'warm req', 'err', 'mem MB'];
+  const head = ['workload', 'cells', 'req', 'credits', 'min', 'cr/min', 'naive cr', 'naive×', 'cold ms', 'bound ms', 'cold/bnd', 'floor ms', 'warm ms', 'warm req', 'err', 'mem MB'];
   const rows: string[][] = [];
   for (const [name, w] of Object.entries(r.workloads)) {
     const n = w.naive;
@@ -125,6 +125,7 @@ export function renderTable(r: BenchReport): string {
       fmt(w.coldMs),
       fmt(w.rateBoundMs !== undefined && (w.targets.cold?.detail ?? '').startsWith('rate') ? w.rateBoundMs : w.latencyBoundMs),
       `${coldBound} ${mark(w.targets.cold)}`,
+      w.floorMs === undefined ? '—' : fmt(w.floorMs),
       `${fmt(w.warmMs, 1)} ${mark(w.targets.warm)}`,
       fmt(w.warmRequests),
       `${fmt(w.errorCells)} ${mark(w.targets.errors)}`,
