@@ -122,15 +122,19 @@ export class BatchFetch {
       else missing.add(id);
     }
     const pagesRead = new Map<number, number>(); // page → item count
+    /** A page read: its size for the walk; a coin whose item could not be read costs only itself. */
+    const took = (p: number, r: PageAnswer) => {
+      pagesRead.set(p, r.items.length + (r.rejected?.length ?? 0));
+      for (const bad of r.rejected ?? []) {
+        if (bad.id !== null && missing.has(bad.id)) settle(bad.id, this.#quotes.fallback(bad.id, currency, unreadableItemError(bad, 'markets')));
+      }
+    };
     // The first page, if probe() read it and it is still fresh, is read: the walk goes on from the second. Its coins
     // settle once this batch's own requests are on their way: a thousand cells settling first would hold them back
     // (the rest of this function runs to its first request without yielding; a timer comes after that).
     const probed = this.#probed.get(currency);
     if (probed && this.#src.requester.now() - probed.fetchedAt < this.#src.ttlMs()) {
-      pagesRead.set(0, probed.items.length + (probed.rejected?.length ?? 0));
-      for (const bad of probed.rejected ?? []) {
-        if (bad.id !== null && missing.has(bad.id)) settle(bad.id, this.#quotes.fallback(bad.id, currency, unreadableItemError(bad, 'markets')));
-      }
+      took(0, probed);
       const held = new Set<number>();
       for (const it of probed.items) if (missing.delete(it.id)) held.add(it.id);
       setTimeout(() => {
@@ -155,10 +159,7 @@ export class BatchFetch {
         pages.map((p) =>
           this.#page(p, currency, caller, signal).then(
             (r) => {
-              pagesRead.set(p, r.items.length + (r.rejected?.length ?? 0));
-              for (const bad of r.rejected ?? []) {
-                if (bad.id !== null && missing.has(bad.id)) settle(bad.id, this.#quotes.fallback(bad.id, currency, unreadableItemError(bad, 'markets')));
-              }
+              took(p, r);
               // A page that is not a stale stand-in fills the quote cache, for every coin on it.
               for (const it of r.items) {
                 const q = r.stale ? null : this.#absorb(it, currency, r.fetchedAt);
