@@ -10,7 +10,7 @@ import { afterEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CellError, DateCell } from '../src/formulas/cells';
 import { toExcel } from '../src/office/custom-functions';
-import { dateSystemOf, forgetWorkbookTraits, formattedNumbersSupported, workbookDateSystem, workbookTraits } from '../src/office/workbook-traits';
+import { DateSystemProbe, dateSystemOf, formattedNumbersSupported, workbookTraits } from '../src/office/workbook-traits';
 
 const g = globalThis as Record<string, unknown>;
 
@@ -39,7 +39,6 @@ function office(version: string, dates: '1900' | '1904', opts: { failDate?: bool
     },
     ErrorCode: { invalidValue: '#VALUE!', notAvailable: '#N/A' },
   };
-  forgetWorkbookTraits();
   return calls;
 }
 
@@ -47,14 +46,13 @@ afterEach(() => {
   delete g.Office;
   delete g.Excel;
   delete g.CustomFunctions;
-  forgetWorkbookTraits();
 });
 
 const table = () => [['Date', 'Close'], [new DateCell(45292, 'yyyy-mm-dd'), 42000], [new DateCell(45293.5, 'yyyy-mm-dd hh:mm'), new CellError('#N/A', 'missing close')]];
 
 test('on CustomFunctionsRuntime 1.4 dates go to Excel as formatted numbers; errors as CustomFunctions.Error', async () => {
   office('1.4', '1900');
-  const traits = await workbookTraits();
+  const traits = await workbookTraits(new DateSystemProbe());
   assert.deepEqual(traits, { formattedNumbers: true, dateSystem: '1900' });
   const out = toExcel(table(), traits) as unknown[][];
   assert.deepEqual(out[1], [{ type: 'FormattedNumber', basicValue: 45292, numberFormat: 'yyyy-mm-dd' }, 42000]);
@@ -67,7 +65,7 @@ test('on CustomFunctionsRuntime 1.4 dates go to Excel as formatted numbers; erro
 
 test('on 1.3 (perpetual Office) dates go as plain serials; a single error result is thrown', async () => {
   office('1.3', '1900');
-  const traits = await workbookTraits();
+  const traits = await workbookTraits(new DateSystemProbe());
   assert.equal(traits.formattedNumbers, false);
   assert.deepEqual((toExcel(table(), traits) as unknown[][])[1], [45292, 42000]);
   assert.equal(toExcel(new DateCell(45292, 'yyyy-mm-dd'), traits), 45292);
@@ -76,27 +74,28 @@ test('on 1.3 (perpetual Office) dates go as plain serials; a single error result
 
 test('the 1904 date system is read through Excel\'s DATE(1904,1,1) (0 there, 1462 in the 1900 system), once; dates are written 1,462 days less', async () => {
   const calls = office('1.4', '1904');
-  assert.equal(await workbookDateSystem(), '1904');
-  assert.equal(await workbookDateSystem(), '1904');
+  const dates = new DateSystemProbe();
+  assert.equal(await dates.read(), '1904');
+  assert.equal(await dates.read(), '1904');
   assert.deepEqual(calls, ['DATE(1904,1,1)', 'load'], 'asked once');
-  const out = toExcel(table(), await workbookTraits()) as unknown[][];
+  const out = toExcel(table(), await workbookTraits(dates)) as unknown[][];
   assert.deepEqual(out[1][0], { type: 'FormattedNumber', basicValue: 43830, numberFormat: 'yyyy-mm-dd' });
 });
 
 test('a call that cannot wait for a slow answer counts the workbook as 1900; the calls after it get the answer', async () => {
   const calls = office('1.4', '1904', { slowMs: 80 });
-  assert.equal(await workbookDateSystem(10), '1900', 'this call');
+  const dates = new DateSystemProbe();
+  assert.equal(await dates.read(10), '1900', 'this call');
   await new Promise((r) => setTimeout(r, 120));
-  assert.equal(await workbookDateSystem(10), '1904', 'the next ones');
+  assert.equal(await dates.read(10), '1904', 'the next ones');
   assert.deepEqual(calls, ['DATE(1904,1,1)', 'load'], 'still asked once');
 });
 
 test('when Excel cannot say (no Office, or the call fails) the workbook counts as the 1900 system and 1.3', async () => {
   assert.equal(formattedNumbersSupported(), false);
-  assert.equal(await workbookDateSystem(), '1900');
-  forgetWorkbookTraits();
+  assert.equal(await new DateSystemProbe().read(), '1900');
   office('1.4', '1904', { failDate: true });
-  assert.equal(await workbookDateSystem(), '1900');
+  assert.equal(await new DateSystemProbe().read(), '1900');
   assert.equal(dateSystemOf(1462), '1900');
   assert.equal(dateSystemOf(0), '1904');
   assert.equal(dateSystemOf(undefined), '1900');

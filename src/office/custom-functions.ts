@@ -3,7 +3,8 @@
  * host: cancellation, value preview, turning cell errors into
  * CustomFunctions.Error and dates into what the workbook takes (formatted
  * numbers on CustomFunctionsRuntime 1.4, serials elsewhere, in the workbook's
- * date system: workbook-traits.ts). Every call settles: no cell stays #BUSY!.
+ * date system, which the runtime asks once: workbook-traits.ts). Every call
+ * settles: no cell stays #BUSY!.
  */
 import { CellError, FormulaError, forWorkbook, type FormattedNumber, type FormulaResult, type WorkbookTraits } from '../formulas/cells';
 import type { EntityValue } from '../formulas/entity-cell';
@@ -50,7 +51,8 @@ export async function run(id: string, invocation: CustomFunctions.Invocation | u
   let canceledEarly = false;
   if (cancelable) cancelable.onCanceled = () => (canceledEarly = true);
   try {
-    const [{ host }, traits] = await Promise.all([getRuntime(), workbookTraits()]);
+    const { host, dateSystem } = await getRuntime();
+    const traits = await workbookTraits(dateSystem);
     if (canceledEarly) throw new FormulaError('#N/A', 'Canceled');
     // Date arguments are serials in the workbook's date system (formulas/args.ts).
     host.settings.dateSystem = traits.dateSystem;

@@ -1,7 +1,10 @@
 /**
  * The shared runtime's singletons: one client, one cache, one calculation host
  * and one live price stream for every custom function and the task pane (they
- * share one JS context). The only module-level state of the add-in lives here.
+ * share one JS context). The add-in's module-level state lives here; elsewhere
+ * only memos that change no answer (test/module-state.test.ts lists them). What
+ * one start of the add-in learns of its workbook stays on the Runtime through
+ * settings changes.
  */
 import { MarketClient } from '../client';
 import { CATALOG } from '../formulas/catalog';
@@ -9,10 +12,19 @@ import { CalculationHost } from '../formulas/host';
 import { PriceStream } from '../formulas/live';
 import { loadSettings, type AddinSettings } from './settings';
 import { RuntimeKvStore, StoredKeyStore } from './storage';
+import { DateSystemProbe } from './workbook-traits';
 
-export interface Runtime {
+/** What a start of the add-in (a workbook opening) keeps when settings rebuild the rest. */
+interface Start {
   store: RuntimeKvStore;
   keys: StoredKeyStore;
+  /** The workbook's 1900 or 1904 date system, asked of Excel once (workbook-traits.ts). */
+  dateSystem: DateSystemProbe;
+  /** Whether the refresh-on-open check has run: once per start (the task pane's open-section.ts). */
+  opening: { refreshChecked: boolean };
+}
+
+export interface Runtime extends Start {
   settings: AddinSettings;
   client: MarketClient;
   host: CalculationHost;
@@ -22,7 +34,7 @@ export interface Runtime {
 
 let current: Promise<Runtime> | null = null;
 
-function build(store: RuntimeKvStore, keys: StoredKeyStore, settings: AddinSettings): Runtime {
+function build({ store, keys, dateSystem, opening }: Start, settings: AddinSettings): Runtime {
   const client = new MarketClient({
     baseUrl: settings.apiBaseUrl,
     keyStore: keys,
@@ -32,15 +44,15 @@ function build(store: RuntimeKvStore, keys: StoredKeyStore, settings: AddinSetti
   client.setDailyBudget(settings.dailyCreditBudget);
   const host = new CalculationHost({ client, catalog: CATALOG, settings: { defaultCurrency: settings.defaultCurrency, markStale: true } });
   const stream = new PriceStream({ client, liveFreshnessMs: settings.liveFreshnessSeconds * 1000 });
-  return { store, keys, settings, client, host, stream };
+  return { store, keys, dateSystem, opening, settings, client, host, stream };
 }
 
 export function getRuntime(): Promise<Runtime> {
   if (!current) {
     current = (async () => {
       const store = new RuntimeKvStore();
-      const keys = new StoredKeyStore(store);
-      return build(store, keys, await loadSettings(store));
+      const start: Start = { store, keys: new StoredKeyStore(store), dateSystem: new DateSystemProbe(), opening: { refreshChecked: false } };
+      return build(start, await loadSettings(store));
     })();
   }
   return current;
@@ -49,7 +61,7 @@ export function getRuntime(): Promise<Runtime> {
 /** New settings: a new client (base URL, freshness) and host; the old cache is dropped with it. */
 export async function applySettings(settings: AddinSettings): Promise<Runtime> {
   const previous = await getRuntime();
-  const next = build(previous.store, previous.keys, settings);
+  const next = build(previous, settings);
   current = Promise.resolve(next);
   listeners.forEach((fn) => fn(next));
   previous.stream.dispose(); // its cells have moved to the new stream

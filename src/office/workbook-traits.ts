@@ -46,34 +46,33 @@ async function askDateSystem(): Promise<DateSystem> {
   });
 }
 
-let answer: Promise<DateSystem> | null = null;
-let known: DateSystem | null = null;
+/**
+ * The workbook's date system, asked of Excel once: one per start of the
+ * add-in, held by the runtime (runtime.ts), which is the workbook's.
+ */
+export class DateSystemProbe {
+  #answer: Promise<DateSystem> | null = null;
+  #known: DateSystem | null = null;
 
-/** The workbook's date system, asked once; '1900' for a call when Excel has not said within `waitMs`. */
-export function workbookDateSystem(waitMs = DETECT_TIMEOUT_MS): Promise<DateSystem> {
-  if (known) return Promise.resolve(known);
-  if (!answer) {
-    const asked = (answer = askDateSystem().catch((): DateSystem => '1900'));
-    void asked.then((d) => {
-      if (answer === asked) known = d;
+  /** The date system; '1900' for this call when Excel has not said within `waitMs`. */
+  read(waitMs = DETECT_TIMEOUT_MS): Promise<DateSystem> {
+    if (this.#known) return Promise.resolve(this.#known);
+    if (!this.#answer) {
+      this.#answer = askDateSystem().catch((): DateSystem => '1900');
+      void this.#answer.then((d) => (this.#known = d));
+    }
+    const pending = this.#answer;
+    return new Promise<DateSystem>((resolve) => {
+      const timer = setTimeout(() => resolve('1900'), waitMs);
+      void pending.then((d) => {
+        clearTimeout(timer);
+        resolve(d);
+      });
     });
   }
-  const pending = answer;
-  return new Promise<DateSystem>((resolve) => {
-    const timer = setTimeout(() => resolve('1900'), waitMs);
-    void pending.then((d) => {
-      clearTimeout(timer);
-      resolve(d);
-    });
-  });
 }
 
-/** For tests: ask again (a new workbook). */
-export function forgetWorkbookTraits(): void {
-  answer = null;
-  known = null;
-}
-
-export async function workbookTraits(): Promise<WorkbookTraits> {
-  return { formattedNumbers: formattedNumbersSupported(), dateSystem: await workbookDateSystem() };
+/** What a custom function's answer is shaped for: formatted numbers asked now, the date system of the probe. */
+export async function workbookTraits(dates: DateSystemProbe): Promise<WorkbookTraits> {
+  return { formattedNumbers: formattedNumbersSupported(), dateSystem: await dates.read() };
 }

@@ -13,9 +13,6 @@ import { spentUntilQuiet } from './excel';
 import { openRefreshDecision, openRefreshDone } from './open-refresh';
 import type { PlanSection } from './plan-section';
 
-/** Once per start of the add-in's runtime: that is a workbook opening. */
-let openChecked = false;
-
 export class OpenRefreshSection {
   #rt!: Runtime;
   readonly #inExcel: Promise<boolean>;
@@ -35,8 +32,9 @@ export class OpenRefreshSection {
       box.disabled = !usable;
       box.checked = usable && readSetting(DOCUMENT_SETTINGS.refreshOnOpen) === true;
       if (!usable && excel) show(el('open-refresh-message'), { tone: 'info', text: 'This version of Office cannot load the add-in when a workbook opens (it needs SharedRuntime 1.1).' });
-      if (usable && !openChecked) {
-        openChecked = true;
+      // Once per start of the add-in's runtime (that is a workbook opening), not per settings change.
+      if (usable && !rt.opening.refreshChecked) {
+        rt.opening.refreshChecked = true;
         void this.#onOpen();
       }
     });

@@ -5,12 +5,13 @@
  */
 import { serialIn, toSerial } from '../formulas/cells';
 import { DOCUMENT_SETTINGS, hasDocumentSettings, readSetting, writeSettings } from '../office/document';
+import type { Runtime } from '../office/runtime';
 import { appendRows, readValues, selectedRange } from '../office/workbook-cells';
-import { workbookDateSystem } from '../office/workbook-traits';
 import { busy, el, isBusy, show } from './dom';
 import { SNAPSHOT_DATE_FORMAT, SNAPSHOT_SHEET, parseCellList, quoteSheet, snapshotBlock } from './snapshot';
 
 export class SnapshotSection {
+  #rt!: Runtime;
   readonly #inExcel: Promise<boolean>;
 
   constructor(inExcel: Promise<boolean>) {
@@ -19,7 +20,8 @@ export class SnapshotSection {
     el('snapshot-use-selection').addEventListener('click', () => void this.#useSelection());
   }
 
-  attach(): void {
+  attach(rt: Runtime): void {
+    this.#rt = rt;
     void this.#inExcel.then((excel) => {
       const saved = excel ? readSetting<string>(DOCUMENT_SETTINGS.snapshotCells) : null;
       if (typeof saved === 'string' && !el<HTMLInputElement>('snapshot-cells').value) el<HTMLInputElement>('snapshot-cells').value = saved;
@@ -59,7 +61,7 @@ export class SnapshotSection {
       el('snapshot-error').textContent = '';
       input.removeAttribute('aria-invalid');
       const values = await readValues(parsed.cells);
-      const serial = serialIn(toSerial(Date.now()), await workbookDateSystem());
+      const serial = serialIn(toSerial(Date.now()), await this.#rt.dateSystem.read());
       const { header, row } = snapshotBlock(parsed.cells, values, serial);
       const at = await appendRows(SNAPSHOT_SHEET, header, [row], [SNAPSHOT_DATE_FORMAT]);
       await writeSettings({ [DOCUMENT_SETTINGS.snapshotCells]: input.value.trim() });

@@ -6,7 +6,6 @@
 import { serialIn, toSerial } from '../formulas/cells';
 import type { Runtime } from '../office/runtime';
 import { readFormulas, splitAddress, writeSheet } from '../office/workbook-cells';
-import { workbookDateSystem } from '../office/workbook-traits';
 import { LOG_FORMATS, LOG_SHEET, logRows } from './answer-log';
 import { busy, el, isBusy, show } from './dom';
 import { currentErrors, errorWords } from './error-words';
@@ -178,7 +177,7 @@ export class UsageSection {
       const addresses = [...new Set(entries.flatMap((p) => p.addresses))];
       const formulas = await readFormulas(addresses.map(splitAddress)).catch(() => addresses.map(() => ''));
       const byAddress = new Map(addresses.map((a, i) => [a, typeof formulas[i] === 'string' && String(formulas[i]).startsWith('=') ? String(formulas[i]) : undefined]));
-      const system = await workbookDateSystem();
+      const system = await this.#rt.dateSystem.read();
       const rows = logRows(entries, (a) => byAddress.get(a), (ms) => serialIn(toSerial(ms), system));
       const at = await writeSheet(LOG_SHEET, rows, LOG_FORMATS);
       show(message, { tone: 'success', text: `Wrote ${rows.length - 1} ${rows.length === 2 ? 'answer' : 'answers'} to ${LOG_SHEET}!${at}.` });
