@@ -5,9 +5,10 @@
  * (provenance.ts). Fetch times are what the client's public API gives:
  * get/getPages answer with fetchedAt, stale and fromCache; a historical item
  * the answer its coalesced request came in; a quote carries only
- * `stale`, so its fetch time is when this runtime first saw that quote object
+ * `stale`, so its fetch time is when the host first saw that quote object
  * (the quote cache hands out the same object until the next fetch), a few
- * milliseconds after the markets answer arrived.
+ * milliseconds after the markets answer arrived: the host keeps those sightings
+ * (QuoteSightings) and hands them to each evaluation's client.
  */
 import { ENDPOINTS, creditCost, type EndpointName } from '../api/endpoints';
 import type { HistoricalItem } from '../api/records';
@@ -45,8 +46,13 @@ export function bucketCredits(name: EndpointName, q: Readonly<Record<string, str
   return credits;
 }
 
-/** A quote's record for its readers after the first (the first saw it arrive: its time is this one's). */
-const QUOTE_SEEN = new WeakMap<Quote, Readonly<Fetch>>();
+/**
+ * Each quote object's record for its readers after the first (the first saw it
+ * arrive and was charged its credits; later ones read it from the cache). One
+ * table per calculation host, which owns the evaluations; weak, so a quote the
+ * cache has dropped takes its record with it.
+ */
+export type QuoteSightings = WeakMap<Quote, Readonly<Fetch>>;
 
 /**
  * The client bound to one evaluation (CallClient), noting every answer it
@@ -60,6 +66,7 @@ class TrackingClient extends CallClient {
     signal: AbortSignal | undefined,
     private readonly into: FetchLog,
     private readonly now: () => number,
+    private readonly sightings: QuoteSightings,
   ) {
     super(target, caller, signal, true); // the host settles each evaluation itself, at its deadline or cancel
   }
@@ -76,14 +83,14 @@ class TrackingClient extends CallClient {
   }
 
   private noteQuote(q: Quote, currency: ConvertCurrency | undefined): void {
-    const again = QUOTE_SEEN.get(q);
+    const again = this.sightings.get(q);
     if (again) {
       noteFetch(this.into, again); // one record shared by every later reader: a column of cells allocates nothing here
       return;
     }
     const seen = this.now();
     const stale = q.stale === true;
-    QUOTE_SEEN.set(q, { endpoint: 'markets', fetchedAt: seen, stale, fromCache: true, credits: 0 });
+    this.sightings.set(q, { endpoint: 'markets', fetchedAt: seen, stale, fromCache: true, credits: 0 });
     noteFetch(this.into, { endpoint: 'markets', fetchedAt: seen, stale, fromCache: false, credits: stale ? 0 : creditCost('markets', { convert: currency ?? 'USD' }) });
   }
 
@@ -118,7 +125,10 @@ class TrackingClient extends CallClient {
   }
 }
 
-/** The client as one evaluation sees it: bound to its caller and signal, every answer it reads noted in `into`. */
-export function trackingClient(target: CallTarget, caller: string, signal: AbortSignal | undefined, into: FetchLog, now: () => number): CallClient {
-  return new TrackingClient(target, caller, signal, into, now);
+/**
+ * The client as one evaluation sees it: bound to its caller and signal, every
+ * answer it reads noted in `into`, quotes charged once by the host's `sightings`.
+ */
+export function trackingClient(target: CallTarget, caller: string, signal: AbortSignal | undefined, into: FetchLog, now: () => number, sightings: QuoteSightings): CallClient {
+  return new TrackingClient(target, caller, signal, into, now, sightings);
 }

@@ -16,7 +16,7 @@ import { CellError, FormulaError, notAvailable, type DateSystem, type FormulaRes
 import type { Arg } from './args';
 import { CALL_DEADLINE_MS, Deadlines, deadlineError } from './call-deadline';
 import { toFormulaError } from './failure';
-import { trackingClient } from './answer-tracking';
+import { trackingClient, type QuoteSightings } from './answer-tracking';
 import { NO_FETCHES, ProvenanceBook, markStale, resultSize, summarize, type Fetch, type Provenance } from './provenance';
 import { Slices } from './slices';
 
@@ -125,6 +125,8 @@ export class CalculationHost extends EventTarget {
   private readonly log: ErrorLogEntry[] = [];
   private readonly inFlight = new Map<string, SharedEvaluation>();
   private readonly keys = new WeakMap<Arg[], string>();
+  /** Which quote objects an evaluation has read already: later readers record them from the cache, uncharged. */
+  private readonly quoteSightings: QuoteSightings = new WeakMap();
   private readonly slices: Slices<SharedEvaluation>;
   private readonly deadlines: Deadlines<SharedEvaluation>;
   private static readonly LOG_SIZE = 50;
@@ -275,7 +277,7 @@ export class CalculationHost extends EventTarget {
     const bucket = this.deadlines.open();
     const signal = entry.controller?.signal ?? bucket.signal;
     // The client as this evaluation sees it: every answer it reads is noted for its provenance.
-    const client = trackingClient(this.client, entry.formula, signal, entry, this.now);
+    const client = trackingClient(this.client, entry.formula, signal, entry, this.now, this.quoteSightings);
     const ctx: FormulaContext = { client, settings: this.settings, now: this.now, caller: entry.formula, signal, provenance: this.provenance };
     let pending: Promise<FormulaResult> | FormulaResult;
     try {
