@@ -1,0 +1,172 @@
+/**
+ * No module-level mutable state outside src/office/runtime.ts: a module
+ * variable outlives the document it was about (a settings change, the next
+ * test, a second CLI session) and is shared by every host in the process. What
+ * a workbook or a start of the add-in knows belongs to the Runtime; what the
+ * evaluations know, to the calculation host.
+ *
+ * Found here, in every src/**\/*.ts: a module-level `let` or `var`; a
+ * module-level `const` holding a WeakMap, WeakSet or LRUCache (they exist to be
+ * written to), or a Map, Set or array written from inside a function (one
+ * built at load and only read after is a lookup table, not state); a class's
+ * `static` field that is not readonly or holds such a collection. Each must be
+ * a row of ALLOWED: the runtime's state, the preview page's entry script, and
+ * memos that change how fast an answer comes, never what it is.
+ */
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
+
+interface Allowed {
+  /** Under src/. */
+  file: string;
+  name: string;
+  why: string;
+}
+
+const ALLOWED: readonly Allowed[] = [
+  { file: 'office/runtime.ts', name: 'current', why: 'the runtime of this start of the add-in: the one per-document singleton' },
+  { file: 'office/runtime.ts', name: 'listeners', why: 'who follows the runtime when settings rebuild it' },
+  { file: 'preview/host/index.ts', name: 'workbook', why: "the preview page's entry script: the workbook window it serves, one per page" },
+  { file: 'preview/host/index.ts', name: 'connected', why: "the preview page's entry script: resolves Office.onReady once the workbook connects" },
+  { file: 'engine/syntax.ts', name: 'cache', why: 'memo: the syntax tree of a formula text' },
+  { file: 'engine/functions.ts', name: 'resolved', why: 'memo: the worksheet function of a name, looked up in formulajs once' },
+  { file: 'api/validate.ts', name: 'compiled', why: 'memo: the in-place check compiled from a schema object' },
+  { file: 'formulas/currency.ts', name: 'byCode', why: 'memo: a fiat list answer indexed by code, per answer object' },
+  { file: 'formulas/coin-entity.ts', name: 'made', why: 'memo: the entity cell built from a quote object' },
+  { file: 'taskpane/functions-meta.ts', name: 'loading', why: 'memo: functions.json as served beside the pane (fixed per build)' },
+  { file: 'cli/metadata.ts', name: 'cached', why: 'memo: the functions metadata generated from src/functions (fixed per build)' },
+  { file: 'cli/calculate.ts', name: 'bindings', why: 'memo: formula text parsed and bound to its function and arguments' },
+  { file: 'cli/calculate.ts', name: 'functions', why: "memo: cli/metadata.ts's answer, kept for the synchronous path" },
+  { file: 'cli/calculate.ts', name: 'engine', why: 'memo: the engine built from the static metadata (it keeps only names to ids)' },
+  { file: 'client/cancellation.ts', name: 'watchers', why: 'one abort listener per signal and its waiters: keyed by the signal, gone with it' },
+  { file: 'client/cancellation.ts', name: 'aborted', why: "memo: a signal's ABORTED rejection, per signal" },
+];
+
+interface Found {
+  name: string;
+  line: number;
+  kind: string;
+}
+
+const ALWAYS_STATE = new Set(['WeakMap', 'WeakSet', 'LRUCache']);
+const COLLECTIONS = new Set(['Map', 'Set']);
+const WRITES = new Set(['add', 'set', 'delete', 'clear', 'push', 'pop', 'shift', 'unshift', 'splice', 'sort', 'reverse', 'fill', 'copyWithin']);
+
+const isFunction = (n: ts.Node): boolean => ts.isFunctionLike(n) || ts.isClassStaticBlockDeclaration(n);
+const insideFunction = (n: ts.Node): boolean => {
+  for (let p = n.parent; p && !ts.isSourceFile(p); p = p.parent) if (isFunction(p)) return true;
+  return false;
+};
+
+/** 'WeakMap', 'Map', 'array'...: what a const's initializer makes, when it is a collection. */
+function collectionOf(init: ts.Expression | undefined): string | null {
+  if (!init) return null;
+  if (ts.isArrayLiteralExpression(init)) return 'array';
+  if (!ts.isNewExpression(init) || !ts.isIdentifier(init.expression)) return null;
+  const made = init.expression.text;
+  return ALWAYS_STATE.has(made) || COLLECTIONS.has(made) ? made : made === 'Array' ? 'array' : null;
+}
+
+/** Names written from inside a function: `NAME.set(...)` and the like, `NAME[i] = ...`, `NAME.length = 0`, `NAME[i]++`. */
+function writtenInFunctions(source: ts.SourceFile): Set<string> {
+  const written = new Set<string>();
+  const visit = (n: ts.Node): void => {
+    if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && ts.isIdentifier(n.expression.expression) && WRITES.has(n.expression.name.text) && insideFunction(n)) {
+      written.add(n.expression.expression.text);
+    }
+    const assigned = ts.isBinaryExpression(n) && n.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && n.operatorToken.kind <= ts.SyntaxKind.LastAssignment
+      ? n.left
+      : (ts.isPrefixUnaryExpression(n) || ts.isPostfixUnaryExpression(n)) && (n.operator === ts.SyntaxKind.PlusPlusToken || n.operator === ts.SyntaxKind.MinusMinusToken)
+        ? n.operand
+        : null;
+    if (assigned && (ts.isElementAccessExpression(assigned) || ts.isPropertyAccessExpression(assigned)) && ts.isIdentifier(assigned.expression) && insideFunction(n)) written.add(assigned.expression.text);
+    ts.forEachChild(n, visit);
+  };
+  visit(source);
+  return written;
+}
+
+/**
+ * The module-level state of one file. `elsewhere`: names written from inside
+ * functions in other files (an exported table may be written by its importers).
+ */
+function moduleState(fileName: string, text: string, elsewhere: ReadonlySet<string> = new Set()): Found[] {
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
+  const written = writtenInFunctions(source);
+  const found: Found[] = [];
+  const at = (n: ts.Node) => source.getLineAndCharacterOfPosition(n.getStart(source)).line + 1;
+  const names = (d: ts.VariableDeclaration): string[] => (ts.isIdentifier(d.name) ? [d.name.text] : d.name.elements.flatMap((e) => (ts.isBindingElement(e) && ts.isIdentifier(e.name) ? [e.name.text] : [])));
+  const visit = (n: ts.Node, topLevel: boolean): void => {
+    if (isFunction(n)) return; // a function's own variables are its calls', not the module's
+    if (ts.isVariableDeclarationList(n)) {
+      const isVar = (n.flags & ts.NodeFlags.BlockScoped) === 0;
+      const isLet = (n.flags & ts.NodeFlags.Let) !== 0;
+      const exported = ts.isVariableStatement(n.parent) && (n.parent.modifiers ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+      for (const d of n.declarations) {
+        if (isVar || (isLet && topLevel)) for (const name of names(d)) found.push({ name, line: at(d), kind: isVar ? 'var' : 'let' });
+        else if (topLevel && !isLet && ts.isIdentifier(d.name)) {
+          const kind = collectionOf(d.initializer);
+          const name = d.name.text;
+          if (kind && (ALWAYS_STATE.has(kind) || written.has(name) || (exported && elsewhere.has(name)))) found.push({ name, line: at(d), kind: `const ${kind}` });
+        }
+      }
+    }
+    if (ts.isPropertyDeclaration(n) && (n.modifiers ?? []).some((m) => m.kind === ts.SyntaxKind.StaticKeyword)) {
+      const readonly = (n.modifiers ?? []).some((m) => m.kind === ts.SyntaxKind.ReadonlyKeyword);
+      const owner = ts.isClassLike(n.parent) && n.parent.name ? `${n.parent.name.text}.` : '';
+      if (!readonly || collectionOf(n.initializer)) found.push({ name: `${owner}${n.name.getText(source)}`, line: at(n), kind: readonly ? 'static collection' : 'static' });
+    }
+    // Only the file's own statements are top level: a `let` in a block is the block's (a `var` is still the module's).
+    ts.forEachChild(n, (c) => visit(c, ts.isSourceFile(n) || (topLevel && (ts.isVariableStatement(n) || ts.isVariableDeclarationList(n)))));
+  };
+  visit(source, true);
+  return found;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((f) => {
+    const p = join(dir, f);
+    return statSync(p).isDirectory() ? sourceFiles(p) : p.endsWith('.ts') ? [p] : [];
+  });
+}
+
+/** Every src file's state, as "file name" keys with their kind and line. */
+function srcState(): Map<string, string> {
+  const texts = new Map(sourceFiles(SRC).map((f) => [relative(SRC, f).split('\\').join('/'), readFileSync(f, 'utf8')]));
+  const writtenBy = new Map([...texts].map(([f, t]) => [f, writtenInFunctions(ts.createSourceFile(f, t, ts.ScriptTarget.Latest, true))]));
+  const state = new Map<string, string>();
+  for (const [file, text] of texts) {
+    const elsewhere = new Set([...writtenBy].filter(([f]) => f !== file).flatMap(([, names]) => [...names]));
+    for (const s of moduleState(file, text, elsewhere)) state.set(`${file} ${s.name}`, `${s.kind}, line ${s.line}`);
+  }
+  assert.ok(texts.size > 100, `read ${texts.size} files`);
+  return state;
+}
+
+test('src/ keeps module-level mutable state only where ALLOWED says, and each row names state that is there', () => {
+  const state = srcState();
+  const allowed = new Set(ALLOWED.map((a) => `${a.file} ${a.name}`));
+  const unlisted = [...state].filter(([key]) => !allowed.has(key)).map(([key, where]) => `${key} (${where})`);
+  assert.deepEqual(unlisted, [], 'module-level state: move it to its owner (the Runtime, the host), or add a row to ALLOWED saying why it changes no answer');
+  assert.deepEqual([...allowed].filter((key) => !state.has(key)), [], 'rows of ALLOWED with nothing left to allow');
+  assert.equal(allowed.size, ALLOWED.length, 'one row each');
+  for (const a of ALLOWED) assert.ok(a.why.length > 10, `${a.file} ${a.name}: say why`);
+});
+
+test('the scan finds module-level let and var, state kept in collections and static fields; not locals or load-time tables', () => {
+  const found = (text: string, elsewhere?: Set<string>) => moduleState('x.ts', text, elsewhere).map((s) => `${s.name} ${s.kind}`);
+  assert.deepEqual(found('let counter = 0;\nexport let a = 1, b = 2;\nvar v;\n'), ['counter let', 'a let', 'b let', 'v var']);
+  assert.deepEqual(found('if (x) { var hoisted = 1; let scoped = 2; }\nfor (let i = 0; i < 2; i++) {}\n'), ['hoisted var']);
+  assert.deepEqual(found('function f() { let n = 0; const m = new Map(); m.set(1, 2); return n; }\nconst g = () => { var w = 1; return w; };\n'), []);
+  assert.deepEqual(found('const seen = new WeakMap<object, number>();\nconst lru: LRUCache<string, number> = new LRUCache({ max: 9 });\n'), ['seen const WeakMap', 'lru const LRUCache']);
+  assert.deepEqual(found("const NAMES = new Set(['a', 'b']);\nconst ROUTES = new Map();\nROUTES.set('/', 1);\nexport const has = (n: string) => NAMES.has(n) || ROUTES.has(n);\n"), []);
+  assert.deepEqual(found('const memo: Map<string, number> = new Map();\nexport function f(k: string) { memo.set(k, 1); }\nconst log: string[] = [];\nexport const g = () => void log.push("x");\nconst tally = [0];\nexport const t = () => tally[0]++;\n'), ['memo const Map', 'log const array', 'tally const array']);
+  assert.deepEqual(found('export const TABLE = new Set<string>();\n', new Set(['TABLE'])), ['TABLE const Set'], 'an exported table its importers write');
+  assert.deepEqual(found('class A { static count = 0; static readonly MAX = 5; static readonly cache = new Map(); private n = 0; }\n'), ['A.count static', 'A.cache static collection']);
+});
