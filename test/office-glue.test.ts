@@ -91,6 +91,16 @@ test('a call that cannot wait for a slow answer counts the workbook as 1900; the
   assert.deepEqual(calls, ['DATE(1904,1,1)', 'load'], 'still asked once');
 });
 
+test('ask() puts the question as the runtime starts; a read after it waits on that answer, not a second one', async () => {
+  const calls = office('1.4', '1904', { slowMs: 30 });
+  const dates = new DateSystemProbe();
+  const asked = dates.ask();
+  assert.deepEqual(calls, ['DATE(1904,1,1)', 'load'], 'asked at once, before anyone reads');
+  assert.equal(await dates.read(), '1904');
+  assert.equal(await asked, '1904');
+  assert.equal(calls.length, 2, 'asked once');
+});
+
 test('when Excel cannot say (no Office, or the call fails) the workbook counts as the 1900 system and 1.3', async () => {
   assert.equal(formattedNumbersSupported(), false);
   assert.equal(await new DateSystemProbe().read(), '1900');

@@ -52,6 +52,7 @@ export function getRuntime(): Promise<Runtime> {
     current = (async () => {
       const store = new RuntimeKvStore();
       const start: Start = { store, keys: new StoredKeyStore(store), dateSystem: new DateSystemProbe(), opening: { refreshChecked: false } };
+      void start.dateSystem.ask(); // beside the settings' read: the first cell waits on both, not one after the other
       return build(start, await loadSettings(store));
     })();
   }

@@ -54,14 +54,19 @@ export class DateSystemProbe {
   #answer: Promise<DateSystem> | null = null;
   #known: DateSystem | null = null;
 
-  /** The date system; '1900' for this call when Excel has not said within `waitMs`. */
-  read(waitMs = DETECT_TIMEOUT_MS): Promise<DateSystem> {
-    if (this.#known) return Promise.resolve(this.#known);
+  /** Ask Excel now, if not asked yet (the runtime asks as it starts, beside reading its settings). */
+  ask(): Promise<DateSystem> {
     if (!this.#answer) {
       this.#answer = askDateSystem().catch((): DateSystem => '1900');
       void this.#answer.then((d) => (this.#known = d));
     }
-    const pending = this.#answer;
+    return this.#answer;
+  }
+
+  /** The date system; '1900' for this call when Excel has not said within `waitMs`. */
+  read(waitMs = DETECT_TIMEOUT_MS): Promise<DateSystem> {
+    if (this.#known) return Promise.resolve(this.#known);
+    const pending = this.ask();
     return new Promise<DateSystem>((resolve) => {
       const timer = setTimeout(() => resolve('1900'), waitMs);
       void pending.then((d) => {
