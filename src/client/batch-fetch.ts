@@ -249,8 +249,7 @@ export class BatchFetch {
           try {
             const a = await this.#src.requester.request(canonicalRequest('profile', id, { convert: currency }), { caller, signal });
             const q = quoteFromProfile(a.entry.data as Profile, currency, a.entry.timestamp);
-            if (!a.stale) this.#quotes.keep(id, currency, q, a.entry.fetchedAt);
-            settle(id, { ...q, stale: a.stale });
+            settle(id, a.stale ? { ...q, stale: true } : this.#quotes.offer(id, currency, a.entry.fetchedAt, () => q));
           } catch (e) {
             settle(id, this.#quotes.fallback(id, currency, e));
           }
@@ -271,12 +270,8 @@ export class BatchFetch {
     }));
   }
 
-  /** Keep a page's quote (unless a fresher one is held) and return it. */
+  /** A page's quote for an item, kept unless a newer one is held (QuoteCache.offer); the one that stands. */
   #absorb(it: MarketItem, currency: ConvertCurrency, fetchedAt: number): Quote {
-    const newer = this.#quotes.newerThan(it.id, currency, fetchedAt);
-    if (newer) return newer;
-    const quote = quoteFromMarketItem(it, currency);
-    this.#quotes.keep(it.id, currency, quote, fetchedAt);
-    return quote;
+    return this.#quotes.offer(it.id, currency, fetchedAt, () => quoteFromMarketItem(it, currency));
   }
 }

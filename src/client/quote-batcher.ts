@@ -103,7 +103,7 @@ export class QuoteBatcher {
   /** A quote the list of currencies brought (for whoever asked): kept unless stale or older than the one held. */
   keepListQuote(r: ListQuote): void {
     if (r.stale) return;
-    if (!this.#quotes.newerThan(r.quote.id, 'USD', r.fetchedAt)) this.#quotes.keep(r.quote.id, 'USD', r.quote, r.fetchedAt);
+    this.#quotes.offer(r.quote.id, 'USD', r.fetchedAt, () => r.quote);
   }
 
   /** The first markets page, asked beside the currency map on a cold start (BatchFetch.probe). */

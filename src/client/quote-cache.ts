@@ -42,15 +42,19 @@ export class QuoteCache {
     return h && this.now() - h.fetchedAt < this.ttlMs() ? h.quote : undefined;
   }
 
-  /** The quote held for a coin when it was fetched after `fetchedAt` (a newer answer won the race), else undefined. */
-  newerThan(id: number, currency: ConvertCurrency, fetchedAt: number): Quote | undefined {
-    const old = this.#held.peek(quoteKey(id, currency));
-    return old && old.fetchedAt > fetchedAt ? old.quote : undefined;
-  }
-
-  /** Keep a quote fetched at `fetchedAt` (callers check newerThan() first where answers may cross). */
-  keep(id: number, currency: ConvertCurrency, quote: Quote, fetchedAt: number): void {
-    this.#held.set(quoteKey(id, currency), { quote, fetchedAt });
+  /**
+   * A coin's quote from an answer fetched at `fetchedAt` (a markets page, a
+   * profile, the list of currencies): kept, unless the quote held came from a
+   * later fetch (answers cross: a page asked later can arrive first). Returns
+   * the quote that stands, built by `make` only when it is the one kept.
+   */
+  offer(id: number, currency: ConvertCurrency, fetchedAt: number, make: () => Quote): Quote {
+    const key = quoteKey(id, currency);
+    const held = this.#held.peek(key);
+    if (held && held.fetchedAt > fetchedAt) return held.quote;
+    const quote = make();
+    this.#held.set(key, { quote, fetchedAt });
+    return quote;
   }
 
   /** What a failure leaves a waiting coin: its last good quote marked stale where the failure allows it, else the error. */
