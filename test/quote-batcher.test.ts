@@ -9,6 +9,10 @@ import { before, describe, test } from 'node:test';
 import type { MarketItem } from '../src/api/records';
 import { RankBook } from '../src/client/coin-map';
 import { QuoteBatcher, type QuoteSource } from '../src/client/quote-batcher';
+import { BatchFetch } from '../src/client/batch-fetch';
+import type { ListQuotes } from '../src/client/list-quotes';
+import type { Quote } from '../src/client/quote';
+import type { QuoteCache } from '../src/client/quote-cache';
 import type { Answer } from '../src/client/types';
 import { market, NOW } from './client-harness';
 
@@ -107,5 +111,32 @@ describe('quote batcher', () => {
     assert.equal(new Set(got).size, 1, 'one quote object shared by every caller');
     assert.equal(got[0].id, listing[7].id);
     assert.equal(s.asked.length, 1);
+  });
+
+  test('a first page probed beside the map whose quotes cannot be kept settles its coins with the error: none is left waiting', async () => {
+    // Its coins settle on a timer, off any caller's stack: a throw there must reach the waiters, not the event loop.
+    const { src, arrive, waitForPages } = source();
+    const broken = {
+      fresh: () => undefined,
+      offer: () => {
+        throw new Error('the cache broke');
+      },
+      fallback: (_id: number, _c: string, e: unknown) => (e instanceof Error ? e : new Error(String(e))),
+    } as unknown as QuoteCache;
+    const fetcher = new BatchFetch(src, broken, {} as ListQuotes);
+    fetcher.probe('USD', undefined, new AbortController().signal);
+    await waitForPages(1);
+    arrive(0);
+    await new Promise((r) => setTimeout(r, 0));
+    const ids = listing.slice(0, 3).map((m) => m.id);
+    const results = new Map<number, Quote | Error>();
+    const waiting = new Map(ids.map((id) => [id, { settle: (r: Quote | Error) => void results.set(id, r) }]));
+    await fetcher.fetch(waiting, 'USD', undefined, new AbortController().signal);
+    const until = Date.now() + 2_000;
+    while (results.size < ids.length && Date.now() < until) await new Promise((r) => setTimeout(r, 1));
+    assert.deepEqual(
+      ids.map((id) => (results.get(id) as Error | undefined)?.message),
+      ids.map(() => 'the cache broke'),
+    );
   });
 });
