@@ -17,7 +17,6 @@
 import { CONVERT_CURRENCIES, DEFAULT_RATE_LIMIT_PER_MINUTE, type ConvertCurrency, type EndpointData, type EndpointName } from '../api/endpoints';
 import type { AccountStatus, CurrencyListItem, HistoricalItem, MarketItem, Profile } from '../api/records';
 import { allowsStaleFallback, ApiError, abortedError } from './api-error';
-import { CallClient } from './call-client';
 import { abortable } from './cancellation';
 import { canonicalRequest, freshnessOf, type CanonicalRequest } from './canonical-request';
 import { resolveOptions, type ClientOptions, type ResolvedOptions } from './client-options';
@@ -67,8 +66,6 @@ export class MarketClient {
   readonly #sender: Sender;
   /** A quote waits on the map's load numbered `load`: the first markets page may go out beside the map (#probeMarkets). */
   #quoteAwaits: { load: number; currency: ConvertCurrency; caller?: string } | null = null;
-  /** Bound clients of callers without a signal: one each is enough. */
-  readonly #bound = new Map<string, CallClient>();
 
   constructor(opts: ClientOptions) {
     const o = (this.#o = resolveOptions(opts));
@@ -125,14 +122,6 @@ export class MarketClient {
   }
 
   // ------------------------------------------------------------ the façade
-
-  /** This client bound to one formula call: its caller and its signal (call-client.ts). */
-  for(caller: string, signal?: AbortSignal): CallClient {
-    if (signal) return new CallClient(this, caller, signal);
-    let c = this.#bound.get(caller);
-    if (!c) this.#bound.set(caller, (c = new CallClient(this, caller)));
-    return c;
-  }
 
   async get<N extends EndpointName>(name: N, req: RequestOptions = {}): Promise<Fetched<EndpointData<N>>> {
     const a = await this.#request(canonicalRequest(name, req.id, req.query), { caller: req.caller, signal: req.signal });

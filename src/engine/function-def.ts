@@ -13,14 +13,12 @@ import {
   isOmitted,
   isRef,
   numberFromText,
-  plain,
   toBoolean,
   toNumber,
   toText,
   type ErrorValue,
   type Grid,
   type Result,
-  type Scalar,
   type Value,
 } from './values';
 
@@ -50,8 +48,6 @@ export const lazyDef = (min: number, max: number | undefined, lazy: NonNullable<
   lazy,
   fn: () => VALUE,
 });
-
-export const firstError = (...vs: unknown[]): ErrorValue | undefined => vs.find(isErrorValue) as ErrorValue | undefined;
 
 /** A value as a grid: one value is [[v]]. */
 export const asGrid = (v: Value | Grid): Grid => (isGrid(v) ? v : [[v]]);
@@ -152,8 +148,5 @@ export function lifted(values: (Value | Grid)[], f: (xs: Value[]) => Value): Val
   }
   return out;
 }
-
-/** A value without its format; text that reads as a number stays text (lookups compare as typed). */
-export const scalarOf = (v: Value): Scalar | ErrorValue => plain(v);
 
 export { numberFromText };

@@ -27,6 +27,3 @@ export function functionNamed(name: string): FunctionDef | undefined {
   }
   return d ?? undefined;
 }
-
-/** Every name the engine's own tables define (for the docs and tests). */
-export const OWN_FUNCTIONS: readonly string[] = Object.keys(OWN).sort();
