@@ -7,8 +7,9 @@
  *
  * Found here, in every src/**\/*.ts: a module-level `let` or `var`; a
  * module-level `const` holding a WeakMap, WeakSet or LRUCache (they exist to be
- * written to), or a Map, Set or array written from inside a function (one
- * built at load and only read after is a lookup table, not state); a class's
+ * written to), or a Map, Set or array (typed arrays too) written from inside a
+ * function, directly or through a local alias (one built at load and only
+ * read after is a lookup table, not state); a class's
  * `static` field that is not readonly or holds such a collection. Each must be
  * a row of ALLOWED: the runtime's state, the preview page's entry script, and
  * memos that change how fast an answer comes, never what it is.
@@ -45,6 +46,7 @@ const ALLOWED: readonly Allowed[] = [
   { file: 'cli/calculate.ts', name: 'functions', why: "memo: cli/metadata.ts's answer, kept for the synchronous path" },
   { file: 'cli/calculate.ts', name: 'engine', why: 'memo: the engine built from the static metadata (it keeps only names to ids)' },
   { file: 'client/cancellation.ts', name: 'watchers', why: 'one abort listener per signal and its waiters: keyed by the signal, gone with it' },
+  { file: 'emulator/market/series.ts', name: 'scratch', why: "the emulator's scratch buffer: filled whole before each read, it carries nothing from one call to the next" },
   { file: 'client/cancellation.ts', name: 'aborted', why: "memo: a signal's ABORTED rejection, per signal" },
 ];
 
@@ -56,6 +58,8 @@ interface Found {
 
 const ALWAYS_STATE = new Set(['WeakMap', 'WeakSet', 'LRUCache']);
 const COLLECTIONS = new Set(['Map', 'Set']);
+/** Arrays by another name: written by index like any array. */
+const TYPED_ARRAYS = new Set(['Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array', 'Uint16Array', 'Int32Array', 'Uint32Array', 'Float32Array', 'Float64Array', 'BigInt64Array', 'BigUint64Array']);
 const WRITES = new Set(['add', 'set', 'delete', 'clear', 'push', 'pop', 'shift', 'unshift', 'splice', 'sort', 'reverse', 'fill', 'copyWithin']);
 
 const isFunction = (n: ts.Node): boolean => ts.isFunctionLike(n) || ts.isClassStaticBlockDeclaration(n);
@@ -70,13 +74,16 @@ function collectionOf(init: ts.Expression | undefined): string | null {
   if (ts.isArrayLiteralExpression(init)) return 'array';
   if (!ts.isNewExpression(init) || !ts.isIdentifier(init.expression)) return null;
   const made = init.expression.text;
-  return ALWAYS_STATE.has(made) || COLLECTIONS.has(made) ? made : made === 'Array' ? 'array' : null;
+  return ALWAYS_STATE.has(made) || COLLECTIONS.has(made) ? made : made === 'Array' || TYPED_ARRAYS.has(made) ? 'array' : null;
 }
 
 /** Names written from inside a function: `NAME.set(...)` and the like, `NAME[i] = ...`, `NAME.length = 0`, `NAME[i]++`. */
 function writtenInFunctions(source: ts.SourceFile): Set<string> {
   const written = new Set<string>();
+  /** `const w = NAME` inside a function: writes through w are writes to NAME (a local alias, as a hot loop keeps one). */
+  const aliasOf = new Map<string, string>();
   const visit = (n: ts.Node): void => {
+    if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && n.initializer && ts.isIdentifier(n.initializer) && insideFunction(n)) aliasOf.set(n.name.text, n.initializer.text);
     if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && ts.isIdentifier(n.expression.expression) && WRITES.has(n.expression.name.text) && insideFunction(n)) {
       written.add(n.expression.expression.text);
     }
@@ -89,6 +96,7 @@ function writtenInFunctions(source: ts.SourceFile): Set<string> {
     ts.forEachChild(n, visit);
   };
   visit(source);
+  for (const name of [...written]) if (aliasOf.has(name)) written.add(aliasOf.get(name)!);
   return written;
 }
 
@@ -168,5 +176,7 @@ test('the scan finds module-level let and var, state kept in collections and sta
   assert.deepEqual(found("const NAMES = new Set(['a', 'b']);\nconst ROUTES = new Map();\nROUTES.set('/', 1);\nexport const has = (n: string) => NAMES.has(n) || ROUTES.has(n);\n"), []);
   assert.deepEqual(found('const memo: Map<string, number> = new Map();\nexport function f(k: string) { memo.set(k, 1); }\nconst log: string[] = [];\nexport const g = () => void log.push("x");\nconst tally = [0];\nexport const t = () => tally[0]++;\n'), ['memo const Map', 'log const array', 'tally const array']);
   assert.deepEqual(found('export const TABLE = new Set<string>();\n', new Set(['TABLE'])), ['TABLE const Set'], 'an exported table its importers write');
+  assert.deepEqual(found('const buf = new Float64Array(8);\nexport const f = (x: number) => { buf[0] = x; return buf[0]; };\nconst ZEROS = new Uint8Array(4);\n'), ['buf const array'], 'a typed array written from a function; one only read is a table');
+  assert.deepEqual(found('const acc = [0];\nexport const f = () => { const a = acc; a[0]++; };\n'), ['acc const array'], 'written through a local alias');
   assert.deepEqual(found('class A { static count = 0; static readonly MAX = 5; static readonly cache = new Map(); private n = 0; }\n'), ['A.count static', 'A.cache static collection']);
 });
