@@ -15,14 +15,12 @@ import { ENDPOINTS } from '../api/endpoints';
 import type { CurrencyListItem } from '../api/records';
 import { canonicalRequest } from './canonical-request';
 import { quoteFromListItem, type Quote } from './quote';
-import { whenQuiet } from './quiet';
+import { QUIET_MS, whenQuiet } from './quiet';
 import { SharedWork } from './shared-work';
 import type { Requester } from './types';
 
 /** Coins per request: the endpoint table's currencyIds limit. */
 export const LIST_IDS = ENDPOINTS.currencyList.params.currencyIds.max;
-/** How long no id may have come before a request goes out (ms). */
-const QUIET_MS = 3;
 /** The longest a request waits for more ids (ms): a steady stream of coins does not hold it back. */
 const MAX_GATHER_MS = 50;
 

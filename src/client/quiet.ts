@@ -5,6 +5,9 @@
  * latest `maxMs` after the first, so a steady stream does not hold it back.
  * The quote batcher's and the list of currencies' batches go out this way.
  */
+
+/** How long no one has asked before a batch goes out (ms): longer than the gaps inside one recalculation's burst. */
+export const QUIET_MS = 3;
 export function whenQuiet(send: () => void, o: { asked(): number; busy?(): boolean; quietMs: number; maxMs: number }): void {
   const start = performance.now();
   let seen = o.asked();

@@ -13,7 +13,7 @@ import type { ConvertCurrency } from '../api/endpoints';
 import { abortable } from './cancellation';
 import { ListQuotes, type ListQuote } from './list-quotes';
 import { BatchFetch } from './batch-fetch';
-import { whenQuiet } from './quiet';
+import { QUIET_MS, whenQuiet } from './quiet';
 import { GatheringWork, liveWork, type SharedWork } from './shared-work';
 import type { RankBook } from './coin-map';
 import type { Quote } from './quote';
@@ -22,8 +22,7 @@ import type { Requester } from './types';
 
 export { WALK_PAGE_CAP } from './batch-fetch';
 
-/** A batch goes out once no coin has been asked for this long (ms). */
-export const QUIET_MS = 3;
+export { QUIET_MS } from './quiet';
 
 export interface QuoteKey {
   id: number;
