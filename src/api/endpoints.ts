@@ -157,6 +157,13 @@ export interface EndpointSpec {
   paging?: 'offset' | 'page' | 'time';
 }
 
+/**
+ * The items a page holds, for paging by offset or page number (client/paging.ts,
+ * the builder's cost): every such row gives its pageSize (test/client-core.test.ts),
+ * so the fallback of one item a page never decides.
+ */
+export const pageSizeOf = (spec: Pick<EndpointSpec, 'pageSize'>): number => spec.pageSize ?? 1;
+
 const list = <T extends v.GenericSchema>(s: T) => v.array(s);
 
 export const ENDPOINTS = {
@@ -259,8 +266,9 @@ export const ENDPOINTS = {
     params: { interval: { kind: 'enum', values: ['hour'], default: 'hour' }, from, to, limit: { kind: 'int', min: 1, max: 720, default: 720 } },
     data: list(R.Candle), variant: V.candleVariant,
   },
+  // Live, not history: its last period is always the current, incomplete one.
   returns: {
-    path: '/v3/currencies/{id}/analytics/returns', plan: 'Advanced', cost: 'flat', freshness: 'history',
+    path: '/v3/currencies/{id}/analytics/returns', plan: 'Advanced', cost: 'flat', freshness: 'live',
     params: { period: { kind: 'enum', values: ['monthly', 'quarterly', 'yearly'], required: true } },
     data: list(R.PeriodicReturn),
   },

@@ -74,7 +74,6 @@ export function startOfUtcDay(ms: number): number {
  * The freshness class a request is cached by, decided per endpoint in this one
  * place:
  * - non-history endpoints: their class in the endpoint table;
- * - `returns`: live, because its last period is always the current, incomplete one;
  * - `historicalItem`: history when `date` is before the start of the current UTC day, else live;
  * - other history endpoints (candles, ohlcv, charts): history when the range has
  *   an explicit `to` before the start of the current UTC day; no `to` means
@@ -83,7 +82,6 @@ export function startOfUtcDay(ms: number): number {
 export function freshnessOf(req: CanonicalRequest, now: number): Freshness {
   const declared: Freshness = ENDPOINTS[req.name].freshness;
   if (declared !== 'history') return declared;
-  if (req.name === 'returns') return 'live';
   const end = req.name === 'historicalItem' ? req.query.date : req.query.to;
   if (end === undefined) return 'live';
   const endMs = Number(end);
