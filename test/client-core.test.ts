@@ -253,6 +253,12 @@ describe('credits and plan', () => {
 });
 
 describe('pagination', () => {
+  test('every endpoint that pages by offset or page number gives its page size in the table (nothing falls back)', () => {
+    const paged = Object.entries(ENDPOINTS).filter(([, e]) => 'paging' in e && (e.paging === 'offset' || e.paging === 'page'));
+    assert.ok(paged.length >= 4, paged.map(([n]) => n).join(', '));
+    for (const [name, e] of paged) assert.ok(typeof (e as { pageSize?: number }).pageSize === 'number', `${name}: no pageSize`);
+  });
+
   test('getPages follows markets by offset/limit=250 and stops at maxItems', async () => {
     const c = r.client();
     const f = await c.getPages('markets', { maxItems: 600 });

@@ -2,7 +2,7 @@
  * The paging loops: how getPages follows an endpoint's pagination and
  * concatenates `data`, each endpoint as the endpoint table declares it.
  */
-import { ENDPOINTS, type EndpointData, type EndpointName, type EndpointSpec } from '../api/endpoints';
+import { ENDPOINTS, pageSizeOf, type EndpointData, type EndpointName, type EndpointSpec } from '../api/endpoints';
 import { canonicalRequest, type QueryInput } from './canonical-request';
 import { toFetched, type Answer, type Fetched, type RequestOptions, type Requester } from './types';
 import type { RejectedItem } from '../api/read-data';
@@ -74,7 +74,7 @@ export async function getPages<N extends EndpointName>(
   };
   let stopped = false;
   if (spec.paging === 'offset') {
-    const pageSize = spec.pageSize ?? 1;
+    const pageSize = pageSizeOf(spec);
     const maxOffset = (params.offset as { max?: number } | undefined)?.max ?? Number.POSITIVE_INFINITY;
     let offset = Number(base.offset ?? 0);
     for (let i = 0; i < MAX_PAGES && items.length < max && offset <= maxOffset; i++) {
@@ -83,7 +83,7 @@ export async function getPages<N extends EndpointName>(
       offset += pageSize;
     }
   } else if (spec.paging === 'page') {
-    const pageSize = spec.pageSize ?? 1;
+    const pageSize = pageSizeOf(spec);
     let page = Number(base.page ?? 1);
     for (let i = 0; i < MAX_PAGES && items.length < max; i++) {
       const got = await step({ ...base, page });

@@ -2,7 +2,7 @@
  * What the requests of a dry run (builder-dry-run.ts) cost when nothing is
  * cached, by the endpoint table (src/api/endpoints.ts).
  */
-import { ENDPOINTS, creditCost, type EndpointName } from '../api/endpoints';
+import { ENDPOINTS, creditCost, pageSizeOf, type EndpointName } from '../api/endpoints';
 import { bucketCredits } from '../formulas/answer-tracking';
 import type { PlannedRequest } from './builder-dry-run';
 
@@ -59,14 +59,14 @@ export function estimateCredits(requests: readonly PlannedRequest[], now: number
       const buckets = bucketsBetween(from, to, interval);
       c = bucketCredits(name, q, buckets);
       lines.push(`${name}: ${buckets} ${interval === 'day' ? 'days' : `${interval}s`}, ${c} credit${c === 1 ? '' : 's'}`);
-    } else if (r.kind === 'pages' && spec.paging && r.maxItems && q.daysAhead !== undefined && r.maxItems > (spec.pageSize ?? 100)) {
+    } else if (r.kind === 'pages' && spec.paging && r.maxItems && q.daysAhead !== undefined && r.maxItems > pageSizeOf(spec)) {
       // A window's list (UNLOCKS' daysAhead) ends where the window does: maxItems is a cap, only the first page is certain.
-      const most = Math.ceil(r.maxItems / (spec.pageSize ?? 100));
+      const most = Math.ceil(r.maxItems / pageSizeOf(spec));
       exact = false;
-      c = creditCost(name, { ...q, limit: String(spec.pageSize) });
+      c = creditCost(name, { ...q, limit: String(pageSizeOf(spec)) });
       lines.push(`${name}: 1 to ${most} pages as the window holds, ${c} to ${most * c} credits`);
     } else if (r.kind === 'pages' && spec.paging) {
-      const pageSize = spec.pageSize ?? 100;
+      const pageSize = pageSizeOf(spec);
       const pages = r.maxItems ? Math.max(1, Math.ceil(r.maxItems / pageSize)) : 1;
       if (!r.maxItems) exact = false;
       c = pages * creditCost(name, { ...q, limit: String(pageSize) });
