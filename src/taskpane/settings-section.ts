@@ -4,7 +4,7 @@
  * every section.
  */
 import { applySettings, type Runtime } from '../office/runtime';
-import { DEFAULT_API_BASE_URL, DEMO_BUILD, OFFICIAL_API_BASE_URL, saveSettings } from '../office/settings';
+import { DEFAULT_API_BASE_URL, DEMO_BUILD, OFFICIAL_API_BASE_URL, SETTINGS_RULES, saveSettings } from '../office/settings';
 import { cryptoCells, writeFormulas, type CryptoCell } from '../office/workbook-cells';
 import { busy, el, isBusy, show } from './dom';
 import { usesDefaultCurrency } from './formula-calls';
@@ -20,6 +20,16 @@ function unreachable(url: string): string {
   return policyAllowsConnect(policy, origin, location.origin) === false
     ? ` This build of the add-in can only reach its own API address (its security policy): requests to ${new URL(url).host} will be blocked.`
     : '';
+}
+
+/** The form's choices and limits from the one place they are decided (SETTINGS_RULES), not written again in the page. */
+function applyRules(): void {
+  el<HTMLSelectElement>('set-currency').replaceChildren(...SETTINGS_RULES.currencies.map((c) => new Option(c, c)));
+  const { min, max } = SETTINGS_RULES.liveFreshnessSeconds;
+  const fresh = el<HTMLInputElement>('set-fresh');
+  fresh.min = String(min);
+  fresh.max = String(max);
+  el('set-fresh-hint').textContent = `Prices younger than this are reused without spending credits (${min} to ${max}).`;
 }
 
 /** How many cells the currency notice names before "and N more". */
@@ -43,6 +53,7 @@ export class SettingsSection {
 
   constructor(inExcel: Promise<boolean>) {
     this.#inExcel = inExcel;
+    applyRules();
     el('settings-form').addEventListener('submit', (e) => void this.#apply(e));
     el('currency-refresh').addEventListener('click', () => void this.#refreshCurrencyCells());
     el('currency-later').addEventListener('click', () => {
