@@ -132,3 +132,16 @@ function add(r: Record<string, { requests: number; credits: number }>, k: string
   e.requests++;
   e.credits += credits;
 }
+
+/** "1 credit", "2 credits": the one wording of a credit count in messages; `format` writes the number (default: as is). */
+export function creditsPhrase(n: number, format: (n: number) => string = String): string {
+  return `${format(n)} credit${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * Whether spending `cost` more today goes past a daily budget (null: none):
+ * the plan gate refuses such a request, a refresh on open does not start.
+ */
+export function overBudget(budget: number | null, spentToday: number, cost: number): budget is number {
+  return budget !== null && spentToday + cost > budget;
+}

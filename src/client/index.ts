@@ -8,7 +8,7 @@ export type { CoinRef, Ambiguity } from './coin-ref';
 export { describeCoin } from './coin-ref';
 export type { Quote } from './quote';
 export { quoteFromListItem, quoteFromMarketItem } from './quote';
-export { CreditMeter } from './credit-meter';
+export { CreditMeter, creditsPhrase, overBudget } from './credit-meter';
 export type { MeterSnapshot } from './credit-meter';
 export { MemoryKeyStore } from './key-store';
 export type { KeyStore } from './key-store';

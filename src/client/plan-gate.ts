@@ -24,7 +24,7 @@ import type { AccountStatus } from '../api/records';
 import { ApiError } from './api-error';
 import type { CanonicalRequest } from './canonical-request';
 import { abortable } from './cancellation';
-import type { CreditMeter } from './credit-meter';
+import { creditsPhrase, overBudget, type CreditMeter } from './credit-meter';
 import { errorRule, planNeeded } from './error-rules';
 import type { Pacer } from './pacer';
 
@@ -177,8 +177,8 @@ export class PlanGate {
     if (this.#budget === null) return;
     const spent = this.#o.meter.creditsToday();
     const cost = creditCost(cr.name, cr.query);
-    if (spent + cost > this.#budget) {
-      const credits = (n: number) => `${n} credit${n === 1 ? '' : 's'}`;
+    if (overBudget(this.#budget, spent, cost)) {
+      const credits = creditsPhrase;
       // Reached, or not reached but too little left for this request: said as it is.
       const why = spent >= this.#budget
         ? `Daily credit budget reached (${spent} of ${credits(this.#budget)} spent today, UTC)`

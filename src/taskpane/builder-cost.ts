@@ -3,6 +3,7 @@
  * cached, by the endpoint table (src/api/endpoints.ts).
  */
 import { ENDPOINTS, creditCost, pageSizeOf, type EndpointName } from '../api/endpoints';
+import { creditsPhrase } from '../client';
 import { bucketCredits } from '../formulas/answer-tracking';
 import type { PlannedRequest } from './builder-dry-run';
 
@@ -58,7 +59,7 @@ export function estimateCredits(requests: readonly PlannedRequest[], now: number
       const interval = q.interval ?? String(spec.params.interval?.default ?? 'day');
       const buckets = bucketsBetween(from, to, interval);
       c = bucketCredits(name, q, buckets);
-      lines.push(`${name}: ${buckets} ${interval === 'day' ? 'days' : `${interval}s`}, ${c} credit${c === 1 ? '' : 's'}`);
+      lines.push(`${name}: ${buckets} ${interval === 'day' ? 'days' : `${interval}s`}, ${creditsPhrase(c)}`);
     } else if (r.kind === 'pages' && spec.paging && r.maxItems && q.daysAhead !== undefined && r.maxItems > pageSizeOf(spec)) {
       // A window's list (UNLOCKS' daysAhead) ends where the window does: maxItems is a cap, only the first page is certain.
       const most = Math.ceil(r.maxItems / pageSizeOf(spec));
@@ -70,10 +71,10 @@ export function estimateCredits(requests: readonly PlannedRequest[], now: number
       const pages = r.maxItems ? Math.max(1, Math.ceil(r.maxItems / pageSize)) : 1;
       if (!r.maxItems) exact = false;
       c = pages * creditCost(name, { ...q, limit: String(pageSize) });
-      lines.push(`${name}: ${pages} page${pages === 1 ? '' : 's'}${r.maxItems ? '' : ' or more'}, ${c} credit${c === 1 ? '' : 's'}`);
+      lines.push(`${name}: ${pages} page${pages === 1 ? '' : 's'}${r.maxItems ? '' : ' or more'}, ${creditsPhrase(c)}`);
     } else {
       c = creditCost(name, q);
-      lines.push(`${r.kind === 'quote' ? 'markets (the coin\'s page of prices)' : name}: ${c} credit${c === 1 ? '' : 's'}`);
+      lines.push(`${r.kind === 'quote' ? 'markets (the coin\'s page of prices)' : name}: ${creditsPhrase(c)}`);
     }
     credits += c;
   }

@@ -5,6 +5,7 @@
 import { CellError, DateCell, FormattedCell, type FormulaResult } from '../formulas/cells';
 import { el } from './dom';
 import type { Field } from './formula-builder';
+import { creditsPhrase } from '../client';
 import { formatInt } from './format';
 
 const RESULT_ROWS = 6;
@@ -12,7 +13,7 @@ const RESULT_COLS = 4;
 
 export function costText(credits: number, exact: boolean, lines: string[], planNote: string): string {
   if (credits === 0) return `Costs no credits.${planNote}`;
-  return `Costs ${formatInt(credits)} credit${credits === 1 ? '' : 's'}${exact ? '' : ' or more'} when fetched (${lines.join('; ')}); an answer fetched recently is reused for free.${planNote}`;
+  return `Costs ${creditsPhrase(credits, formatInt)}${exact ? '' : ' or more'} when fetched (${lines.join('; ')}); an answer fetched recently is reused for free.${planNote}`;
 }
 
 export function fieldElement(f: Field): HTMLElement {

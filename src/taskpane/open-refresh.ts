@@ -8,6 +8,7 @@
  * would: nobody is there to confirm a larger spend, so ticking the box is the
  * consent and the limits still hold. Pure.
  */
+import { creditsPhrase, overBudget } from '../client';
 import type { Message } from './messages';
 
 export interface OpenRefreshInput {
@@ -29,7 +30,7 @@ export type OpenRefreshDecision =
   | { refresh: true; credits: number; basis: string }
   | { refresh: false; reason: 'off' | 'no-formulas' | 'no-key' | 'budget' | 'account'; message: Message | null };
 
-const credits = (n: number) => `${n} credit${n === 1 ? '' : 's'}`;
+const credits = creditsPhrase;
 
 export function openRefreshDecision(i: OpenRefreshInput): OpenRefreshDecision {
   if (!i.enabled) return { refresh: false, reason: 'off', message: null };
@@ -40,7 +41,7 @@ export function openRefreshDecision(i: OpenRefreshInput): OpenRefreshDecision {
   // Without a measured refresh, one credit a formula: most cost one (prices share pages), history more.
   const estimate = i.lastCredits ?? i.formulas;
   const basis = i.lastCredits !== null ? 'what the last refresh of this workbook spent' : 'one credit a CRYPTO formula (the first refresh measures it)';
-  if (i.budget !== null && i.spentToday + estimate > i.budget) {
+  if (overBudget(i.budget, i.spentToday, estimate)) {
     const left = Math.max(0, i.budget - i.spentToday);
     return {
       refresh: false,
