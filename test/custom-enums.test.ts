@@ -13,6 +13,7 @@ import { generateCustomFunctionsMetadata } from 'custom-functions-metadata/lib/g
 import { calculate, type Outcome } from '../src/cli/calculate';
 import { functionFiles } from '../src/cli/metadata';
 import { openSession, type Session } from '../src/cli/session';
+import { FROZEN_NOW } from '../harness/instant';
 
 interface EnumMeta {
   id: string;
@@ -53,7 +54,7 @@ before(async () => {
   const generated = await generateCustomFunctionsMetadata(functionFiles(), false);
   assert.deepEqual(generated.errors, []);
   ({ functions, enums } = JSON.parse(generated.metadataJson) as { functions: Fn[]; enums: EnumMeta[] });
-  s = await openSession({ emulator: { now: '2026-03-15T12:00:00.000Z', rpm: 5000 } });
+  s = await openSession({ emulator: { now: FROZEN_NOW, rpm: 5000 } });
 });
 after(async () => {
   await s?.close();

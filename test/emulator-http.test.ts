@@ -24,11 +24,13 @@ import type { MarketDataSource } from '../src/emulator/contract';
 import { FaultInjector, parseFaultSpec } from '../src/emulator/faults';
 import { RateLimiter } from '../src/emulator/rate-limit';
 import { DEMO_KEYS, matchRoute, parseLatency, startEmulator, type Emulator, type EmulatorOptions } from '../src/emulator/server';
-import { FROZEN_NOW } from '../harness/instant';
+import { FROZEN_ISO, FROZEN_NOW } from '../harness/instant';
 
 const NOW = FROZEN_NOW;
 const DAY = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();
+/** The first instant of the UTC month `months` after the one holding `ms`: a credit period's bounds. */
+const monthStart = (ms: number, months = 0) => Date.UTC(new Date(ms).getUTCFullYear(), new Date(ms).getUTCMonth() + months, 1);
 
 let market: MarketDataSource;
 const started: Emulator[] = [];
@@ -192,8 +194,8 @@ describe('every endpoint answers demo-pro with a valid body', () => {
       assert.deepEqual(r.body.endpoints, expected);
       assert.equal(r.body.credits.dailyLimit, PLAN_LIMITS[plan].dailyCredits);
       assert.equal(r.body.credits.monthlyLimit, PLAN_LIMITS[plan].monthlyCredits);
-      assert.equal(r.body.currentPeriodStart, '2026-03-01T00:00:00.000Z');
-      assert.equal(r.body.currentPeriodEnd, '2026-04-01T00:00:00.000Z');
+      assert.equal(r.body.currentPeriodStart, iso(monthStart(NOW)));
+      assert.equal(r.body.currentPeriodEnd, iso(monthStart(NOW, 1)));
     }
     const sandbox = await get(em, '/v3/status', 'demo-sandbox');
     assert.ok(!sandbox.body.endpoints.includes(ENDPOINTS.tokenomics.path));
@@ -400,8 +402,10 @@ describe('credits', () => {
     assert.equal(s.body.credits.dailyUsed, 400);
     assert.equal(s.body.credits.dailyRemaining, 0);
     assert.equal((await get(ctl, '/v3/ping', 'demo-sandbox')).status, 200, 'ping answers at the limit (free)');
-    // the next UTC day
-    ctl.clock.set(Date.parse('2026-03-16T00:00:00.000Z'));
+    // the next UTC day, in the same credit period (the frozen instant is not its month's last day)
+    const tomorrow = Math.floor(NOW / DAY) * DAY + DAY;
+    assert.equal(monthStart(tomorrow), monthStart(NOW), 'tomorrow is in the same month');
+    ctl.clock.set(tomorrow);
     const next = await get(ctl, '/v3/currencies/markets', 'demo-sandbox');
     assert.equal(next.status, 200, next.text.slice(0, 200));
     assert.equal(ctl.usage('demo-sandbox').dailyUsed, 1);
@@ -410,11 +414,11 @@ describe('credits', () => {
     ctl.setUsage('demo-sandbox', { monthlyUsed: PLAN_LIMITS.Sandbox.monthlyCredits });
     assertError(await get(ctl, '/v3/currencies/markets', 'demo-sandbox'), 403, 'PLAN_LIMIT_EXCEEDED', 'Monthly credit limit exceeded');
     // the next credit period
-    ctl.clock.set(Date.parse('2026-04-01T00:00:00.000Z'));
+    ctl.clock.set(monthStart(NOW, 1));
     assert.equal((await get(ctl, '/v3/currencies/markets', 'demo-sandbox')).status, 200);
-    const april = await get(ctl, '/v3/status', 'demo-sandbox');
-    assert.equal(april.body.credits.monthlyUsed, 1);
-    assert.equal(april.body.currentPeriodStart, '2026-04-01T00:00:00.000Z');
+    const nextPeriod = await get(ctl, '/v3/status', 'demo-sandbox');
+    assert.equal(nextPeriod.body.credits.monthlyUsed, 1);
+    assert.equal(nextPeriod.body.currentPeriodStart, iso(monthStart(NOW, 1)));
   });
 });
 
@@ -672,7 +676,7 @@ test('matchRoute: static paths win over {id} templates', () => {
 // ---------------------------------------------------------------- CLI
 
 test('the CLI starts, prints its URL and keys, answers, and exits on SIGTERM', async () => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/emulator/cli.ts', '--port', '0', '--rpm', '5', '--now', '2026-03-15T12:00:00Z'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/emulator/cli.ts', '--port', '0', '--rpm', '5', '--now', FROZEN_ISO], {
     cwd: new URL('..', import.meta.url),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -691,7 +695,7 @@ test('the CLI starts, prints its URL and keys, answers, and exits on SIGTERM', a
     assert.notEqual(m[2], '0');
     for (const key of Object.keys(DEMO_KEYS)) assert.ok(out.includes(key), `prints ${key}`);
     assert.match(out, /rpm:\s+5/);
-    assert.match(out, /fixed at 2026-03-15T12:00:00.000Z/);
+    assert.ok(out.includes(`fixed at ${FROZEN_ISO}`), out);
     const res = await fetch(`${m[1]}/v3/status`, { headers: { 'X-Api-Key': 'demo-basic' } });
     assert.equal(res.status, 200);
     const body = (await res.json()) as { plan: string; rateLimitPerMinute: number };
@@ -720,7 +724,7 @@ test('the CLI refuses bad options with exit code 2 and a readable message', asyn
 describe('dialects: the same market in each documented shape', () => {
   test('--dialect docs and legacy reshape status, candles, unlocks and tokenomics losslessly; other answers are identical', async () => {
     const [spec, docs, legacy] = await Promise.all(
-      (['spec', 'docs', 'legacy'] as const).map((dialect) => emulator({ rpm: 10_000, now: '2026-03-15T12:00:00Z', dialect })),
+      (['spec', 'docs', 'legacy'] as const).map((dialect) => emulator({ rpm: 10_000, dialect })),
     );
     const body = async (em: Emulator, path: string) => {
       const r = await get(em, path);
@@ -737,7 +741,7 @@ describe('dialects: the same market in each documented shape', () => {
       creditsRemaining: s.credits.monthlyRemaining, maxRPM: s.rateLimitPerMinute,
       currentPeriodStart: s.currentPeriodStart, currentPeriodEnd: s.currentPeriodEnd,
     });
-    const candles = `/v3/currencies/${btcId}/historical?from=2026-03-01`;
+    const candles = `/v3/currencies/${btcId}/historical?from=${iso(NOW - 14 * DAY).slice(0, 10)}`;
     const [cs, cd, cl] = [(await body(spec, candles)).data[0], (await body(docs, candles)).data[0], (await body(legacy, candles)).data[0]];
     assert.deepEqual([cd.date, 'time' in cd], [cs.time, false]);
     assert.equal(Date.parse(cl.date), cs.time);

@@ -8,9 +8,10 @@ import { test } from 'node:test';
 import { MarketClient, MemoryKeyStore } from '../src/client';
 import { FormulaError } from '../src/formulas/cells';
 import { CalculationHost, type FormulaFn } from '../src/formulas/host';
+import { FROZEN_NOW } from '../harness/instant';
 
 function setup() {
-  let now = Date.UTC(2026, 2, 15, 12);
+  let now = FROZEN_NOW;
   const runs: Record<string, number> = { VALUE: 0, FLAKY: 0 };
   let fail = false;
   const count = (id: string): FormulaFn => async () => {
