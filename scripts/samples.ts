@@ -26,6 +26,7 @@ import { TEMPLATES, type Template } from '../src/preview/workbook/templates';
 import { calculate } from '../src/cli/calculate';
 import { loadFunctionMetadata } from '../src/cli/metadata';
 import { openSession } from '../src/cli/session';
+import { FROZEN_ISO } from '../harness/instant';
 import { savedFormula, toSavedForm, type AddinReference } from './xlsx-saved-form';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -44,8 +45,13 @@ const EXCEL_FORMATS: Record<NumberFormat, string | undefined> = {
 
 /** Rows below a table's calculated spill area that get its formats too: tables grow (RETURNS gains a year). */
 const SPILL_MARGIN_ROWS = 10;
-/** The day the spill areas are calculated on (the local API server's clock): the files do not change with the day they are written. */
-const SHAPE_DAY = '2026-03-15T12:00:00.000Z';
+/**
+ * The day the spill areas are calculated on (the local API server's clock): the
+ * files do not change with the day they are written. The frozen instant, as
+ * test/samples.test.ts checks the unlocks sample's spill area at it; moving it
+ * changes the samples: run npm run samples.
+ */
+const SHAPE_DAY = FROZEN_ISO;
 
 export const SAMPLE_TEMPLATES = TEMPLATES.filter((t) => Object.keys(t.cells).length > 0);
 export const sampleFile = (t: Template) => `crypto-${t.id}.xlsx`;
