@@ -9,8 +9,9 @@ import assert from 'node:assert/strict';
 import { calculate } from '../src/cli/calculate';
 import { openSession, type Session } from '../src/cli/session';
 import { toSerial } from '../src/formulas/cells';
-import { FROZEN_ISO as NOW_ISO, FROZEN_NOW as NOW } from '../harness/instant';
+import { FROZEN_NOW as NOW } from '../harness/instant';
 import { TEST_DIALECT } from './support/dialect';
+import { testSession } from './support/frozen-session';
 import { TEST_WORKBOOK } from './support/workbook';
 import { startEmulator } from '../src/emulator/server';
 import { startHostileServer } from '../harness/hostile-server';
@@ -19,12 +20,14 @@ import { close, failed as failure, formulaChecks, numberIn as num, valueOf as gr
 const TODAY = Math.floor(toSerial(NOW)); // 46096
 const serial = (iso: string) => toSerial(Date.parse(`${iso}T00:00:00Z`));
 const HISTORICAL_PATH = '/v3/currencies/historical';
+/** Not the frozen instant, on purpose: ten days after quonosyn's first point (2025-12-30), while the young coin's hours are all within reach. */
+const QUONOSYN_TEN_DAYS_OLD = Date.parse('2026-01-09T12:00:00.000Z');
 
 let s: Session;
 before(async () => {
   // A frozen clock makes "today" and every value reproducible; a generous rate
   // limit keeps the pacer out of the way (rate limits have their own tests).
-  s = await openSession({ workbook: TEST_WORKBOOK, emulator: { now: NOW_ISO, rpm: 2000, dialect: TEST_DIALECT } });
+  s = await testSession({ emulator: { rpm: 2000 } });
 });
 after(async () => {
   await s?.close();
@@ -208,7 +211,7 @@ describe('CRYPTO.OHLCV', () => {
     assert.equal(g.length, 1 + 10);
     assert.equal(g[1][0], serial('2015-01-01'));
     // hourly too, when the coin's hours start within the reach: a coin 10 days old, asked from a month before it
-    const young = await openSession({ workbook: TEST_WORKBOOK, emulator: { now: '2026-01-09T12:00:00.000Z', rpm: 2000, dialect: TEST_DIALECT } });
+    const young = await testSession({ emulator: { rpm: 2000 } }, QUONOSYN_TEN_DAYS_OLD);
     try {
       const h = grid(await calc('=CRYPTO.OHLCV("quonosyn","2025-12-01",,"hourly",0,"date")', young));
       assert.equal(h[0][0], serial('2025-12-30'), 'its first hour');
@@ -219,7 +222,7 @@ describe('CRYPTO.OHLCV', () => {
   });
 
   test('the service refusing a range as deeper than the plan (403 PLAN_LIMIT_EXCEEDED, [doc]): #N/A with its words and the way out', async () => {
-    const em = await startEmulator({ now: NOW_ISO, rpm: 2000, dialect: TEST_DIALECT });
+    const em = await startEmulator({ now: NOW, rpm: 2000, dialect: TEST_DIALECT });
     const h = await startHostileServer(em.url);
     h.play((r) => r.url.startsWith('/v3/currencies/1/ohlcv')
       ? { status: 403, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { code: 'PLAN_LIMIT_EXCEEDED', message: 'History range exceeds your plan', status: 403 } }) }
@@ -298,7 +301,7 @@ describe('CRYPTO.HISTORICAL', () => {
   });
 
   test('when the shared request fails, every waiting cell settles with #N/A', async () => {
-    const t = await openSession({ workbook: TEST_WORKBOOK, emulator: { now: NOW_ISO, rpm: 2000, dialect: TEST_DIALECT }, client: { maxRetries: 0 } });
+    const t = await testSession({ emulator: { rpm: 2000 }, client: { maxRetries: 0 } });
     try {
       t.emulator!.faults.queue({ kind: '500', times: 5, path: HISTORICAL_PATH });
       const outs = await Promise.all(
@@ -412,7 +415,7 @@ describe('CRYPTO.SPARKLINE', () => {
     assert.equal(pro.error, '#N/A');
     assert.equal(pro.message, 'CRYPTO.SPARKLINE: 5m, 15m and 1h points reach back 90 days on the Pro plan (from 2025-12-15); ask for a later start, or the 1d interval (5 years on this plan)');
     assert.equal((await table('=CRYPTO.SPARKLINE("bitcoin",0,"60D",,"1h")')).length, 60 * 24 + 13, 'within 90 days: fine');
-    const t = await openSession({ workbook: TEST_WORKBOOK, key: 'demo-basic', emulator: { now: NOW_ISO, dialect: TEST_DIALECT } });
+    const t = await testSession({ key: 'demo-basic' });
     try {
       // the server's own 403 before the plan is known, then the formula's check: the same words
       for (let i = 0; i < 2; i++) {
@@ -429,7 +432,7 @@ describe('CRYPTO.SPARKLINE', () => {
   });
 
   test('Advanced reaches 2 years of daily points (documented), not 1; 30 days at 5m-1h', async () => {
-    const t = await openSession({ workbook: TEST_WORKBOOK, key: 'demo-advanced', emulator: { now: NOW_ISO, dialect: TEST_DIALECT } });
+    const t = await testSession({ key: 'demo-advanced' });
     try {
       const twoYears = grid(await calc('=CRYPTO.SPARKLINE("bitcoin",0,"2Y",,"1d")', t));
       assert.equal(twoYears.length, 2 * 365 + 1, 'every day from 2024-03-15 to today');
@@ -445,7 +448,7 @@ describe('CRYPTO.SPARKLINE', () => {
   });
 
   test("a range before the coin's first point: #N/A naming the range, not a header row alone", async () => {
-    const young = await openSession({ workbook: TEST_WORKBOOK, emulator: { now: '2026-01-09T12:00:00.000Z', rpm: 2000, dialect: TEST_DIALECT } });
+    const young = await testSession({ emulator: { rpm: 2000 } }, QUONOSYN_TEN_DAYS_OLD);
     try {
       const e = failure(await calc('=CRYPTO.SPARKLINE("quonosyn",,"2025-12-20","2025-12-25","1d")', young));
       assert.equal(e.error, '#N/A');
@@ -456,7 +459,7 @@ describe('CRYPTO.SPARKLINE', () => {
   });
 
   test('needs the Basic plan: a Sandbox key gets #N/A naming it', async () => {
-    const t = await openSession({ workbook: TEST_WORKBOOK, key: 'demo-sandbox', emulator: { now: NOW_ISO, dialect: TEST_DIALECT } });
+    const t = await testSession({ key: 'demo-sandbox' });
     try {
       const e = failure(await calc('=CRYPTO.SPARKLINE("bitcoin")', t));
       assert.equal(e.error, '#N/A');

@@ -7,11 +7,11 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { JsonCell } from '../src/cli/calculate';
-import { openSession, type Session } from '../src/cli/session';
+import type { Session } from '../src/cli/session';
 import { fromSerial, toSerial } from '../src/formulas/cells';
-import { FROZEN_ISO as NOW_ISO, FROZEN_NOW as NOW } from '../harness/instant';
+import { FROZEN_NOW as NOW } from '../harness/instant';
 import { TEST_DIALECT } from './support/dialect';
-import { TEST_WORKBOOK } from './support/workbook';
+import { testSession } from './support/frozen-session';
 import { failed as failure, formulaChecks, near, numberIn as num } from './support/formula-checks';
 
 const TODAY = Math.floor(toSerial(NOW));
@@ -20,7 +20,7 @@ const TOKEN_UNLOCKS_PATH = '/v3/token-unlocks/upcoming';
 
 let s: Session;
 before(async () => {
-  s = await openSession({ workbook: TEST_WORKBOOK, emulator: { now: NOW_ISO, rpm: 2000, dialect: TEST_DIALECT } });
+  s = await testSession({ emulator: { rpm: 2000 } });
 });
 after(async () => {
   await s?.close();
@@ -31,9 +31,8 @@ const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
 /** A session whose client gets the service's error `error` (HTTP `status`) for `path`, and the local API server's answers otherwise. */
 function sessionFailing(path: string, status: number, error: { code: string; message: string }, client: { maxRetries?: number } = {}): Promise<Session> {
-  return openSession({
-    workbook: TEST_WORKBOOK,
-    emulator: { now: NOW_ISO, rpm: 2000, dialect: TEST_DIALECT },
+  return testSession({
+    emulator: { rpm: 2000 },
     client: {
       fetch: async (input, init) =>
         new URL(String(input)).pathname === path ? new Response(JSON.stringify({ error: { ...error, status } }), { status }) : fetch(input, init),
@@ -45,7 +44,7 @@ const record = (g: JsonCell[][]) => Object.fromEntries(g.slice(1).map((r) => [r[
 
 /** A plan test: a session with another key, closed at once. */
 async function withKey<T>(key: string, fn: (t: Session) => Promise<T>): Promise<T> {
-  const t = await openSession({ workbook: TEST_WORKBOOK, key, emulator: { now: NOW_ISO, dialect: TEST_DIALECT } });
+  const t = await testSession({ key });
   try {
     return await fn(t);
   } finally {
@@ -162,9 +161,8 @@ describe('CRYPTO.VESTING', () => {
 
   test('includeUntracked is not sent unless asked for (the documented list takes no query parameters)', async () => {
     const seen: string[] = [];
-    const t = await openSession({
-      workbook: TEST_WORKBOOK,
-      emulator: { now: NOW_ISO, rpm: 2000, dialect: TEST_DIALECT },
+    const t = await testSession({
+      emulator: { rpm: 2000 },
       client: {
         fetch: async (input, init) => {
           const url = new URL(String(input));

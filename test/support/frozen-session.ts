@@ -1,7 +1,9 @@
 /**
- * A calculation session on a frozen emulator clock, where the client's sleeps
- * (pacing, Retry-After, backoff) advance that clock instead of waiting: tests
- * of minutes-long behaviour run in milliseconds and every value is reproducible.
+ * Calculation sessions on a frozen emulator clock, at the frozen instant unless
+ * told otherwise. frozenSession: the client's sleeps (pacing, Retry-After,
+ * backoff) advance that clock instead of waiting, so tests of minutes-long
+ * behaviour run in milliseconds and every value is reproducible. testSession:
+ * the same session with real sleeps.
  */
 import { after, before } from 'node:test';
 import { openSession, type Session, type SessionOptions } from '../../src/cli/session';
@@ -11,14 +13,20 @@ import { TEST_WORKBOOK } from './workbook';
 
 export { FROZEN_NOW };
 
+/**
+ * A session on the local API server stopped at `now`, in the formula tests'
+ * dialect and workbook, whose client sleeps for real: the server's clock stays
+ * at `now` whatever the client waits (its rate-limit window runs on real time).
+ * For tests that never wait long, or that must not move the server's "now".
+ */
+export function testSession(opts: SessionOptions = {}, now = FROZEN_NOW): Promise<Session> {
+  return openSession({ workbook: TEST_WORKBOOK, ...opts, emulator: { now, dialect: TEST_DIALECT, ...opts.emulator } });
+}
+
+/** testSession, with the client's sleeps advancing the server's clock instead of waiting. */
 export async function frozenSession(opts: SessionOptions = {}, now = FROZEN_NOW): Promise<Session> {
   const box: { s?: Session } = {};
-  const s = await openSession({
-    workbook: TEST_WORKBOOK,
-    ...opts,
-    emulator: { now, dialect: TEST_DIALECT, ...opts.emulator },
-    client: { sleep: async (ms) => box.s?.emulator?.clock.advance(ms), ...opts.client },
-  });
+  const s = await testSession({ ...opts, client: { sleep: async (ms) => box.s?.emulator?.clock.advance(ms), ...opts.client } }, now);
   box.s = s;
   return s;
 }
