@@ -11,6 +11,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './support/ports';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 let child: ChildProcess | null = null;
@@ -21,17 +22,6 @@ after(async () => {
     await new Promise((r) => child!.once('exit', r));
   }
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 test('npm start prints the preview first and serves it at the root, /?template=blank too', { timeout: 180_000 }, async () => {
   const [devPort, emulatorPort] = [await freePort(), await freePort()];

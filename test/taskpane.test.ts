@@ -15,7 +15,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +28,7 @@ import { errorWords } from '../src/taskpane/error-words';
 import { launchBrowser } from '../harness/browser';
 import { developmentBuild } from '../harness/dev-build';
 import { contrastFailures, overflow, textSamples } from './support/page-checks';
+import { freePort } from './support/ports';
 import { startPaneServer, type PaneServer } from '../harness/pane-server';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -299,14 +299,6 @@ async function shot(page: Page, file: string, ids?: string[]): Promise<void> {
   const bottom = Math.max(...boxes.map((b) => b.y + b.h)) + 8;
   const width = await page.evaluate(() => document.documentElement.clientWidth);
   await page.screenshot({ path: out, fullPage: true, clip: { x: 0, y, width, height: bottom - y } });
-}
-
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
 }
 
 /** A symbol that several coins of the synthetic market share (and that is no coin's slug). */
