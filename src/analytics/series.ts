@@ -4,7 +4,8 @@
  * Pure: no Office, no client; numbers in, numbers out.
  */
 
-export const DAY_MS = 86_400_000;
+export { DAY_MS } from '../api/utc-day';
+import { DAY_MS } from '../api/utc-day';
 /** Crypto trades every day: a year is 365 daily returns (annualizing uses this, not 252). */
 export const DAYS_PER_YEAR = 365;
 

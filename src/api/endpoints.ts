@@ -11,6 +11,7 @@
 import * as v from 'valibot';
 import * as R from './records';
 import * as V from './variants';
+import { DAY_MS, startOfUtcDay } from './utc-day';
 
 // ---------------------------------------------------------------- plans
 export const PLANS = ['Sandbox', 'Basic', 'Advanced', 'Pro'] as const;
@@ -65,7 +66,7 @@ export function chartDepthDays(plan: string | null | undefined, interval: string
  */
 export function chartReachStart(days: number, now: number): number {
   if (days === Infinity) return Number.NEGATIVE_INFINITY;
-  return Math.floor(now / 86_400_000) * 86_400_000 - days * 86_400_000;
+  return startOfUtcDay(now) - days * DAY_MS;
 }
 
 /** Whether a plan name (from /v3/status) is one of ours; own names only. */

@@ -14,6 +14,7 @@ import {
   type Freshness,
   type ParamSpec,
 } from '../api/endpoints';
+import { startOfUtcDay } from '../api/utc-day';
 import { ApiError } from './api-error';
 
 export type QueryInput = Record<string, string | number | boolean | null | undefined>;
@@ -29,7 +30,6 @@ export interface CanonicalRequest {
   key: string;
 }
 
-const DAY_MS = 86_400_000;
 
 /** Build and validate (with the endpoint table's validateQuery); a bad request is a VALIDATION_ERROR, and nothing is sent. */
 export function canonicalRequest(name: EndpointName, id: number | undefined, input: QueryInput | undefined): CanonicalRequest {
@@ -66,9 +66,6 @@ export function canonicalRequest(name: EndpointName, id: number | undefined, inp
   return { name, id, path, query, key: `${name}|${path}|${qs}` };
 }
 
-export function startOfUtcDay(ms: number): number {
-  return Math.floor(ms / DAY_MS) * DAY_MS;
-}
 
 /**
  * The freshness class a request is cached by, decided per endpoint in this one

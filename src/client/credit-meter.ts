@@ -11,6 +11,7 @@
  * nothing of other machines on the same account; /v3/status's dailyUsed does.
  */
 import type { AccountStatus } from '../api/records';
+import { DAY_MS } from '../api/utc-day';
 
 export interface MeterSnapshot {
   requests: number;
@@ -23,7 +24,6 @@ export interface MeterSnapshot {
   since: number;
 }
 
-const DAY_MS = 86_400_000;
 export const DEFAULT_CALLER = 'client';
 
 export class CreditMeter extends EventTarget {

@@ -6,21 +6,21 @@ import { ENDPOINTS, creditCost, pageSizeOf, type EndpointName } from '../api/end
 import { creditsPhrase } from '../client';
 import { bucketCredits } from '../formulas/answer-tracking';
 import type { PlannedRequest } from './builder-dry-run';
+import { DAY_MS } from '../api/utc-day';
 
 const HOUR = 3_600_000;
-const DAY = 86_400_000;
 
 /** Time-series buckets between `from` and `to` (both included, as the API counts them), by interval. */
 export function bucketsBetween(from: number, to: number, interval: string): number {
   if (!Number.isFinite(from) || !Number.isFinite(to) || to < from) return 0;
   if (interval === 'hour' || interval === '1h') return Math.floor(to / HOUR) - Math.floor(from / HOUR) + 1;
-  if (interval === 'week') return Math.floor((to - from) / (7 * DAY)) + 1;
+  if (interval === 'week') return Math.floor((to - from) / (7 * DAY_MS)) + 1;
   if (interval === 'month') {
     const a = new Date(from);
     const b = new Date(to);
     return (b.getUTCFullYear() - a.getUTCFullYear()) * 12 + b.getUTCMonth() - a.getUTCMonth() + 1;
   }
-  return Math.floor(to / DAY) - Math.floor(from / DAY) + 1;
+  return Math.floor(to / DAY_MS) - Math.floor(from / DAY_MS) + 1;
 }
 
 const timeOf = (v: unknown): number => (typeof v === 'number' ? v : typeof v === 'string' ? Date.parse(v) : NaN);
@@ -55,7 +55,7 @@ export function estimateCredits(requests: readonly PlannedRequest[], now: number
     let c: number;
     if (spec.cost === 'buckets') {
       const to = Math.min(q.to !== undefined ? timeOf(q.to) : now, now);
-      const from = q.from !== undefined ? timeOf(q.from) : to - 30 * DAY;
+      const from = q.from !== undefined ? timeOf(q.from) : to - 30 * DAY_MS;
       const interval = q.interval ?? String(spec.params.interval?.default ?? 'day');
       const buckets = bucketsBetween(from, to, interval);
       c = bucketCredits(name, q, buckets);

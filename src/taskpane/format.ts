@@ -2,6 +2,7 @@
  * Pure formatting for the task pane: no DOM, no Office. Numbers and dates are
  * formatted with Intl (the pane's language unless a locale is given).
  */
+import { DAY_MS, startOfUtcDay } from '../api/utc-day';
 
 /** How a saved key is shown: never enough of it to use, never its length. */
 export function maskKey(key: string | null | undefined): string {
@@ -45,8 +46,7 @@ export function formatRelative(targetMs: number, nowMs: number): string {
 
 /** Start of the next UTC day: when daily credits reset. */
 export function nextUtcMidnight(nowMs: number): number {
-  const DAY = 86_400_000;
-  return (Math.floor(nowMs / DAY) + 1) * DAY;
+  return startOfUtcDay(nowMs) + DAY_MS;
 }
 
 /** "api.cryptorank.io" from a base URL, for messages. */
