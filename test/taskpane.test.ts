@@ -24,6 +24,7 @@ import { PLAN_LIMITS, type Plan } from '../src/api/endpoints';
 import type { MeterSnapshot } from '../src/client';
 import { DEMO_KEYS, startEmulator, type Emulator } from '../src/emulator/server';
 import { PLAN_LINES } from '../src/pages/plans';
+import { SETTINGS_RULES } from '../src/office/settings';
 import { errorWords } from '../src/taskpane/error-words';
 import { launchBrowser } from '../harness/browser';
 import { developmentBuild } from '../harness/dev-build';
@@ -672,6 +673,11 @@ describe('task pane', { timeout: 240_000 }, () => {
     await page.evaluate(() => {
       (window as unknown as { __oldClient: unknown }).__oldClient = window.__cryptoAddin!.runtime.client;
     });
+    // The form's choices and limits are the settings rules', not the page's own copy.
+    const { min, max } = SETTINGS_RULES.liveFreshnessSeconds;
+    assert.deepEqual(await byId(page, 'set-currency').locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value)), [...SETTINGS_RULES.currencies]);
+    assert.deepEqual([await byId(page, 'set-fresh').getAttribute('min'), await byId(page, 'set-fresh').getAttribute('max')], [String(min), String(max)]);
+    assert.match(await text(page, 'set-fresh-hint'), new RegExp(`\\(${min} to ${max}\\)`));
     // Invalid values are refused with a message on the field.
     await page.getByRole('spinbutton', { name: 'Live prices fresh for (seconds)' }).fill('5');
     await page.getByRole('button', { name: 'Apply settings' }).click();
