@@ -9,9 +9,12 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { API_ERROR_CODES } from '../src/api/endpoints';
-import { ApiError, CLIENT_ERROR_CODES, ERROR_RULES, FORMULA_ERROR_CODES, allowsStaleFallback, errorRule, hasCode, type ErrorCode } from '../src/client/index';
-import { codeForStatus } from '../src/client/error-rules';
+import { ApiError, CLIENT_ERROR_CODES, ERROR_RULES, FORMULA_ERROR_CODES, errorRule, hasCode, type ErrorCode } from '../src/client/index';
+import { allowsLastGood, isDepthLimit } from '../src/client/api-error';
+import { CELL_WORDS, codeForStatus } from '../src/client/error-rules';
+import { invalidValue } from '../src/formulas/cells';
 import { formulaError, scopeOf, toFormulaError } from '../src/formulas/failure';
+import { currentErrors, errorWords } from '../src/taskpane/error-words';
 import { ENDPOINTS } from '../src/api/endpoints';
 import { rejects, rig, type Rig } from './client-harness';
 import { calculate } from '../src/cli/calculate';
@@ -35,7 +38,7 @@ test('the readers follow the table: retryable, stale fallback, the formula mappi
   for (const [code, rule] of RULES) {
     const e = new ApiError({ code, message: 'm', status: 400 });
     assert.equal(e.retryable, rule.retry, `${code} retry`);
-    assert.equal(allowsStaleFallback(e), rule.lastGood, `${code} lastGood`);
+    assert.equal(allowsLastGood(e), rule.lastGood, `${code} lastGood`);
     const f = toFormulaError(e, 'PRICE');
     assert.equal(f.lastGood, rule.lastGood, `${code}: a formula may keep the last good value`);
     assert.equal(f.code, rule.cell, `${code}: its Excel error`);
@@ -50,6 +53,39 @@ test('the readers follow the table: retryable, stale fallback, the formula mappi
   const fixKey = RULES.filter(([, x]) => x.fixKey).map(([c]) => c).sort();
   assert.deepEqual(fixKey, ['API_KEY_INVALID', 'API_KEY_MISSING', 'NO_ACTIVE_SUBSCRIPTION', 'NO_API_KEY']);
   for (const c of fixKey) assert.equal(ERROR_RULES[c].retry, false);
+});
+
+test('every code has its words in the pane, and what makes it go; a cell error without a code has words by its Excel error', () => {
+  for (const [code, rule] of RULES) {
+    assert.ok(rule.words.trim() !== '' && rule.words !== 'Error', `${code}: words of its own`);
+    assert.equal(errorWords(code), rule.words, `${code}: the pane reads the row`);
+    assert.ok(rule.gone === null || ['key', 'day', 'success'].includes(rule.gone), `${code}: gone`);
+  }
+  assert.equal(errorWords('#N/A'), CELL_WORDS['#N/A']);
+  assert.equal(errorWords('#VALUE!'), CELL_WORDS['#VALUE!']);
+  assert.equal(errorWords('SOMETHING_NEW'), 'Error');
+  // the pane drops an entry by its row's `gone`
+  const day = Date.UTC(2026, 2, 15);
+  const at = (code: string) => ({ time: day + 10, formula: 'PRICE', code, message: 'm' });
+  const ctx = { keySavedAt: day + 20, now: day + 100, lastSuccess: () => day + 30 };
+  const kept = currentErrors(RULES.map(([code]) => at(code)), ctx).map((e) => e.code);
+  assert.deepEqual(kept.sort(), RULES.filter(([, r]) => r.gone === null || r.gone === 'day').map(([c]) => c).sort());
+});
+
+test('a formula\'s own error reads its row: Excel error, last good value, scope; a bad argument is INVALID_ARGUMENT\'s #VALUE!', () => {
+  for (const [code, rule] of RULES) {
+    const f = formulaError(code, 'm');
+    assert.deepEqual([f.code, f.lastGood, f.apiCode, scopeOf(f), f.message], [rule.cell, rule.lastGood, code, rule.scope, 'm'], code);
+  }
+  const bad = invalidValue('x must be a number');
+  assert.deepEqual([bad.code, bad.apiCode, bad.lastGood], ['#VALUE!', 'INVALID_ARGUMENT', false]);
+  // the rows the review found bypassed: an answer without a field, a plan's limit keep the last good value
+  assert.equal(formulaError('MISSING_FIELD', 'm').lastGood, true);
+  assert.equal(formulaError('PLAN_LIMIT_EXCEEDED', 'm').lastGood, true);
+  // a service code we do not know is logged as the code its status means, and follows that row
+  const unknown = toFormulaError(new ApiError({ code: 'SERVICE_UNAVAILABLE', message: 'm', status: 503 }), 'PRICE');
+  assert.deepEqual([unknown.apiCode, unknown.lastGood, scopeOf(unknown)], ['INTERNAL_ERROR', true, 'call']);
+  assert.equal(toFormulaError(new ApiError({ code: 'SOMETHING_NEW', message: 'm', status: 418 }), 'PRICE').apiCode, undefined);
 });
 
 test('the words: each code says its own thing in a cell, and "needs the plan" is worded once', () => {
@@ -101,14 +137,22 @@ test('over HTTP: a credit limit is not retried, and the last good value stands i
   assert.deepEqual(stale.data, good.data);
   assert.equal(r.hits(path).length - before, 1, 'one request, no retry');
   assert.equal(r.hits(path).at(-1)?.code, 'PLAN_LIMIT_EXCEEDED');
-  // without a last good value, the error
-  await rejects(c.get('trending'), 'PLAN_LIMIT_EXCEEDED');
+  // without a last good value, the error: a credit limit, by the service's words, not a depth limit
+  const credits = await rejects(c.get('trending'), 'PLAN_LIMIT_EXCEEDED');
+  assert.deepEqual([credits.creditLimit, isDepthLimit(credits)], [true, false]);
   // a 500 is retried (the same table)
   r.em.setUsage('demo-sandbox', { dailyUsed: 0 });
   r.em.faults.queue({ kind: '500', times: 2, path: ENDPOINTS.trending.path });
   const before500 = r.hits(ENDPOINTS.trending.path).length;
   await c.get('trending');
   assert.equal(r.hits(ENDPOINTS.trending.path).length - before500, 3, 'two 500s, then the answer');
+});
+
+test('over HTTP: a range deeper than the plan is a depth limit, not a credit limit', async () => {
+  const c = r.client({ key: 'demo-advanced' });
+  const e = await rejects(c.get('sparkline', { id: 1, query: { from: '2000-01-01T00:00:00.000Z' } }), 'PLAN_LIMIT_EXCEEDED');
+  assert.equal(isDepthLimit(e), true, e.message);
+  assert.equal(e.creditLimit, undefined);
 });
 
 test('over HTTP: cells built from the live error words read well, and the key stays out of them', async () => {

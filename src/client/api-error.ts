@@ -21,6 +21,8 @@ export interface ApiErrorInit {
   retryAfterMs?: number;
   /** A 404 whose words say the service has no such route ("Cannot GET …", isRouteMiss), not that a thing asked for does not exist. */
   routeMissing?: boolean;
+  /** A PLAN_LIMIT_EXCEEDED whose words name credits (spent for the day or month), not a range deeper than the plan. */
+  creditLimit?: boolean;
 }
 
 export class ApiError extends Error {
@@ -31,6 +33,7 @@ export class ApiError extends Error {
   suggestions?: CoinRef[];
   retryAfterMs?: number;
   routeMissing?: boolean;
+  creditLimit?: boolean;
 
   constructor(init: ApiErrorInit) {
     super(init.message);
@@ -42,6 +45,7 @@ export class ApiError extends Error {
     if (init.suggestions !== undefined) this.suggestions = init.suggestions;
     if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
     if (init.routeMissing) this.routeMissing = true;
+    if (init.creditLimit) this.creditLimit = true;
   }
 
   /** Whether another attempt may succeed: ERROR_RULES. */
@@ -83,9 +87,19 @@ export function abortedError(endpoint?: EndpointName): ApiError {
   return new ApiError({ code: 'ABORTED', message: 'The request was cancelled.', endpoint });
 }
 
-/** Whether the last good value may still be served (stale) after this failure: ERROR_RULES. */
-export function allowsStaleFallback(e: unknown): boolean {
+/** Whether the last good value may still be served (stale) after this failure: the rule's `lastGood`. */
+export function allowsLastGood(e: unknown): boolean {
   return e instanceof ApiError && errorRule(e.code, e.status).lastGood;
+}
+// old name, kept until src/client/index.ts, client.ts, map-store.ts and quote-cache.ts move
+export const allowsStaleFallback = allowsLastGood;
+
+/**
+ * A plan limit that is the depth of history (a range deeper than the plan reaches), not credits
+ * spent: the one place that tells them apart (the transport marks a credit limit by its words).
+ */
+export function isDepthLimit(e: unknown): e is ApiError & { code: 'PLAN_LIMIT_EXCEEDED' } {
+  return hasCode(e, 'PLAN_LIMIT_EXCEEDED') && e.creditLimit !== true;
 }
 
 /**

@@ -11,7 +11,10 @@
  *   key, the plan: QUOTE fails whole so the host keeps the last good table);
  * - cell: Excel's error for it;
  * - say: the cell's message, from the error's own message and what it carries;
- * - tell: the client error's message for an error answer, from the service's words (scrubbed).
+ * - tell: the client error's message for an error answer, from the service's words (scrubbed);
+ * - words: the task pane's name for it in the list of recent errors (taskpane/error-words.ts);
+ * - gone: what makes the pane drop it from that list: a key saved after it (`key`), the UTC day
+ *   turning (`day`), the same formula answering again (`success`), or nothing (null).
  *
  * A new code is a row here (the type below makes every code have one) and its test in
  * test/error-rules.test.ts. An unknown code from the service takes the row of the code its
@@ -41,6 +44,10 @@ export const FORMULA_ERROR_CODES = [
   'NOT_TRADED',
   /** The call ran out of time (src/formulas/call-deadline.ts). */
   'DEADLINE',
+  /** A statistic the data does not define (too few days, a price that did not move): STATS. */
+  'UNDEFINED',
+  /** A value preview (the formula being typed) with no answer yet: the preview does not fetch. */
+  'NOT_FETCHED',
   /** Anything else: a bug, said plainly. */
   'UNEXPECTED',
 ] as const;
@@ -50,6 +57,9 @@ export type FormulaErrorCode = (typeof FORMULA_ERROR_CODES)[number];
 export type ErrorCode = ApiErrorCode | ClientErrorCode | FormulaErrorCode;
 
 export type ExcelErrorCode = '#N/A' | '#VALUE!';
+
+/** A cell error that carries no code (a table's cell): the pane's words by its Excel error. */
+export const CELL_WORDS: Readonly<Record<ExcelErrorCode, string>> = { '#VALUE!': 'Argument not valid', '#N/A': 'No value' };
 
 /** What a phrase may read of an error. */
 export interface Failure {
@@ -68,6 +78,8 @@ export interface ErrorRule {
   say(e: Failure, formula: string): string;
   /** The ApiError's message for an error answer of `endpoint`: `detail` is the service's message (or the table's). */
   tell(endpoint: string, detail: string, requiredPlan?: Plan): string;
+  words: string;
+  gone: 'key' | 'day' | 'success' | null;
 }
 
 // ---------------------------------------------------------------- phrases
@@ -94,36 +106,43 @@ function notFoundTold(endpoint: string, detail: string): string {
   return isRouteMiss(detail) ? `${endpoint}: the service does not serve this route (${noStop(detail)}).` : `${endpoint}: ${noStop(detail)}.`;
 }
 
-/** A coin without a market price. */
-export function notTradedMessage(name: string): string {
-  return `${name} has no market price (not traded)`;
+/** A coin without a market price: "X has no market price (not traded)"; `what` names another field it lacks for that. */
+export function notTradedMessage(name: string, what = 'market price'): string {
+  return `${name} has no ${what} (not traded)`;
 }
 
 const asIs = (e: Failure) => e.message;
 /** The service or the network failed: it passes by itself, and the cell says a recalculation retries. */
-const outage = (e: Failure) => `Market data unavailable (${e.code}): ${noStop(e.message)}; the next recalculation retries`;
+const outageSaid = (e: Failure) => `Market data unavailable (${e.code}): ${noStop(e.message)}; the next recalculation retries`;
 
 // ---------------------------------------------------------------- the table
 
-type Defaults = 'cell' | 'scope' | 'fixKey' | 'tell';
+type Defaults = 'cell' | 'scope' | 'fixKey' | 'tell' | 'gone';
 type Row = Omit<ErrorRule, Defaults> & Partial<Pick<ErrorRule, Defaults>>;
 const told = (endpoint: string, detail: string) => `${endpoint}: ${noStop(detail)}.`;
-const row = (r: Row): ErrorRule => ({ cell: '#N/A', scope: 'call', fixKey: false, tell: told, ...r });
+const row = (r: Row): ErrorRule => ({ cell: '#N/A', scope: 'call', fixKey: false, tell: told, gone: null, ...r });
 const keyTold = (_: string, detail: string) => `${noStop(detail)}. Check the API key in the task pane.`;
-const OUTAGE = row({ retry: true, lastGood: true, say: outage });
-const NO_KEY = row({ retry: false, lastGood: false, fixKey: true, say: () => 'No API key: open Crypto Data on the Home tab and add your key', tell: keyTold });
+/** The service or the network failed: gone once the formula answers again. */
+const outage = (words: string) => row({ retry: true, lastGood: true, say: outageSaid, words, gone: 'success' });
+const NO_KEY = row({
+  retry: false, lastGood: false, fixKey: true, say: () => 'No API key: open Crypto Data on the Home tab and add your key', tell: keyTold, words: 'No API key', gone: 'key',
+});
 
 export const ERROR_RULES: Readonly<Record<ErrorCode, ErrorRule>> = {
   // API codes (spec and [doc])
-  VALIDATION_ERROR: row({ retry: false, lastGood: false, scope: 'item', cell: '#VALUE!', say: asIs }),
+  VALIDATION_ERROR: row({ retry: false, lastGood: false, scope: 'item', cell: '#VALUE!', say: asIs, words: 'Argument not valid' }),
   API_KEY_MISSING: NO_KEY,
-  API_KEY_INVALID: row({ retry: false, lastGood: false, fixKey: true, say: () => 'The API key was rejected: check it in the Crypto Data pane', tell: keyTold }),
+  API_KEY_INVALID: row({
+    retry: false, lastGood: false, fixKey: true, say: () => 'The API key was rejected: check it in the Crypto Data pane', tell: keyTold, words: 'API key not accepted', gone: 'key',
+  }),
   NO_ACTIVE_SUBSCRIPTION: row({
     retry: false,
     lastGood: false,
     fixKey: true,
     say: () => 'Your API key has no active subscription',
     tell: (_, detail) => `${noStop(detail)}. The API key has no active subscription.`,
+    words: 'No active subscription',
+    gone: 'key',
   }),
   ENDPOINT_NOT_AVAILABLE: row({
     retry: false,
@@ -131,30 +150,37 @@ export const ERROR_RULES: Readonly<Record<ErrorCode, ErrorRule>> = {
     say: (e, formula) => `${planNeeded(`CRYPTO.${formula}`, e.requiredPlan)}; see your plan in the Crypto Data pane`,
     // The live words ("Endpoint is not available in your plan") say what planNeeded says: not repeated.
     tell: (endpoint, detail, plan) => `${planNeeded(endpoint, plan, /^endpoint is not available (in|for) your plan\.?$/i.test(detail) ? undefined : detail)}.`,
+    words: 'Not in your plan',
+    gone: 'key',
   }),
   /** Credits or depth over the plan: the credits come back with the next day or period. */
-  PLAN_LIMIT_EXCEEDED: row({ retry: false, lastGood: true, say: outage }),
+  PLAN_LIMIT_EXCEEDED: row({ retry: false, lastGood: true, say: outageSaid, words: 'Plan limit reached', gone: 'day' }),
   /** No data for the thing asked (a coin, a date): that thing's alone. */
-  NOT_FOUND: row({ retry: false, lastGood: false, scope: 'item', say: (e) => `No data: ${e.message}`, tell: notFoundTold }),
-  RATE_LIMIT_EXCEEDED: row({ retry: true, lastGood: true, say: (e) => `Rate limit reached (${noStop(e.message)}); the next recalculation retries` }),
-  INTERNAL_ERROR: OUTAGE,
+  NOT_FOUND: row({ retry: false, lastGood: false, scope: 'item', say: (e) => `No data: ${e.message}`, tell: notFoundTold, words: 'No such data' }),
+  RATE_LIMIT_EXCEEDED: row({
+    retry: true, lastGood: true, say: (e) => `Rate limit reached (${noStop(e.message)}); the next recalculation retries`, words: 'Too many requests', gone: 'success',
+  }),
+  INTERNAL_ERROR: outage('CryptoRank unavailable'),
   // client codes
   NO_API_KEY: NO_KEY,
-  UNKNOWN_COIN: row({ retry: false, lastGood: false, scope: 'item', say: asIs }),
-  TIMEOUT: OUTAGE,
-  NETWORK_ERROR: OUTAGE,
-  MALFORMED_RESPONSE: OUTAGE,
+  UNKNOWN_COIN: row({ retry: false, lastGood: false, scope: 'item', say: asIs, words: 'Unknown coin' }),
+  TIMEOUT: outage('No answer in time'),
+  NETWORK_ERROR: outage('Network failure'),
+  MALFORMED_RESPONSE: outage('Unreadable answer'),
   /** An answer of the wrong shape: asking again gives the same answer, but the last good one is still right. */
-  UNEXPECTED_RESPONSE: row({ retry: false, lastGood: true, say: outage }),
+  UNEXPECTED_RESPONSE: row({ retry: false, lastGood: true, say: outageSaid, words: 'Unexpected answer', gone: 'success' }),
   /** "The API answered without price (bitcoin, /v3/currencies/markets)": the field and where, as the client wrote it. */
-  MISSING_FIELD: row({ retry: false, lastGood: true, scope: 'item', say: asIs }),
-  BUDGET_EXCEEDED: row({ retry: false, lastGood: true, say: asIs }),
-  ABORTED: row({ retry: false, lastGood: false, say: () => 'Canceled' }),
+  MISSING_FIELD: row({ retry: false, lastGood: true, scope: 'item', say: asIs, words: 'Data missing from the answer', gone: 'success' }),
+  BUDGET_EXCEEDED: row({ retry: false, lastGood: true, say: asIs, words: 'Daily credit budget reached', gone: 'day' }),
+  ABORTED: row({ retry: false, lastGood: false, say: () => 'Canceled', words: 'Cancelled', gone: 'success' }),
   // formula codes
-  INVALID_ARGUMENT: row({ retry: false, lastGood: false, scope: 'item', cell: '#VALUE!', say: asIs }),
-  NOT_TRADED: row({ retry: false, lastGood: false, scope: 'item', say: asIs }),
-  DEADLINE: row({ retry: false, lastGood: true, say: asIs }),
-  UNEXPECTED: row({ retry: false, lastGood: false, say: (e, formula) => `${formula}: unexpected error${e.message ? `: ${e.message}` : ''}` }),
+  INVALID_ARGUMENT: row({ retry: false, lastGood: false, scope: 'item', cell: '#VALUE!', say: asIs, words: 'Argument not valid' }),
+  NOT_TRADED: row({ retry: false, lastGood: false, scope: 'item', say: asIs, words: 'Not traded' }),
+  DEADLINE: row({ retry: false, lastGood: true, say: asIs, words: 'No answer in time', gone: 'success' }),
+  /** The data is there but does not define the statistic: the coin's own cell, and no older value stands in for it. */
+  UNDEFINED: row({ retry: false, lastGood: false, scope: 'item', say: asIs, words: 'Not defined for this data' }),
+  NOT_FETCHED: row({ retry: false, lastGood: false, say: asIs, words: 'Not fetched in the preview', gone: 'success' }),
+  UNEXPECTED: row({ retry: false, lastGood: false, say: (e, formula) => `${formula}: unexpected error${e.message ? `: ${e.message}` : ''}`, words: 'Unexpected error' }),
 };
 
 /** Whether `code` names a row (own keys only: "constructor" is not an error code). */
@@ -178,12 +204,16 @@ export function codeForStatus(status: number | null | undefined): ApiErrorCode |
 }
 
 /** A code nobody knows, on a status that says nothing more: the service answered; show its words. */
-const UNKNOWN_ANSWER = row({ retry: false, lastGood: false, say: asIs });
+const UNKNOWN_ANSWER = row({ retry: false, lastGood: false, say: asIs, words: 'Error' });
+
+/** The row a code reads: its own, else the code its HTTP status means; null when neither is known. */
+export function ruleCode(code: string | null | undefined, status?: number | null): ErrorCode | null {
+  return isErrorCode(code) ? code : codeForStatus(status);
+}
 
 /** The rule of a code; an unknown code takes the rule of what its HTTP status means. */
 export function errorRule(code: string | null | undefined, status?: number | null): ErrorRule {
-  if (isErrorCode(code)) return ERROR_RULES[code];
-  const byStatus = codeForStatus(status);
-  return byStatus ? ERROR_RULES[byStatus] : UNKNOWN_ANSWER;
+  const known = ruleCode(code, status);
+  return known ? ERROR_RULES[known] : UNKNOWN_ANSWER;
 }
 

@@ -276,6 +276,8 @@ function errorFromResponse(
     requiredPlan,
     retryAfterMs,
     routeMissing: code === 'NOT_FOUND' && isRouteMiss(detail),
+    // "Daily credit limit exceeded", "Monthly credit limit exceeded" (docs/emulator.md); a depth refusal names no credits.
+    creditLimit: code === 'PLAN_LIMIT_EXCEEDED' && /credit/i.test(detail),
   });
 }
 
