@@ -283,6 +283,7 @@ describe('CRYPTO.DATA', () => {
     );
     const none = await calc('=CRYPTO.DATA("ethereum","maxSupply")');
     assert.ok('error' in none && none.error === '#N/A' && /Ethereum has no maxSupply/.test(none.message));
+    assert.equal(s.host.errors().find((e) => e.formula === 'DATA')?.code, 'NOT_FOUND', 'a row of the one table, not NO_VALUE');
     const bad = await calc('=CRYPTO.DATA("ethereum","colour")');
     assert.ok('error' in bad && bad.error === '#VALUE!' && /percentChange\.h24/.test(bad.message));
   });

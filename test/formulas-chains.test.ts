@@ -55,6 +55,9 @@ describe('BLOCKCHAINS and BLOCKCHAIN', () => {
     const id = await failure('=CRYPTO.BLOCKCHAIN(999999)');
     assert.equal(id.error, '#N/A');
     assert.match(id.message, /Unknown blockchain 999999/);
+    // logged under a code of the one table (NOT_FOUND, as an unknown category), so the pane has words for it
+    const logged = sessions.pro.host.errors().find((x) => /Unknown blockchain 999999/.test(x.message));
+    assert.equal(logged?.code, 'NOT_FOUND');
     const arb = await failure('=CRYPTO.TVL("arbitrun")');
     assert.match(arb.message, /closest: Arbitrum/);
     const fld = await failure('=CRYPTO.BLOCKCHAIN("ethereum","tvl")');

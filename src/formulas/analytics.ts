@@ -10,9 +10,9 @@ import type { Candle } from '../api/records';
 import {
   choiceArg, choicesOf, coinArg, currencyArg, flatCells, flatValues, headersArg, numberArg, rangeArgs, scalar, type Arg, type Span,
 } from './args';
-import { CellError, EMPTY, invalidValue, notAvailable, type Cell, type FormulaError, type Grid } from './cells';
+import { CellError, EMPTY, FormulaError, formulaError, invalidValue, type Cell, type Grid } from './cells';
 import { fiatRate, type FiatRate } from './currency';
-import { toFormulaError } from './failure';
+import { scopeOf, toFormulaError } from './failure';
 import { dailyCandles } from './history';
 import type { Catalog, FormulaContext } from './host';
 
@@ -35,27 +35,26 @@ async function seriesOf(ctx: FormulaContext, input: string | number, span: Span)
   const ref = await ctx.client.resolveCoin(input);
   const res = await dailyCandles(ctx, ref.id, span);
   if (res.rejected?.length) {
-    throw notAvailable(`${res.rejected.length} daily candle(s) of ${ref.name} could not be read (${res.rejected[0].message}): statistics would skip those days`, 'MISSING_FIELD');
+    throw formulaError('MISSING_FIELD', `${res.rejected.length} daily candle(s) of ${ref.name} could not be read (${res.rejected[0].message}): statistics would skip those days`);
   }
-  if (res.data.length === 0) throw notAvailable(`No daily candles for ${ref.name} from ${isoDay(span.start)} to ${isoDay(span.end - 1)}`, 'NOT_FOUND');
+  if (res.data.length === 0) throw formulaError('NOT_FOUND', `No daily candles for ${ref.name} from ${isoDay(span.start)} to ${isoDay(span.end - 1)}`);
   const bars = res.data.map(toBar);
   return { name: ref.name, bars, returns: A.dailyReturns(bars, 'log') };
 }
 
 /**
- * One coin's failure: what is wrong with the coin itself (unknown, bad input, unreadable or no
- * candles) costs its own row; anything else (the plan, an outage) fails the formula, so the host
- * keeps the last good table instead of rows of errors.
+ * One coin's failure: what is wrong with the coin itself (the rule's scope `item`: unknown, bad
+ * input, unreadable or no candles, not traded) costs its own row; a failure of the whole call (the
+ * plan, an outage) fails the formula, so the host keeps the last good table instead of rows of errors.
  */
-function ownRowError(e: unknown, caller: string): CellError {
+function ownRowError(e: unknown, caller: string): FormulaError {
   const err = toFormulaError(e, caller);
-  const own = ['UNKNOWN_COIN', 'INVALID_ARGUMENT', 'MISSING_FIELD', 'NOT_FOUND'].includes(err.apiCode ?? '');
-  if (!own && (err.lastGood || err.code === '#N/A')) throw err;
-  return err.toCell();
+  if (scopeOf(err) === 'call') throw err;
+  return err;
 }
 
 /** Loads every coin at once (the client shares repeated ones); a blank keeps its place as null. */
-function loadAll(ctx: FormulaContext, inputs: readonly Arg[], span: Span): Promise<(Series | CellError | null)[]> {
+function loadAll(ctx: FormulaContext, inputs: readonly Arg[], span: Span): Promise<(Series | FormulaError | null)[]> {
   return Promise.all(
     // A coin that is not one (TRUE, 10,000 characters) fails its own row too, naming the argument.
     inputs.map((input) => (input === null ? Promise.resolve(null) : Promise.resolve().then(() => seriesOf(ctx, coinArg(input, 'coins'), span)).catch((e: unknown) => ownRowError(e, ctx.caller)))),
@@ -132,7 +131,7 @@ async function stats(
   const [bench, rate, rows] = await Promise.all([
     benchInput === null ? null : seriesOf(ctx, benchInput, span).catch((e: unknown) => {
       const err = toFormulaError(e, ctx.caller);
-      throw err.apiCode === 'UNKNOWN_COIN' || err.apiCode === 'NOT_FOUND' ? notAvailable(`benchmark: ${err.message}`, err.apiCode) : err;
+      throw err.apiCode === 'UNKNOWN_COIN' || err.apiCode === 'NOT_FOUND' ? formulaError(err.apiCode, `benchmark: ${err.message}`) : err;
     }),
     names.includes('vwap') && cur !== 'USD' ? fiatRate(ctx.client, cur) : null,
     loadAll(ctx, inputs, span),
@@ -144,20 +143,18 @@ async function stats(
   };
   if (one) {
     const s = rows[0]!;
-    if (s instanceof CellError) throw toError(s);
+    if (s instanceof FormulaError) throw s;
     const x = cell(s, names[0]);
-    if (x instanceof CellError) throw notAvailable(x.message, 'UNDEFINED');
+    if (x instanceof CellError) throw formulaError('UNDEFINED', x.message);
     return [[x]];
   }
   const body: Grid = rows.map((s, i) => {
     if (s === null) return [EMPTY, ...names.map(() => EMPTY)];
-    if (s instanceof CellError) return [label(inputs[i]), ...names.map(() => s)];
+    if (s instanceof FormulaError) return [label(inputs[i]), ...names.map(() => s.toCell())];
     return [label(inputs[i]), ...names.map((f) => cell(s, f))];
   });
   return showHeaders ? [['Coin', ...names.map((f) => STATS[f].header(c, cur))], ...body] : body;
 }
-
-const toError = (e: CellError): FormulaError => (e.error === '#VALUE!' ? invalidValue(e.message) : notAvailable(e.message));
 
 // ---------------------------------------------------------------- CORREL
 
@@ -171,13 +168,13 @@ async function correl(ctx: FormulaContext, coins: Arg, start: Arg, end: Arg, hea
   const span = rangeArgs(start, end, ctx.now());
   const showHeaders = headersArg(headers);
   const loaded = await loadAll(ctx, inputs, span);
-  const good = loaded.filter((s): s is Series => s !== null && !(s instanceof CellError));
+  const good = loaded.filter((s): s is Series => s !== null && !(s instanceof FormulaError));
   const m = A.correlationMatrix(good.map((s) => s.returns));
   const at = new Map(good.map((s, k) => [s, k]));
   const body: Grid = loaded.map((a, i) =>
     loaded.map((b, j): Cell => {
-      if (a instanceof CellError) return a;
-      if (b instanceof CellError) return b;
+      if (a instanceof FormulaError) return a.toCell();
+      if (b instanceof FormulaError) return b.toCell();
       const x = m[at.get(a as Series)!][at.get(b as Series)!];
       const names = i === j ? (a as Series).name : `${(a as Series).name} and ${(b as Series).name}`;
       return x === null ? new CellError('#N/A', `Correlation of ${names} is undefined here: it needs two days of returns in common, and prices that moved`) : x;

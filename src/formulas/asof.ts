@@ -5,7 +5,7 @@
  * value after a failure), which endpoint answered, its credits, its error.
  */
 import { fieldArg, type Arg } from './args';
-import { DateCell, DATE_FORMATS, invalidValue, notAvailable, toSerial, type Cell, type FormulaResult } from './cells';
+import { DateCell, DATE_FORMATS, formulaError, invalidValue, toSerial, type Cell, type FormulaResult } from './cells';
 import type { Catalog, FormulaContext } from './host';
 import { FRESHNESS_WORDS, type Provenance } from './provenance';
 
@@ -27,7 +27,7 @@ export function asOfCells(p: Provenance, field: AsOfField | null): FormulaResult
   };
   if (field) {
     if (field === 'fetchedAt' && p.fetchedAt === null) {
-      throw notAvailable(p.error ? `No answer was fetched: ${p.error.message}` : 'This CRYPTO cell fetched nothing (its answer needs no request)');
+      throw formulaError('NOT_FOUND', p.error ? `No answer was fetched: ${p.error.message}` : 'This CRYPTO cell fetched nothing (its answer needs no request)');
     }
     return values[field];
   }
@@ -60,7 +60,7 @@ function asof(ctx: FormulaContext, cell: Arg, field: Arg, address: Arg): Promise
     p = ctx.provenance?.at(at);
     if (!p) {
       return Promise.reject(
-        notAvailable(`No CRYPTO answer at ${at} since the add-in started: ASOF knows the answers fetched in this session (refresh the cell to fetch it)`),
+        formulaError('NOT_FOUND', `No CRYPTO answer at ${at} since the add-in started: ASOF knows the answers fetched in this session (refresh the cell to fetch it)`),
       );
     }
   } else {
@@ -70,7 +70,7 @@ function asof(ctx: FormulaContext, cell: Arg, field: Arg, address: Arg): Promise
       return Promise.reject(invalidValue('cell must be a cell with a CRYPTO formula, or a cell it spills into, e.g. =CRYPTO.ASOF(B2)'));
     }
     p = ctx.provenance?.byValue(cell);
-    if (!p) return Promise.reject(notAvailable('No CRYPTO answer with this value since the add-in started: point ASOF at the cell, e.g. =CRYPTO.ASOF(B2)'));
+    if (!p) return Promise.reject(formulaError('NOT_FOUND', 'No CRYPTO answer with this value since the add-in started: point ASOF at the cell, e.g. =CRYPTO.ASOF(B2)'));
   }
   try {
     return Promise.resolve(asOfCells(p, f === 'all' ? null : f));

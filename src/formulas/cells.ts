@@ -8,7 +8,7 @@
  */
 import { ApiError, hasCode } from '../client/api-error';
 import type { EndpointName } from '../api/endpoints';
-import type { ExcelErrorCode } from '../client/error-rules';
+import { ERROR_RULES, type ErrorCode, type ExcelErrorCode } from '../client/error-rules';
 import { EntityCell, type EntityValue, type FormattedNumber } from './entity-cell';
 
 export type { ExcelErrorCode, FormattedNumber };
@@ -24,15 +24,15 @@ export class CellError {
   }
 }
 
-/** Thrown by a formula: the whole result is this error. */
+/** Thrown by a formula: the whole result is this error. Built by formulaError (or toFormulaError in failure.ts). */
 export class FormulaError extends Error {
   constructor(
     readonly code: ExcelErrorCode,
     message: string,
-    /** Its code in the error vocabulary (client/error-rules.ts), for the task pane's error log. */
-    readonly apiCode?: string,
-    /** Whether a last good value may stand in for it (the rule's `lastGood`: rate limit, outage). */
-    readonly lastGood = false,
+    /** Its code in the error vocabulary (client/error-rules.ts): its rule, and the task pane's error log. */
+    readonly apiCode?: ErrorCode,
+    /** Whether a last good value may stand in for it: its rule's `lastGood`. */
+    readonly lastGood = apiCode !== undefined && ERROR_RULES[apiCode].lastGood,
   ) {
     super(message);
   }
@@ -41,9 +41,14 @@ export class FormulaError extends Error {
   }
 }
 
-export const invalidValue = (message: string) => new FormulaError('#VALUE!', message, 'INVALID_ARGUMENT');
-export const notAvailable = (message: string, apiCode?: string, lastGood = false) =>
-  new FormulaError('#N/A', message, apiCode, lastGood);
+/** An error a formula raises itself: its row of ERROR_RULES decides the Excel error and whether a last good value stands in. */
+export function formulaError(code: ErrorCode, message: string): FormulaError {
+  const rule = ERROR_RULES[code];
+  return new FormulaError(rule.cell, message, code, rule.lastGood);
+}
+
+/** An argument the formula cannot take: #VALUE! naming it. */
+export const invalidValue = (message: string) => formulaError('INVALID_ARGUMENT', message);
 
 export type Scalar = number | string | boolean;
 

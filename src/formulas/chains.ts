@@ -9,7 +9,7 @@ import { ENDPOINTS } from '../api/endpoints';
 import type { Blockchain, BlockchainMapItem } from '../api/records';
 import { choiceArg, choicesOf, fieldArg, headersArg, scalar, startOfUtcDay, textArg, type Arg } from './args';
 import {
-  dateCell, decimalCell, recordCells, invalidValue, notAvailable, numberCell, table, textCell, type Cell, type Grid,
+  dateCell, decimalCell, recordCells, formulaError, invalidValue, numberCell, table, textCell, type Cell, type Grid,
 } from './cells';
 import { chartRange } from './global';
 import type { Catalog, FormulaContext } from './host';
@@ -68,10 +68,8 @@ export async function resolveChain(ctx: FormulaContext, v: Arg): Promise<Blockch
   if (!hit) {
     const shown = id !== null ? String(id) : `"${text}"`;
     const close = text !== null ? closestChains(text, map) : [];
-    throw notAvailable(
-      `Unknown blockchain ${shown}${close.length ? `; closest: ${close.join(', ')}` : ''}. CRYPTO.BLOCKCHAINS() lists them all`,
-      'UNKNOWN_CHAIN',
-    );
+    // A name that names no chain: that chain's data is not there (as an unknown category, markets.ts).
+    throw formulaError('NOT_FOUND', `Unknown blockchain ${shown}${close.length ? `; closest: ${close.join(', ')}` : ''}. CRYPTO.BLOCKCHAINS() lists them all`);
   }
   return hit;
 }
@@ -142,7 +140,7 @@ async function tvlChange(ctx: FormulaContext, chain: Arg, period: Arg): Promise<
   const p = choiceArg(period, 'period', TVL_PERIODS, '1d', '"1d" (default), "7d", "30d", "90d" or "1y"');
   const ref = await resolveChain(ctx, chain);
   const res = await ctx.client.get('tvlChange', { id: ref.id, query: { period: p } });
-  if (res.data.tvlChange === null) throw notAvailable(`No TVL change for ${ref.name} over ${p}`, 'NOT_FOUND');
+  if (res.data.tvlChange === null) throw formulaError('NOT_FOUND', `No TVL change for ${ref.name} over ${p}`);
   return res.data.tvlChange;
 }
 

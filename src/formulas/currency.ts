@@ -18,7 +18,7 @@ import { CONVERT_CURRENCIES, type ConvertCurrency } from '../api/endpoints';
 import type { FiatItem, Profile } from '../api/records';
 import type { Quote } from '../client';
 import type { Fetched } from '../client/types';
-import { invalidValue, notAvailable } from './cells';
+import { formulaError, invalidValue } from './cells';
 
 /**
  * Active ISO 4217 codes: to tell a currency typed where a history formula cannot take one from a
@@ -87,7 +87,7 @@ export async function fiatRate(client: Pick<FiatClient, 'get'>, code: string): P
     throw invalidValue(`currency must be a code from the fiat list: ${known}; got "${code}"`);
   }
   const rate = usdPerUnit(item);
-  if (rate === null) throw notAvailable(`The fiat list has no usable rate for ${code} (${item.name})`, 'MISSING_FIELD');
+  if (rate === null) throw formulaError('MISSING_FIELD', `The fiat list has no usable rate for ${code} (${item.name})`);
   return { code, name: item.name, usdPerUnit: rate };
 }
 

@@ -5,25 +5,22 @@
  * and the client's (which never carries the key).
  */
 import { ApiError } from '../client/api-error';
-import { ERROR_RULES, errorRule, notTradedMessage, type FormulaErrorCode } from '../client/error-rules';
-import { FormulaError } from './cells';
+import { ERROR_RULES, errorRule, notTradedMessage, ruleCode } from '../client/error-rules';
+import { FormulaError, formulaError } from './cells';
+
+export { formulaError };
 
 export function toFormulaError(e: unknown, formula: string): FormulaError {
   if (e instanceof FormulaError) return e;
   if (!(e instanceof ApiError)) return formulaError('UNEXPECTED', ERROR_RULES.UNEXPECTED.say({ code: 'UNEXPECTED', message: e instanceof Error ? e.message : '' }, formula));
   const rule = errorRule(e.code, e.status);
-  return new FormulaError(rule.cell, rule.say(e, formula), e.code, rule.lastGood);
+  // A code the service sent that we do not know is logged as the code its status means (the rule it follows).
+  return new FormulaError(rule.cell, rule.say(e, formula), ruleCode(e.code, e.status) ?? undefined, rule.lastGood);
 }
 
-/** An error a formula raises itself, with its row's Excel error and last-good rule. */
-export function formulaError(code: FormulaErrorCode, message: string): FormulaError {
-  const rule = ERROR_RULES[code];
-  return new FormulaError(rule.cell, message, code, rule.lastGood);
-}
-
-/** A coin without a market price: the one wording (PRICE, LIVEPRICE). */
-export function notTraded(name: string): FormulaError {
-  return formulaError('NOT_TRADED', notTradedMessage(name));
+/** A coin without a market price (PRICE, LIVEPRICE), or without `what` for that reason (DATA): the one wording. */
+export function notTraded(name: string, what?: string): FormulaError {
+  return formulaError('NOT_TRADED', notTradedMessage(name, what));
 }
 
 /** What a failure costs: its own item (a coin's row of a table) or the whole call. */

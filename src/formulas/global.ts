@@ -13,7 +13,7 @@ import type {
   AltcoinIndexSnapshot, DerivativesSnapshot, DominanceSnapshot, FearGreedSnapshot, GainerLoser, GlobalMarket, TrendingItem,
 } from '../api/records';
 import { choiceArg, choicesOf, fieldArg, headersArg, intArg, notGiven, rangeArgs, scalar, type Arg, type Span } from './args';
-import { dateCell, decimalCell, invalidValue, notAvailable, recordCells, numberCell, table, textCell, type Cell, type Column, type Grid } from './cells';
+import { dateCell, decimalCell, formulaError, invalidValue, recordCells, numberCell, table, textCell, type Cell, type Column, type Grid } from './cells';
 import type { Catalog, FormulaContext } from './host';
 
 /** No date or field is 0: a 0 is a blank cell on older desktop builds (args.ts). */
@@ -221,7 +221,7 @@ async function dominance(ctx: FormulaContext, asset: Arg, start: Arg, end: Arg, 
   });
   const rows = byTime(res.data);
   if (!range) {
-    if (rows.length === 0) throw notAvailable('No USDT dominance reading today', 'NO_DATA');
+    if (rows.length === 0) throw formulaError('NOT_FOUND', 'No USDT dominance reading today');
     return [[numberCell(rows[rows.length - 1].dominance)]];
   }
   return table(rows, [

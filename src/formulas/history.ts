@@ -6,12 +6,12 @@
 import { ENDPOINTS } from '../api/endpoints';
 import type { Candle, HistoricalItem, Performance } from '../api/records';
 import type { Fetched } from '../client';
-import { hasCode } from '../client/api-error';
+import { isDepthLimit } from '../client/api-error';
 import {
   choiceArg, choicesOf, coinArg, currencyArg, dateArg, fieldArg, flatValues, headersArg, rangeArgs, type Arg,
 } from './args';
 import {
-  dateCell, decimalCell, recordCells, invalidValue, notAvailable, numberCell, table,
+  dateCell, decimalCell, recordCells, formulaError, invalidValue, numberCell, table,
   type Cell, type Column, type FormulaResult, type Grid,
 } from './cells';
 import { isIsoCurrency } from './currency';
@@ -129,7 +129,7 @@ async function ohlcv(ctx: FormulaContext, coin: Arg, start: Arg, end: Arg, inter
   await checkCandleReach(ctx, ref, iv, span, rows);
   const empty = `No ${iv === 'day' ? 'daily' : `${iv}ly`} candles for ${ref.name} from ${isoDay(span.start)} to ${isoDay(span.end - 1)}`;
   // A header row alone would read as an answer: none is #N/A saying so.
-  if (rows.length === 0 && !res.rejected?.length) throw notAvailable(empty);
+  if (rows.length === 0 && !res.rejected?.length) throw formulaError('NOT_FOUND', empty);
   return table(rows, cols, showHeaders, empty, res.rejected);
 }
 
@@ -185,7 +185,7 @@ async function returns(ctx: FormulaContext, coin: Arg, period: Arg, headers: Arg
   // None in the range: #N/A saying so (and when the history starts, which the answer shows), not a header row alone.
   if (rows.length === 0) {
     const starts = sorted.length > 0 && span !== null && Date.parse(sorted[0].date) >= span.end ? `; its history starts ${isoDay(Date.parse(sorted[0].date))}` : '';
-    throw notAvailable(`No ${p} returns for ${ref.name}${within}${starts}`);
+    throw formulaError('NOT_FOUND', `No ${p} returns for ${ref.name}${within}${starts}`);
   }
   return table(rows, [
     { header: 'Date', cell: (r) => dateCell(r.date) },
@@ -217,9 +217,7 @@ async function sparkline(ctx: FormulaContext, coin: Arg, headers: Arg, start: Ar
   };
   const res = await ctx.client.get('sparkline', { id: ref.id, query }).catch((e: unknown) => {
     // The plan is read by now (the sparkline waits for it); a credit limit keeps its own words.
-    if (hasCode(e, 'PLAN_LIMIT_EXCEEDED') && !(e instanceof Error && /credit/i.test(e.message))) {
-      throw notAvailable(sparklineReachMessage(planName(ctx) ?? '', iv, ctx.now()), 'PLAN_LIMIT_EXCEEDED');
-    }
+    if (isDepthLimit(e)) throw formulaError('PLAN_LIMIT_EXCEEDED', sparklineReachMessage(planName(ctx) ?? '', iv, ctx.now()));
     throw e;
   });
   const rows = [...res.data].sort((a, b) => a.time - b.time);
@@ -227,7 +225,7 @@ async function sparkline(ctx: FormulaContext, coin: Arg, headers: Arg, start: Ar
   const empty = range
     ? `No ${ref.name} sparkline points between ${isoDay(range.span.start)} and ${isoDay(range.span.end - 1)}`
     : `No sparkline for ${ref.name}`;
-  if (rows.length === 0 && !res.rejected?.length) throw notAvailable(empty);
+  if (rows.length === 0 && !res.rejected?.length) throw formulaError('NOT_FOUND', empty);
   return table(rows, [
     { header: 'Time', cell: (r) => dateCell(r.time) },
     { header: 'Price', cell: (r) => decimalCell(r.price) },

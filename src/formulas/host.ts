@@ -12,7 +12,7 @@ import type { MarketClient } from '../client';
 import type { CallClient } from '../client/call-client';
 import { abortedError } from '../client/api-error';
 import { abortable } from '../client/cancellation';
-import { CellError, FormulaError, notAvailable, type DateSystem, type FormulaResult, type Grid } from './cells';
+import { CellError, FormulaError, formulaError, type DateSystem, type FormulaResult, type Grid } from './cells';
 import type { Arg } from './args';
 import { CALL_DEADLINE_MS, Deadlines, deadlineError } from './call-deadline';
 import { toFormulaError } from './failure';
@@ -207,12 +207,12 @@ export class CalculationHost extends EventTarget {
   private entry(id: string, args: Arg[], preview: boolean, cancelable: boolean, address?: string): SharedEvaluation | Promise<FormulaResult> {
     const formula = id.toUpperCase();
     const fn = this.catalog[formula];
-    if (!fn) return Promise.reject(notAvailable(`Unknown formula CRYPTO.${formula}`));
+    if (!fn) return Promise.reject(formulaError('UNEXPECTED', `Unknown formula CRYPTO.${formula}`));
     const key = this.keyOf(formula, args);
     if (preview) {
       const known = this.lastGood.get(key);
       if (known) return Promise.resolve(this.presented(known.result));
-      return Promise.reject(notAvailable('Press Enter to fetch: the preview spends no credits'));
+      return Promise.reject(formulaError('NOT_FETCHED', 'Press Enter to fetch: the preview spends no credits'));
     }
     return this.inFlight.get(key) ?? this.share(formula, fn, key, args, cancelable, address);
   }

@@ -7,7 +7,7 @@ import { ENDPOINTS } from '../api/endpoints';
 import type { Profile } from '../api/records';
 import { coinArg, choiceArg, currencyArg, fieldArg, flatCells, headersArg, textArg, type Arg } from './args';
 import {
-  CellError, EMPTY, dateCell, decimalCell, recordCells, invalidValue, notAvailable, numberCell, table, textCell,
+  CellError, EMPTY, dateCell, decimalCell, recordCells, formulaError, invalidValue, numberCell, table, textCell,
   type Cell, type Grid,
 } from './cells';
 import { convertProfile, fiatRate, isApiCurrency, quoteIn, type MoneyQuote } from './currency';
@@ -47,8 +47,9 @@ function data(ctx: FormulaContext, coin: Arg, field: Arg, currency: Arg): Promis
   const cur = currencyArg(currency, ctx.settings.defaultCurrency);
   return quoteOf(ctx, input, cur).then((q) => {
     const cell = QUOTE_FIELDS[f].cell(q);
-    if (cell instanceof CellError) throw notAvailable(cell.message, 'MISSING_FIELD');
-    if (cell === EMPTY) throw notAvailable(`${q.name} has no ${f}${q.isTraded ? '' : ' (not traded)'}`, 'NO_VALUE');
+    if (cell instanceof CellError) throw formulaError('MISSING_FIELD', cell.message);
+    // Empty: the coin has no such value (no max supply), or none because it is not traded (PRICE's words).
+    if (cell === EMPTY) throw q.isTraded ? formulaError('NOT_FOUND', `${q.name} has no ${f}`) : notTraded(q.name, f);
     return cell;
   });
 }

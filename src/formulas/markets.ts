@@ -8,7 +8,7 @@ import { ENDPOINTS } from '../api/endpoints';
 import type { CurrencyCategory, MarketItem } from '../api/records';
 import type { RejectedItem } from '../api/read-data';
 import { boolArg, choiceArg, choicesOf, currencyArg, headersArg, intArg, notGiven, scalar, textArg, type Arg } from './args';
-import { notAvailable, table, type Column, type Grid, type UnreadableRow } from './cells';
+import { formulaError, table, type Column, type Grid, type UnreadableRow } from './cells';
 import { convertQuote, fiatRate, isApiCurrency, type MoneyQuote } from './currency';
 import type { FormulaContext } from './host';
 import { QUOTE_FIELDS, quoteFields } from './quote-fields';
@@ -29,7 +29,7 @@ async function lookupId(ctx: FormulaContext, v: Arg, name: 'category' | 'tag'): 
   if (/^\d+$/.test(text)) return Number(text);
   const list = await ctx.client.get(name === 'category' ? 'categories' : 'tags');
   const hit = list.data.find((c) => c.slug.toLowerCase() === text || c.name.toLowerCase() === text);
-  if (!hit) throw notAvailable(`Unknown ${name} "${String(v)}"`, 'NOT_FOUND');
+  if (!hit) throw formulaError('NOT_FOUND', `Unknown ${name} "${String(v)}"`);
   return hit.id;
 }
 
@@ -43,7 +43,7 @@ async function stablecoinCategory(ctx: FormulaContext): Promise<number> {
   const list = await ctx.client.get('categories');
   const isStable = (c: CurrencyCategory) => /^stable-?coins?$/i.test(c.slug) || /^stable\s?coins?$/i.test(c.name.trim());
   const hit = list.data.find(isStable);
-  if (!hit) throw notAvailable('The API\'s category list has no Stablecoin category: stablecoins cannot be left out', 'NOT_FOUND');
+  if (!hit) throw formulaError('NOT_FOUND', 'The API\'s category list has no Stablecoin category: stablecoins cannot be left out');
   return hit.id;
 }
 
@@ -116,7 +116,7 @@ export async function markets(
  */
 async function marketsFromList(ctx: FormulaContext, n: number, narrowed: readonly string[], cur: string, columns: Column<MoneyQuote>[], showHeaders: boolean): Promise<Grid> {
   const why = 'The markets list is not available to this key; the list of currencies it gets prices from instead';
-  if (narrowed.length > 0) throw notAvailable(`${why} is by rank only, without ${narrowed.join(', ')}: leave ${narrowed.length > 1 ? 'them' : 'it'} out`, 'ENDPOINT_NOT_AVAILABLE');
+  if (narrowed.length > 0) throw formulaError('ENDPOINT_NOT_AVAILABLE', `${why} is by rank only, without ${narrowed.join(', ')}: leave ${narrowed.length > 1 ? 'them' : 'it'} out`);
   const [page, rate] = await Promise.all([ctx.client.getPages('currencyList', { query: {}, maxItems: n }), fiatRate(ctx.client, cur)]);
   // guess: the list comes by rank, as the markets list does; sorted here so the rows read by rank whatever it is.
   const byRank = [...page.data].sort((a, b) => (a.rank ?? Number.POSITIVE_INFINITY) - (b.rank ?? Number.POSITIVE_INFINITY));

@@ -30,8 +30,8 @@
  */
 import { chartDepthDays, chartReachStart } from '../api/endpoints';
 import type { Candle } from '../api/records';
-import { hasCode } from '../client/api-error';
-import { notAvailable } from './cells';
+import { isDepthLimit } from '../client/api-error';
+import { formulaError } from './cells';
 import type { FormulaContext } from './host';
 
 const DAY = 86_400_000;
@@ -69,7 +69,7 @@ export function sparklineReachMessage(plan: string, interval: string, now: numbe
 /** Refuses, before a request, a sparkline start deeper than the plan's documented reach; a plan the table does not know goes to the service. */
 export function checkSparklineReach(plan: string | undefined, interval: string, start: number, now: number): void {
   const days = plan ? chartDepthDays(plan, interval) : null;
-  if (plan && days !== null && start < chartReachStart(days, now)) throw notAvailable(sparklineReachMessage(plan, interval, now), 'PLAN_LIMIT_EXCEEDED');
+  if (plan && days !== null && start < chartReachStart(days, now)) throw formulaError('PLAN_LIMIT_EXCEEDED', sparklineReachMessage(plan, interval, now));
 }
 
 // ---------------------------------------------------------------- OHLCV (depth judged from the answer)
@@ -134,22 +134,22 @@ export async function checkCandleReach(
   // Daily and longer candles starting later: the coin's first period (STOCKHISTORY's partial answer).
   if (interval !== 'hour' && first !== undefined) return;
   const historyStart = await firstDailyCandle(ctx, coin.id, span.start);
-  if (historyStart === null || historyStart >= span.end) throw notAvailable(noHistoryMessage(coin.name, span, historyStart));
-  if (interval !== 'hour') throw notAvailable(`No ${CANDLES[interval]} for ${coin.name} from ${isoDay(span.start)} to ${isoDay(span.end - 1)}`);
+  if (historyStart === null || historyStart >= span.end) throw formulaError('NOT_FOUND', noHistoryMessage(coin.name, span, historyStart));
+  if (interval !== 'hour') throw formulaError('NOT_FOUND', `No ${CANDLES[interval]} for ${coin.name} from ${isoDay(span.start)} to ${isoDay(span.end - 1)}`);
   // Hourly: its hours start on or after the coin's first day: the history start, a partial answer.
   if (first !== undefined && dayOf(first) <= dayOf(historyStart)) return;
   const firstHour = first ?? (await firstHourlyCandle(ctx, coin.id, span.start));
   if (firstHour === null || firstHour < span.start) {
-    throw notAvailable(`No hourly candles for ${coin.name} between ${isoDay(span.start)} and ${isoDay(span.end - 1)} on this key, though its history starts ${isoDay(historyStart)}; ${WAY_OUT}`);
+    // The coin has history there and this key gets none of its hours: the key's reach, as below.
+    throw formulaError('PLAN_LIMIT_EXCEEDED', `No hourly candles for ${coin.name} between ${isoDay(span.start)} and ${isoDay(span.end - 1)} on this key, though its history starts ${isoDay(historyStart)}; ${WAY_OUT}`);
   }
-  throw notAvailable(hourlyReachMessage(planName(ctx), firstHour, ctx.now()), 'PLAN_LIMIT_EXCEEDED');
+  throw formulaError('PLAN_LIMIT_EXCEEDED', hourlyReachMessage(planName(ctx), firstHour, ctx.now()));
 }
 
 /** The service refused a candle range as deeper than the plan (403 PLAN_LIMIT_EXCEEDED, [doc]): said with the way out. */
 export function candleRefusal(e: unknown, interval: CandleInterval, ctx: FormulaContext): unknown {
-  if (!hasCode(e, 'PLAN_LIMIT_EXCEEDED') || !(e instanceof Error)) return e;
   // A credit limit is PLAN_LIMIT_EXCEEDED too: its own words already say so.
-  if (/credit/i.test(e.message)) return e;
+  if (!isDepthLimit(e)) return e;
   const plan = planName(ctx);
-  return notAvailable(`${CANDLES[interval][0].toUpperCase()}${CANDLES[interval].slice(1)} do not reach back that far on ${plan ? `the ${plan} plan` : 'this key'} (the service: ${e.message.replace(/^[A-Za-z]+: /, '').replace(/\.$/, '')}); ${interval === 'hour' ? WAY_OUT : 'ask for a later start'}`, 'PLAN_LIMIT_EXCEEDED');
+  return formulaError('PLAN_LIMIT_EXCEEDED', `${CANDLES[interval][0].toUpperCase()}${CANDLES[interval].slice(1)} do not reach back that far on ${plan ? `the ${plan} plan` : 'this key'} (the service: ${e.message.replace(/^[A-Za-z]+: /, '').replace(/\.$/, '')}); ${interval === 'hour' ? WAY_OUT : 'ask for a later start'}`);
 }

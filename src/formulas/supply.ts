@@ -11,7 +11,7 @@ import {
 } from '../api/records';
 import { boolArg, choiceArg, choicesOf, coinArg, fieldArg, headersArg, type Arg } from './args';
 import {
-  dateCell, decimalCell, fieldTable, recordCells, notAvailable, numberCell, reported, reportedCell, table, textCell,
+  dateCell, decimalCell, fieldTable, recordCells, formulaError, numberCell, reported, reportedCell, table, textCell,
   type Cell, type Column, type Grid,
 } from './cells';
 import type { Catalog, FormulaContext } from './host';
@@ -92,14 +92,15 @@ async function vesting(ctx: FormulaContext, coin: Arg, includeUntracked: Arg, he
     id: ref.id, query: { includeUntracked: untracked ? true : undefined },
   }).catch((e: unknown) => {
     if (untracked && hasCode(e, 'VALIDATION_ERROR') && /includeUntracked/.test(e.message)) {
-      throw notAvailable(
+      // Not the user's mistake (the spec has the argument): data this service does not have, so #N/A, not VALIDATION_ERROR's #VALUE!.
+      throw formulaError('NOT_FOUND',
         `The service lists tracked allocations only (allocations with a known unlock schedule) and refused includeUntracked. ` +
-        `Leave includeUntracked empty or FALSE for ${ref.name}'s tracked allocations.`, 'VALIDATION_ERROR');
+        `Leave includeUntracked empty or FALSE for ${ref.name}'s tracked allocations.`);
     }
     throw e;
   });
   // Empty by rule (the spec allows a coin without vesting data): say so, not a header row over nothing.
-  if (res.data.length === 0 && !res.rejected) throw notAvailable(`${ref.name} has no vesting data`, 'NO_DATA');
+  if (res.data.length === 0 && !res.rejected) throw formulaError('NOT_FOUND', `${ref.name} has no vesting data`);
   return table(res.data, VESTING_COLUMNS, showHeaders, `${ref.name} has no vesting allocations`, res.rejected);
 }
 
@@ -130,7 +131,7 @@ async function vcpressure(ctx: FormulaContext, coin: Arg, field: Arg): Promise<G
   const ref = await resolveCoin(ctx, input);
   const res = await ctx.client.get('vcPressure', { id: ref.id }).catch((e: unknown) => {
     // The service answers 404 for a coin without investor data: say which coin.
-    if (hasCode(e, 'NOT_FOUND')) throw notAvailable(`${ref.name} has no VC pressure data`, 'NOT_FOUND');
+    if (hasCode(e, 'NOT_FOUND')) throw formulaError('NOT_FOUND', `${ref.name} has no VC pressure data`);
     throw e;
   });
   return recordCells(VCPRESSURE_FIELDS, res.data, f);
@@ -181,7 +182,7 @@ async function holders(ctx: FormulaContext, coin: Arg, view: Arg, headers: Arg):
   const ref = await resolveCoin(ctx, input);
   // Empty by rule (a native coin such as ethereum has no token holders; the spec's
   // blockchainId is then null): say so, not a header row over nothing.
-  const none = () => notAvailable(`No holders data for ${ref.name}: the API has none for native coins and coins without a token contract`, 'NO_DATA');
+  const none = () => formulaError('NOT_FOUND', `No holders data for ${ref.name}: the API has none for native coins and coins without a token contract`);
   if (v === 'top') {
     const res = await ctx.client.get('holders', { id: ref.id });
     if (res.data.length === 0 && !res.rejected) throw none();
