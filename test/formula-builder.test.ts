@@ -19,7 +19,7 @@ import { callText, logRows, LOG_HEADER } from '../src/taskpane/answer-log';
 import { candidateLabel, findCoin, searchCoins, sharedSymbolNote } from '../src/taskpane/coin-search';
 import { currentErrors, errorWords } from '../src/taskpane/error-words';
 import { bucketsBetween, estimateCredits } from '../src/taskpane/builder-cost';
-import { dryRun } from '../src/taskpane/builder-dry-run';
+import { dryRun, planNote } from '../src/taskpane/builder-dry-run';
 import { buildCall, builderFunctions, fieldsOf, type FunctionsJson } from '../src/taskpane/formula-builder';
 import { cryptoCalls, usesDefaultCurrency } from '../src/taskpane/formula-calls';
 import { freezePlan, frozenKey, readRecord, restorePlan, EMPTY_RECORD } from '../src/taskpane/freeze';
@@ -107,6 +107,24 @@ describe('the dry run: the formula\'s own checks, no request', () => {
     const noCoin = await run('OHLCV', [null, '2024-01-01', null, null, null, []]);
     assert.equal(noCoin.error?.field, 'coin');
     assert.equal(s.emulator!.stats().requests, before, 'the dry run made no request');
+  });
+
+  test('what the cell would show, by the one mapping: an unknown coin is #N/A, a bug is #N/A "unexpected error", not #VALUE!', async () => {
+    const unknown = await run('OHLCV', ['nosuchcoin', '2024-01-01', null, null, null, []]);
+    assert.deepEqual(unknown.error, { code: '#N/A', message: 'Unknown coin "nosuchcoin"', field: null });
+    const deps = { settings: { defaultCurrency: 'USD' as const, dateSystem: '1900' as const }, now: () => FROZEN_NOW, client: s.client, resolve: () => null };
+    const bug = await dryRun('PRICE', () => {
+      throw new TypeError('boom');
+    }, [], ['coin'], deps);
+    assert.deepEqual(bug.error, { code: '#N/A', message: 'PRICE: unexpected error: boom', field: null });
+  });
+
+  test('a plan below what the requests need: the shared "needs the plan" words, with the account\'s plan', () => {
+    const trending = [{ kind: 'get' as const, endpoint: 'trending', query: {} }];
+    assert.equal(planNote([{ kind: 'get', endpoint: 'ohlcv', query: {} }], 'Basic'), ' It needs the Advanced plan or higher (yours: Basic): the cell would show #N/A.');
+    assert.equal(planNote(trending, 'Pro'), '');
+    assert.equal(planNote(trending, 'Gold'), '', 'a plan the add-in does not know: nothing said');
+    assert.equal(planNote(trending, undefined), '');
   });
 
   test('good arguments: the requests the formula would make, priced by the endpoint table', async () => {

@@ -6,7 +6,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { AccountStatus, Ambiguity, MeterSnapshot } from '../src/client';
+import { ApiError, type AccountStatus, type Ambiguity, type MeterSnapshot } from '../src/client';
 import { formatInt, formatRelative, maskKey, nextUtcMidnight } from '../src/taskpane/format';
 import { keyCheckOutcome, refreshDoneMessage, statusErrorMessage } from '../src/taskpane/messages';
 import { policyAllowsConnect } from '../src/taskpane/content-policy';
@@ -69,7 +69,7 @@ describe('format', () => {
 });
 
 describe('messages', () => {
-  const err = (code: string) => ({ error: { code, message: `m-${code}` } });
+  const err = (code: string) => ({ error: new ApiError({ code, message: `m-${code}` }) });
   test('each key-check outcome has its own message, and only a rejected key is not saved', () => {
     const ok = keyCheckOutcome({ plan: 'Pro', rateLimitPerMinute: 100 }, BASE);
     const invalid = keyCheckOutcome(err('API_KEY_INVALID'), BASE);
@@ -98,8 +98,15 @@ describe('messages', () => {
     assert.match(o.text, /INTERNAL_ERROR/);
   });
   test('status errors', () => {
-    assert.match(statusErrorMessage({ code: 'API_KEY_INVALID', message: '' }, BASE).text, /Invalid API key/);
-    assert.match(statusErrorMessage({ code: 'NETWORK_ERROR', message: '' }, 'http://127.0.0.1:9').text, /127\.0\.0\.1:9/);
+    assert.match(statusErrorMessage(new ApiError({ code: 'API_KEY_INVALID', message: '' }), BASE).text, /Invalid API key/);
+    assert.match(statusErrorMessage(new ApiError({ code: 'NETWORK_ERROR', message: '' }), 'http://127.0.0.1:9').text, /127\.0\.0\.1:9/);
+  });
+  test('only the client\'s errors are read by code: anything else that failed is UNEXPECTED, said with its words', () => {
+    const odd = Object.assign(new Error('storage failed'), { code: 'API_KEY_INVALID' });
+    const o = keyCheckOutcome({ error: odd }, BASE);
+    assert.deepEqual([o.kind, o.save], ['other', true]);
+    assert.match(o.text, /\(UNEXPECTED\): storage failed/);
+    assert.match(statusErrorMessage({ code: 'NO_API_KEY', message: 'x' }, BASE).text, /^Could not read the plan \(UNEXPECTED\): x/);
   });
   test('refresh outside Excel says nothing was recalculated', () => {
     assert.match(refreshDoneMessage('workbook', false).text, /Not running inside Excel/);

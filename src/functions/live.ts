@@ -6,6 +6,7 @@
  * settings build a new runtime with a new stream, and the cells move to it.
  */
 import type { FormulaError } from '../formulas/cells';
+import { toFormulaError } from '../formulas/failure';
 import { liveCell } from '../formulas/live';
 import { excelError, inPreview } from '../office/custom-functions';
 import { getRuntime, onRuntimeChanged, type Runtime } from '../office/runtime';
@@ -54,11 +55,7 @@ export function livePrice(coin: any, intervalSeconds: any, currency: LiveCurrenc
     return;
   }
   const fail = (e: unknown) => {
-    if (canceled) return;
-    const err = e as Partial<FormulaError>;
-    invocation.setResult(
-      excelError({ code: typeof err.code === 'string' ? err.code : '#N/A', message: e instanceof Error ? e.message : 'Unexpected error' }),
-    );
+    if (!canceled) invocation.setResult(excelError(toFormulaError(e, 'LIVEPRICE')));
   };
   const start = (rt: Runtime) => {
     if (canceled) return;

@@ -3,10 +3,12 @@
  * so its argument readers (src/formulas/args.ts) speak before any request, and
  * the requests it would start are noted for the cost (builder-cost.ts).
  */
-import { ENDPOINTS, type EndpointName } from '../api/endpoints';
+import { ENDPOINTS, PLANS, planAllows, type EndpointName, type Plan } from '../api/endpoints';
 import type { CoinRef } from '../client';
+import { ApiError } from '../client/api-error';
+import { planNeeded } from '../client/error-rules';
 import type { HistoricalKey } from '../client/historical-batcher';
-import { FormulaError } from '../formulas/cells';
+import { toFormulaError } from '../formulas/failure';
 import type { FormulaContext, FormulaFn, Settings } from '../formulas/host';
 import { isReachCheck } from '../formulas/reach';
 
@@ -59,7 +61,7 @@ export async function dryRun(id: string, fn: FormulaFn, args: unknown[], params:
         case 'resolveCoin':
           return async (input: string | number) => {
             const c = deps.resolve(input);
-            if (!c) throw Object.assign(new Error(`Unknown coin "${String(input)}"`), { code: 'UNKNOWN_COIN' });
+            if (!c) throw new ApiError({ code: 'UNKNOWN_COIN', message: `Unknown coin "${String(input)}"` });
             return c;
           };
         case 'get':
@@ -107,13 +109,25 @@ export async function dryRun(id: string, fn: FormulaFn, args: unknown[], params:
     if (e instanceof DataWouldBeFetched) return { error: null, requests, complete: true };
     // Empty answers the formula could not go on from: what comes after is not known.
     if (asked) return { error: null, requests, complete: !requests.some((r) => LOOKUPS.has(r.endpoint)) };
-    const code = e instanceof FormulaError ? e.code : (e as { code?: unknown })?.code === 'UNKNOWN_COIN' ? '#N/A' : '#VALUE!';
-    const message = e instanceof Error ? e.message : String(e);
+    // What the cell would show: the same mapping as the calculation host's.
+    const { code, message } = toFormulaError(e, id.toUpperCase());
     // The formulas' messages name the argument first: "start must be…", "interval is required…".
     const first = /^([A-Za-z]+)\b/.exec(message)?.[1] ?? '';
     const field = params.find((p) => p.toLowerCase() === first.toLowerCase()) ?? null;
     return { error: { code, message, field }, requests, complete: true };
   }
+}
+
+/**
+ * The plan the requests need when the account's is lower, as a sentence to follow the cost;
+ * '' when its plan has them all, or is not one the add-in knows.
+ */
+export function planNote(requests: readonly PlannedRequest[], plan: string | undefined): string {
+  if (!plan || !(PLANS as readonly string[]).includes(plan)) return '';
+  const needs = requests
+    .map((r): Plan => (Object.hasOwn(ENDPOINTS, r.endpoint) ? ENDPOINTS[r.endpoint as EndpointName].plan : 'Sandbox'))
+    .find((p) => !planAllows(plan as Plan, p));
+  return needs ? ` ${planNeeded('It', needs, `yours: ${plan}`)}: the cell would show #N/A.` : '';
 }
 
 /** Lists a formula looks an argument up in before asking for its data (a chain by name, a category by slug). */

@@ -5,15 +5,16 @@
  * by the endpoint table, a preview of its result on request, and Insert into
  * the active cell through the Excel API.
  */
-import { ENDPOINTS, PLANS, planAllows, type EndpointName, type Plan } from '../api/endpoints';
+import { hasCode } from '../client/api-error';
 import { CATALOG } from '../formulas/catalog';
+import { toFormulaError } from '../formulas/failure';
 import { loadCoinDirectory, type CoinDirectory } from '../office/coin-directory';
 import type { Runtime } from '../office/runtime';
 import { insertFormula } from '../office/workbook-cells';
 import { candidateLabel, findCoin, searchCoins, sharedSymbolNote, type Candidate } from './coin-search';
 import { busy, el, isBusy, show } from './dom';
 import { estimateCredits } from './builder-cost';
-import { dryRun, type DryRun } from './builder-dry-run';
+import { dryRun, planNote, type DryRun } from './builder-dry-run';
 import {
   buildCall, builderFunctions, fieldsOf,
   type BuiltCall, type Field, type FormValues, type FunctionMeta, type FunctionsJson,
@@ -122,9 +123,8 @@ export class BuilderSection {
       d = await this.#directoryReady();
     } catch (e) {
       note.textContent = '';
-      const code = (e as { code?: unknown })?.code;
       el('coin-error').textContent =
-        code === 'NO_API_KEY' || code === 'API_KEY_MISSING' ? 'Add your API key above to search coins.' : `The coin list could not be read: ${e instanceof Error ? e.message : String(e)}`;
+        hasCode(e, 'NO_API_KEY', 'API_KEY_MISSING') ? 'Add your API key above to search coins.' : `The coin list could not be read: ${e instanceof Error ? e.message : String(e)}`;
       return;
     }
     if (el<HTMLInputElement>('coin-input').value !== text) return; // typed on meanwhile
@@ -276,19 +276,9 @@ export class BuilderSection {
     }
     el('builder-error').textContent = error && !error.field ? `${error.code} ${error.message}` : '';
     const estimate = run && !error ? estimateCredits(run.requests, Date.now(), run.complete) : null;
-    el('builder-cost').textContent = estimate ? costText(estimate.credits, estimate.exact, estimate.lines, this.#planNote(run!)) : '';
+    el('builder-cost').textContent = estimate ? costText(estimate.credits, estimate.exact, estimate.lines, planNote(run!.requests, this.#rt.client.meter.snapshot().plan?.plan)) : '';
     el('builder-cost').dataset.credits = estimate ? String(estimate.credits) : '';
     return { built, run, credits: estimate?.credits ?? 0 };
-  }
-
-  /** The plan the requests need, when the account's is lower. */
-  #planNote(run: DryRun): string {
-    const plan = this.#rt.client.meter.snapshot().plan?.plan;
-    if (!plan || !(PLANS as readonly string[]).includes(plan)) return '';
-    const needs = run.requests
-      .map((r) => (Object.hasOwn(ENDPOINTS, r.endpoint) ? ENDPOINTS[r.endpoint as EndpointName].plan : 'Sandbox'))
-      .find((p) => !planAllows(plan as Plan, p as Plan));
-    return needs ? ` It needs the ${needs} plan or higher (yours: ${plan}): the cell would show #N/A.` : '';
   }
 
   /** The first field the check found wrong, focused; false when none. */
@@ -345,8 +335,8 @@ export class BuilderSection {
       });
     } catch (e) {
       el('builder-result-wrap').hidden = true;
-      const err = e as { code?: string; message?: string };
-      show(el('builder-message'), { tone: 'error', text: `The cell would show ${err.code ?? '#N/A'}: ${err.message ?? String(e)}` });
+      const err = toFormulaError(e, this.#fn.id.toUpperCase());
+      show(el('builder-message'), { tone: 'error', text: `The cell would show ${err.code}: ${err.message}` });
     } finally {
       busy(button, false);
     }

@@ -3,6 +3,7 @@
  * plan, refreshing. Pure: codes in, text out. Messages never include the key.
  */
 import { isPlan } from '../api/endpoints';
+import { ApiError } from '../client/api-error';
 import { hostOf } from './format';
 
 export type Tone = 'success' | 'warning' | 'error' | 'info';
@@ -19,13 +20,13 @@ export interface KeyCheckOutcome extends Message {
   kind: 'ok' | 'invalid' | 'inactive' | 'network' | 'rate-limit' | 'other';
 }
 
-interface Failure {
-  code?: unknown;
-  message?: unknown;
-}
-
-const codeOf = (e: unknown): string => (typeof (e as Failure)?.code === 'string' ? ((e as Failure).code as string) : 'UNEXPECTED');
-const textOf = (e: unknown): string => (typeof (e as Failure)?.message === 'string' ? ((e as Failure).message as string) : String(e));
+/** The client's code; anything else that failed is UNEXPECTED (a `code` on another object is not read). */
+const codeOf = (e: unknown): string => (e instanceof ApiError ? e.code : 'UNEXPECTED');
+/** Any error's words (Office's errors among them): read where present. */
+const textOf = (e: unknown): string => {
+  const m = (e as { message?: unknown } | null)?.message;
+  return typeof m === 'string' ? m : String(e);
+};
 
 /** The key was checked with /v3/status: what to say and whether to keep it. */
 export function keyCheckOutcome(result: { plan: string; rateLimitPerMinute: number } | { error: unknown }, apiBaseUrl: string): KeyCheckOutcome {
