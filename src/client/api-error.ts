@@ -91,8 +91,6 @@ export function abortedError(endpoint?: EndpointName): ApiError {
 export function allowsLastGood(e: unknown): boolean {
   return e instanceof ApiError && errorRule(e.code, e.status).lastGood;
 }
-// old name, kept until src/client/index.ts, client.ts, map-store.ts and quote-cache.ts move
-export const allowsStaleFallback = allowsLastGood;
 
 /**
  * A plan limit that is the depth of history (a range deeper than the plan reaches), not credits

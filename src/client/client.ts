@@ -16,7 +16,7 @@
  */
 import { CONVERT_CURRENCIES, DEFAULT_RATE_LIMIT_PER_MINUTE, type ConvertCurrency, type EndpointData, type EndpointName } from '../api/endpoints';
 import type { AccountStatus, CurrencyListItem, HistoricalItem, MarketItem, Profile } from '../api/records';
-import { allowsStaleFallback, ApiError, abortedError } from './api-error';
+import { allowsLastGood, ApiError, abortedError } from './api-error';
 import { abortable } from './cancellation';
 import { canonicalRequest, freshnessOf, type CanonicalRequest } from './canonical-request';
 import { resolveOptions, type ClientOptions, type ResolvedOptions } from './client-options';
@@ -254,7 +254,7 @@ export class MarketClient {
     try {
       return { entry: await promise, stale: false, fromCache: false };
     } catch (e) {
-      if (held && allowsStaleFallback(e)) return { entry: held, stale: true, fromCache: true };
+      if (held && allowsLastGood(e)) return { entry: held, stale: true, fromCache: true };
       throw e;
     }
   }

@@ -1,7 +1,7 @@
 /** The shared API client: cached, shared, paced, retried, validated. */
 export { MarketClient, DEFAULT_FRESHNESS_MS, DEFAULT_TIMEOUT_MS, DEFAULT_MAX_RETRIES, DEFAULT_MAX_CACHE_ENTRIES, DEFAULT_BATCH_WINDOW_MS, PERSIST_DELAY_MS } from './client';
 export type { ClientOptions, Fetched, RequestOptions } from './client';
-export { ApiError, allowsStaleFallback, hasCode, routeUnavailable } from './api-error';
+export { ApiError, allowsLastGood, hasCode, routeUnavailable } from './api-error';
 export { CLIENT_ERROR_CODES, ERROR_RULES, FORMULA_ERROR_CODES, errorRule } from './error-rules';
 export type { ErrorCode, ErrorRule } from './error-rules';
 export type { CoinRef, Ambiguity } from './coin-ref';

@@ -8,7 +8,7 @@
  * whole recalculation's worth of pages. A failing store is treated as empty.
  */
 import { canonicalRequest } from './canonical-request';
-import { ApiError, allowsStaleFallback } from './api-error';
+import { ApiError, allowsLastGood } from './api-error';
 import { abortable } from './cancellation';
 import { SharedWork } from './shared-work';
 import { CoinMap, RankBook } from './coin-map';
@@ -126,7 +126,7 @@ export class CoinMapStore {
       this.#schedulePersist();
       return map;
     } catch (e) {
-      if (this.#map && allowsStaleFallback(e)) return this.#map;
+      if (this.#map && allowsLastGood(e)) return this.#map;
       throw e;
     }
   }

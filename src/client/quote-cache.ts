@@ -7,7 +7,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import { CONVERT_CURRENCIES, type ConvertCurrency } from '../api/endpoints';
-import { allowsStaleFallback, ApiError } from './api-error';
+import { allowsLastGood, ApiError } from './api-error';
 import type { Quote } from './quote';
 
 /**
@@ -60,7 +60,7 @@ export class QuoteCache {
   /** What a failure leaves a waiting coin: its last good quote marked stale where the failure allows it, else the error. */
   fallback(id: number, currency: ConvertCurrency, e: unknown): Quote | Error {
     const held = this.#held.peek(quoteKey(id, currency));
-    if (held && allowsStaleFallback(e)) return { ...held.quote, stale: true };
+    if (held && allowsLastGood(e)) return { ...held.quote, stale: true };
     return e instanceof Error ? e : new ApiError({ code: 'UNEXPECTED_RESPONSE', message: String(e) });
   }
 
