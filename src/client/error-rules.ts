@@ -172,7 +172,7 @@ export const ERROR_RULES: Readonly<Record<ErrorCode, ErrorRule>> = {
   /** "The API answered without price (bitcoin, /v3/currencies/markets)": the field and where, as the client wrote it. */
   MISSING_FIELD: row({ retry: false, lastGood: true, scope: 'item', say: asIs, words: 'Data missing from the answer', gone: 'success' }),
   BUDGET_EXCEEDED: row({ retry: false, lastGood: true, say: asIs, words: 'Daily credit budget reached', gone: 'day' }),
-  ABORTED: row({ retry: false, lastGood: false, say: () => 'Canceled', words: 'Cancelled', gone: 'success' }),
+  ABORTED: row({ retry: false, lastGood: false, say: () => 'Canceled', words: 'Canceled', gone: 'success' }),
   // formula codes
   INVALID_ARGUMENT: row({ retry: false, lastGood: false, scope: 'item', cell: '#VALUE!', say: asIs, words: 'Argument not valid' }),
   NOT_TRADED: row({ retry: false, lastGood: false, scope: 'item', say: asIs, words: 'Not traded' }),
