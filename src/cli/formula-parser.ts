@@ -3,6 +3,7 @@
  * Arguments may be text ("" escapes a quote), numbers, TRUE/FALSE, omitted
  * (,,), array constants ({1,2;3,4}: a range, as a 2-D array) and DATE(y,m,d).
  */
+import { toSerial } from '../formulas/cells';
 
 export type ParsedArg = string | number | boolean | null | ParsedArg[][];
 
@@ -86,7 +87,7 @@ export function parseFormula(text: string): ParsedFormula {
         const args = argList();
         if (args.length !== 3 || !args.every((a) => typeof a === 'number')) fail('DATE needs (year, month, day)');
         const [y, m, d] = args as number[];
-        return Date.UTC(y, m - 1, d) / 86_400_000 + 25_569;
+        return toSerial(Date.UTC(y, m - 1, d));
       }
     }
     return fail('expected a value');

@@ -15,6 +15,7 @@
  * row; TRUE/FALSE; OHLCV's fields, where 0 is Date) a blank cell on an older
  * desktop build cannot be told from a typed 0.
  */
+import { DAY_MS, startOfUtcDay } from '../api/utc-day';
 import { fromSerial, invalidValue, serialFrom, type DateSystem } from './cells';
 import { coinFromDataType, describeDataType, isDataType } from './data-type-arg';
 
@@ -176,9 +177,7 @@ const joinOr = (xs: string[]) => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, 
 
 // ---------------------------------------------------------------- dates
 
-const DAY = 86_400_000;
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-export const startOfUtcDay = (ms: number) => Math.floor(ms / DAY) * DAY;
 
 /** A span of time [start, end) that a date argument denotes. */
 export interface Span {
@@ -201,11 +200,11 @@ export function spanArg(v: Arg, name: string, now: number, dates: DateSystem = '
     if (!Number.isFinite(v) || v < 1 || v > 2_958_465) throw invalidValue(`${name} must be ${DATE_HELP}`);
     const start = startOfUtcDay(fromSerial(serialFrom(v, dates)));
     if (start < 0) throw invalidValue(`${name} must be a date from 1970 on; got ${isoDay(start)}`);
-    return { start, end: start + DAY };
+    return { start, end: start + DAY_MS };
   }
   if (v instanceof Date) {
     const start = startOfUtcDay(v.getTime());
-    return { start, end: start + DAY };
+    return { start, end: start + DAY_MS };
   }
   const s = String(v).trim().toUpperCase();
   let m: RegExpMatchArray | null;
@@ -225,8 +224,8 @@ export function spanArg(v: Arg, name: string, now: number, dates: DateSystem = '
   if ((m = s.match(/^(\d{1,4})\s*([DWMY])$/))) {
     const n = Number(m[1]);
     const d = new Date(now);
-    if (m[2] === 'D') d.setTime(now - n * DAY);
-    else if (m[2] === 'W') d.setTime(now - n * 7 * DAY);
+    if (m[2] === 'D') d.setTime(now - n * DAY_MS);
+    else if (m[2] === 'W') d.setTime(now - n * 7 * DAY_MS);
     else if (m[2] === 'M') d.setUTCMonth(d.getUTCMonth() - n);
     else d.setUTCFullYear(d.getUTCFullYear() - n);
     return { start: startOfUtcDay(d.getTime()), end: now };
@@ -240,7 +239,7 @@ export function spanArg(v: Arg, name: string, now: number, dates: DateSystem = '
     const ms = Date.parse(s.length === 10 ? `${s}T00:00:00Z` : s);
     if (Number.isFinite(ms)) {
       const start = startOfUtcDay(ms);
-      return { start, end: start + DAY };
+      return { start, end: start + DAY_MS };
     }
   }
   throw invalidValue(`${name} must be ${DATE_HELP}; got ${shown(v)}`);

@@ -6,6 +6,7 @@
  * CustomFunctions.Error and a date into what the workbook can hold
  * (forWorkbook below); the CLI prints them.
  */
+import { DAY_MS } from '../api/utc-day';
 import { ApiError, hasCode } from '../client/api-error';
 import type { EndpointName } from '../api/endpoints';
 import { ERROR_RULES, type ErrorCode, type ExcelErrorCode } from '../client/error-rules';
@@ -94,16 +95,15 @@ export type FormulaResult = Cell | Grid;
 
 export const EMPTY = '';
 
-const MS_PER_DAY = 86_400_000;
 /** Days from Excel's 1899-12-30 epoch to the Unix epoch. */
 const EXCEL_EPOCH_OFFSET = 25_569;
 
 /** Epoch ms → Excel serial date in the 1900 system (UTC). */
 export function toSerial(ms: number): number {
-  return ms / MS_PER_DAY + EXCEL_EPOCH_OFFSET;
+  return ms / DAY_MS + EXCEL_EPOCH_OFFSET;
 }
 export function fromSerial(serial: number): number {
-  return Math.round((serial - EXCEL_EPOCH_OFFSET) * MS_PER_DAY);
+  return Math.round((serial - EXCEL_EPOCH_OFFSET) * DAY_MS);
 }
 
 /**
@@ -138,7 +138,7 @@ export function dateCell(value: string | number | null | undefined): DateCell | 
   if (value === null || value === undefined || value === '') return EMPTY;
   const ms = typeof value === 'number' ? value : Date.parse(value);
   if (!Number.isFinite(ms)) return EMPTY;
-  return new DateCell(toSerial(ms), ms % MS_PER_DAY === 0 ? DATE_FORMATS.date : DATE_FORMATS.dateTime);
+  return new DateCell(toSerial(ms), ms % DAY_MS === 0 ? DATE_FORMATS.date : DATE_FORMATS.dateTime);
 }
 export function textCell(value: string | null | undefined): string {
   return value ?? EMPTY;

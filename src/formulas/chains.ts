@@ -5,9 +5,10 @@
  * (a reference list, cached for a day): an unknown chain is #N/A naming it and
  * the closest names, before any per-chain request is spent.
  */
+import { DAY_MS, startOfUtcDay } from '../api/utc-day';
 import { ENDPOINTS } from '../api/endpoints';
 import type { Blockchain, BlockchainMapItem } from '../api/records';
-import { choiceArg, choicesOf, fieldArg, headersArg, scalar, startOfUtcDay, textArg, type Arg } from './args';
+import { choiceArg, choicesOf, fieldArg, headersArg, scalar, textArg, type Arg } from './args';
 import {
   dateCell, decimalCell, recordCells, formulaError, invalidValue, numberCell, table, textCell, type Cell, type Grid,
 } from './cells';
@@ -116,12 +117,11 @@ async function blockchain(ctx: FormulaContext, chain: Arg, field: Arg): Promise<
 
 // ---------------------------------------------------------------- TVL, TVLCHANGE
 
-const DAY = 86_400_000;
 /** TVL without a start: the last 30 days (and today). */
 const TVL_DEFAULT_DAYS = 30;
 
 async function tvl(ctx: FormulaContext, chain: Arg, start: Arg, end: Arg, headers: Arg): Promise<Grid> {
-  const range = chartRange(ctx, start, end, (now) => startOfUtcDay(now) - TVL_DEFAULT_DAYS * DAY);
+  const range = chartRange(ctx, start, end, (now) => startOfUtcDay(now) - TVL_DEFAULT_DAYS * DAY_MS);
   const show = headersArg(headers);
   const ref = await resolveChain(ctx, chain);
   const res = await ctx.client.get('tvlChart', { id: ref.id, query: range?.query });

@@ -8,6 +8,7 @@
  * Field/Value table; with a start date they answer the chart over [start, end)
  * as a table (Date first). The headers argument only applies to the table.
  */
+import { startOfUtcDay } from '../api/utc-day';
 import { DOMINANCE_GROUPS, ENDPOINTS } from '../api/endpoints';
 import type {
   AltcoinIndexSnapshot, DerivativesSnapshot, DominanceSnapshot, FearGreedSnapshot, GainerLoser, GlobalMarket, TrendingItem,
@@ -215,7 +216,7 @@ async function dominance(ctx: FormulaContext, asset: Arg, start: Arg, end: Arg, 
   if (a === 'all') throw invalidValue('"all" is the current snapshot: leave start and end empty, or pick one asset for its history');
   // The snapshot has no USDT share: its current value is today's point of the chart. From the start of
   // today (UTC), not from this instant: a client clock ahead of the server's made `from` later than its `to`.
-  const query = range?.query ?? { from: Math.floor(ctx.now() / 86_400_000) * 86_400_000 };
+  const query = range?.query ?? { from: startOfUtcDay(ctx.now()) };
   const res = await ctx.client.get('dominanceChart', {
     query: { group: a === 'btc' ? undefined : a, ...query },
   });

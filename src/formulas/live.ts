@@ -19,6 +19,7 @@
  * Each subscription is then polled no more often than max(its interval, floor).
  * The loop stops when the last subscriber leaves: no timer is left behind.
  */
+import { DAY_MS } from '../api/utc-day';
 import { DEFAULT_FRESHNESS_MS, ENDPOINTS, creditCost, type ConvertCurrency } from '../api/endpoints';
 import { CallClient, type CallTarget } from '../client/call-client';
 import { dailyCreditsToPace, rateToPace } from '../client/plan-gate';
@@ -198,7 +199,7 @@ export class PriceStream {
     const daily = dailyCreditsToPace(plan);
     const { requests, credits } = this.perTick();
     const rateFloor = rpm > 0 ? (Math.max(1, requests) * 60_000) / (rpm * this.#rateShare) : Infinity;
-    const creditFloor = daily > 0 ? (Math.max(1, credits) * 86_400_000) / (daily * this.#dailyShare) : Infinity;
+    const creditFloor = daily > 0 ? (Math.max(1, credits) * DAY_MS) / (daily * this.#dailyShare) : Infinity;
     const floor = Math.max(this.#freshness, rateFloor, creditFloor);
     return Number.isFinite(floor) ? Math.ceil(floor / 1000) * 1000 : MAX_INTERVAL_SECONDS * 1000;
   }

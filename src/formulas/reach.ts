@@ -28,15 +28,15 @@
  *   plan's reach is another thing: the data exists and the key cannot have it, so a partial
  *   answer would pass for the whole series. That is #N/A with the way out.
  */
+import { DAY_MS } from '../api/utc-day';
 import { chartDepthDays, chartReachStart } from '../api/endpoints';
 import type { Candle } from '../api/records';
 import { isDepthLimit } from '../client/api-error';
 import { formulaError } from './cells';
 import type { FormulaContext } from './host';
 
-const DAY = 86_400_000;
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-const dayOf = (ms: number) => Math.floor(ms / DAY);
+const dayOf = (ms: number) => Math.floor(ms / DAY_MS);
 
 /** "30 days", "1 year", "2 years", "the full history". */
 export function depthWords(days: number): string {

@@ -2,7 +2,7 @@
  * The formula builder's DOM pieces: a field for each argument (formula-builder.ts
  * says which), the cost line, and the first rows of a previewed result.
  */
-import { CellError, DateCell, FormattedCell, type FormulaResult } from '../formulas/cells';
+import { CellError, DateCell, FormattedCell, fromSerial, type FormulaResult } from '../formulas/cells';
 import { el } from './dom';
 import type { Field } from './formula-builder';
 import { creditsPhrase } from '../client';
@@ -69,7 +69,7 @@ export function fieldElement(f: Field): HTMLElement {
 /** A cell of the result as the grid would show it, in short. */
 function cellText(c: unknown): string {
   if (c instanceof CellError) return `${c.error} ${c.message}`;
-  if (c instanceof DateCell) return new Date(Math.round((c.serial - 25569) * 86_400_000)).toISOString().slice(0, c.numberFormat.includes('h') ? 16 : 10).replace('T', ' ');
+  if (c instanceof DateCell) return new Date(fromSerial(c.serial)).toISOString().slice(0, c.numberFormat.includes('h') ? 16 : 10).replace('T', ' ');
   if (c instanceof FormattedCell) return String(c.value);
   if (typeof c === 'number') return Number.isInteger(c) ? String(c) : String(Number(c.toPrecision(10)));
   return String(c ?? '');

@@ -4,6 +4,7 @@
  * day turned, an outage once the same formula answered again. The cell's own
  * message says the rest. Pure.
  */
+import { startOfUtcDay } from '../api/utc-day';
 import { CELL_WORDS, errorRule, type ErrorRule, type ExcelErrorCode } from '../client/error-rules';
 import type { ErrorLogEntry } from '../formulas/host';
 
@@ -27,11 +28,10 @@ export interface ErrorContext {
   lastSuccess(formula: string): number | null;
 }
 
-const DAY = 86_400_000;
 
 /** The entries whose cause is not known to be gone. */
 export function currentErrors(list: readonly ErrorLogEntry[], ctx: ErrorContext): ErrorLogEntry[] {
-  const today = Math.floor(ctx.now / DAY) * DAY;
+  const today = startOfUtcDay(ctx.now);
   return list.filter((e) => {
     switch (wordsOf(e.code).gone) {
       case 'key':
