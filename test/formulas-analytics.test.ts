@@ -10,9 +10,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Candle, FiatItem, MarketItem } from '../src/api/records';
-import { calculate, type JsonCell, type Outcome } from '../src/cli/calculate';
 import type { Session } from '../src/cli/session';
 import { frozenSession, FROZEN_NOW } from './support/frozen-session';
+import { formulaChecks, numberIn, valueOf } from './support/formula-checks';
 
 const FIAT = '/v3/fiat/list';
 const MARKETS = '/v3/currencies/markets';
@@ -23,15 +23,10 @@ before(async () => {
 });
 after(() => s?.close());
 
-const calc = (text: string, on: Session = s): Promise<Outcome> => calculate(on.host, text);
-function grid(o: Outcome): JsonCell[][] {
-  assert.ok('value' in o, `expected a value, got ${JSON.stringify(o).slice(0, 400)}`);
-  return o.value;
-}
-const num = (c: JsonCell): number => {
-  assert.equal(typeof c, 'number', `expected a number, got ${JSON.stringify(c)}`);
-  return c as number;
-};
+const { calc } = formulaChecks(() => s);
+const grid = valueOf;
+const num = numberIn;
+/** Equal within a relative tolerance, absolute below 1 (returns and correlations are small numbers). */
 const near = (a: number, b: number, rel = 1e-9, what = '') =>
   assert.ok(Math.abs(a - b) <= rel * Math.max(1, Math.abs(a), Math.abs(b)), `${what} ${a} ≉ ${b}`);
 const usage = (on: Session = s) => on.emulator!.usage('demo-pro');

@@ -4,18 +4,16 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { calculate, type JsonCell, type Outcome } from '../src/cli/calculate';
+import { calculate, type JsonCell } from '../src/cli/calculate';
 import { openSession, type Session } from '../src/cli/session';
 import { frozenSession } from './support/frozen-session';
+import { formulaChecks, valueOf } from './support/formula-checks';
 import { TEST_DIALECT } from './support/dialect';
 import { TEST_WORKBOOK } from './support/workbook';
 
 let s: Session;
-const calc = (f: string) => calculate(s.host, f);
-const grid = (o: Outcome): JsonCell[][] => {
-  assert.ok('value' in o, `expected a value, got ${JSON.stringify(o)}`);
-  return o.value;
-};
+const { calc } = formulaChecks(() => s);
+const grid = valueOf;
 const cellError = (c: JsonCell) => (typeof c === 'object' && c !== null && 'error' in c ? c : null);
 const markets = async (query: string) => {
   const res = await fetch(`${s.emulator!.url}/v3/currencies/markets?${query}`, { headers: { 'X-Api-Key': 'demo-pro' } });
@@ -171,7 +169,7 @@ describe('SEARCH, PROFILE, CONTRACTS', () => {
     assert.ok(String(v[1][4]).endsWith(String(v[1][2])));
     const sandbox = await openSession({ workbook: TEST_WORKBOOK, key: 'demo-sandbox', emulator: { dialect: TEST_DIALECT } });
     try {
-      const o = await calculate(sandbox.host, '=CRYPTO.CONTRACTS("usd-coin")');
+      const o = await calc('=CRYPTO.CONTRACTS("usd-coin")', sandbox);
       assert.ok('error' in o);
       assert.equal(o.error, '#N/A');
       assert.match(o.message, /Basic plan/);
@@ -185,12 +183,12 @@ describe('warm recalculation', () => {
   test('answers from memory without requests, but never past the live freshness: a new hour brings a new price', async () => {
     const t = await frozenSession();
     try {
-      const first = grid(await calculate(t.host, '=CRYPTO.PRICE("solana")'))[0][0];
+      const first = grid(await calc('=CRYPTO.PRICE("solana")', t))[0][0];
       const requests = t.emulator!.stats().requests;
-      assert.deepEqual(grid(await calculate(t.host, '=CRYPTO.PRICE("solana")')), [[first]]);
+      assert.deepEqual(grid(await calc('=CRYPTO.PRICE("solana")', t)), [[first]]);
       assert.equal(t.emulator!.stats().requests, requests, 'warm: no request');
       t.emulator!.clock.advance(2 * 3_600_000);
-      const later = grid(await calculate(t.host, '=CRYPTO.PRICE("solana")'))[0][0];
+      const later = grid(await calc('=CRYPTO.PRICE("solana")', t))[0][0];
       assert.ok(t.emulator!.stats().requests > requests, 'expired: fetched again');
       assert.notEqual(later, first, 'the market moved in two hours');
     } finally {
@@ -203,7 +201,7 @@ describe('keys and failures', () => {
   test('no key: #N/A saying where to add one, and no request is sent', async () => {
     const none = await openSession({ workbook: TEST_WORKBOOK, key: null, emulator: { dialect: TEST_DIALECT } });
     try {
-      const o = await calculate(none.host, '=CRYPTO.PRICE("bitcoin")');
+      const o = await calc('=CRYPTO.PRICE("bitcoin")', none);
       assert.ok('error' in o);
       assert.equal(o.error, '#N/A');
       assert.match(o.message, /add your key/);
@@ -216,10 +214,10 @@ describe('keys and failures', () => {
   test('an outage keeps the last good value; value preview spends nothing', async () => {
     const t = await openSession({ workbook: TEST_WORKBOOK, client: { maxRetries: 0 }, emulator: { dialect: TEST_DIALECT } });
     try {
-      const first = grid(await calculate(t.host, '=CRYPTO.PRICE("solana")'))[0][0];
+      const first = grid(await calc('=CRYPTO.PRICE("solana")', t))[0][0];
       t.client.refreshAll();
       t.emulator!.faults.queue({ kind: '500', times: 10 });
-      const again = await calculate(t.host, '=CRYPTO.PRICE("solana")');
+      const again = await calc('=CRYPTO.PRICE("solana")', t);
       assert.deepEqual(again, { value: [[first]] });
       assert.ok(t.host.errors().some((e) => /last good value/.test(e.message)));
       const before = t.emulator!.stats().requests;
