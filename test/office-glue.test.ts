@@ -9,7 +9,8 @@
 import { afterEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CellError, DateCell } from '../src/formulas/cells';
-import { toExcel } from '../src/office/custom-functions';
+import { run, toExcel } from '../src/office/custom-functions';
+import { ERROR_RULES } from '../src/client/error-rules';
 import { DateSystemProbe, dateSystemOf, formattedNumbersSupported, workbookTraits } from '../src/office/workbook-traits';
 
 const g = globalThis as Record<string, unknown>;
@@ -99,6 +100,15 @@ test('ask() puts the question as the runtime starts; a read after it waits on th
   assert.equal(await dates.read(), '1904');
   assert.equal(await asked, '1904');
   assert.equal(calls.length, 2, 'asked once');
+});
+
+test('a call canceled before the runtime is ready settles at once: #N/A in the words of the table\'s ABORTED row', async () => {
+  office('1.4', '1900');
+  const inv = { address: 'Sheet1!A1' } as { address: string; onCanceled?: () => void };
+  const pending = run('PRICE', inv as unknown as CustomFunctions.CancelableInvocation, ['bitcoin', null]);
+  inv.onCanceled!();
+  const said = ERROR_RULES.ABORTED.say({ code: 'ABORTED', message: '' }, 'PRICE');
+  await assert.rejects(pending, (e: { code?: string; message?: string }) => e.code === '#N/A' && e.message === said);
 });
 
 test('when Excel cannot say (no Office, or the call fails) the workbook counts as the 1900 system and 1.3', async () => {

@@ -6,8 +6,10 @@
  * date system, which the runtime asks once: workbook-traits.ts). Every call
  * settles: no cell stays #BUSY!.
  */
-import { CellError, FormulaError, forWorkbook, type FormattedNumber, type FormulaResult, type WorkbookTraits } from '../formulas/cells';
+import { CellError, forWorkbook, type FormattedNumber, type FormulaResult, type WorkbookTraits } from '../formulas/cells';
 import type { EntityValue } from '../formulas/entity-cell';
+import { toFormulaError } from '../formulas/failure';
+import { abortedError } from '../client/api-error';
 import { getRuntime } from './runtime';
 import { workbookTraits } from './workbook-traits';
 
@@ -53,7 +55,7 @@ export async function run(id: string, invocation: CustomFunctions.Invocation | u
   try {
     const { host, dateSystem } = await getRuntime();
     const traits = await workbookTraits(dateSystem);
-    if (canceledEarly) throw new FormulaError('#N/A', 'Canceled');
+    if (canceledEarly) throw toFormulaError(abortedError(), id.toUpperCase());
     // Date arguments are serials in the workbook's date system (formulas/args.ts).
     host.settings.dateSystem = traits.dateSystem;
     // The calling cell (@requiresAddress): where the answer's provenance is kept (CRYPTO.ASOF, the pane's log).
@@ -62,7 +64,7 @@ export async function run(id: string, invocation: CustomFunctions.Invocation | u
     return toExcel(await call.result, traits);
   } catch (e) {
     if (e instanceof CustomFunctions.Error) throw e;
-    const err = e instanceof FormulaError ? e : new FormulaError('#N/A', e instanceof Error ? e.message : 'Unexpected error');
+    const err = toFormulaError(e, id.toUpperCase()); // the table's words, as every other cell error
     throw excelError({ code: err.code, message: err.message });
   }
 }
