@@ -145,3 +145,15 @@ test("call(): Excel's glue cancels with a plain callback; a second cancel() of t
   unknown.cancel();
   await assert.rejects(unknown.result, /Unknown formula CRYPTO\.NOPE/);
 });
+
+test("an arguments array is keyed by what it holds when it is asked (Excel's are new each call); a frozen one, handed again as is, by its first asking", async () => {
+  const { host } = setup();
+  const args: unknown[] = ['a'];
+  assert.equal(await host.evaluate('VALUE', args as never), 1);
+  args[0] = 'b'; // not frozen: its caller may change it
+  await assert.rejects(host.evaluate('VALUE', args as never, { preview: true }), /Press Enter/, 'VALUE("b") has no last good value: not the key of "a"');
+  const frozen = Object.freeze(['c']);
+  assert.equal(await host.evaluate('VALUE', frozen as never), 2);
+  assert.equal(await host.evaluate('VALUE', Object.freeze(['c']) as never, { preview: true }), 2, 'the same text in a new frozen array: the same key');
+  assert.equal(await host.evaluate('VALUE', frozen as never, { preview: true }), 2, 'the frozen array again: its remembered key');
+});

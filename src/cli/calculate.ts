@@ -60,7 +60,7 @@ function toJson(result: FormulaResult): JsonCell[][] {
 }
 
 /** What a formula text binds to: one CRYPTO call and its arguments, an outcome known already, or the engine. */
-type Bound = { meta: FunctionMeta; args: unknown[] } | { outcome: Outcome } | { engine: true };
+type Bound = { meta: FunctionMeta; args: readonly unknown[] } | { outcome: Outcome } | { engine: true };
 
 // Workbooks repeat formula text (a column of =CRYPTO.PRICE("BTC")): parsing and
 // binding it once is enough. Bound arguments are shared: formulas only read them.
@@ -91,7 +91,8 @@ function bindOnce(functions: readonly FunctionMeta[], text: string): Bound {
   const meta = functions.find((f) => f.id === parsed.name || f.name === parsed.name);
   if (!meta) return { outcome: { error: '#NAME?', message: `Unknown function CRYPTO.${parsed.name}` } };
   try {
-    return { meta, args: bindArguments(meta, parsed.args) };
+    // Frozen: handed to the host for every cell of this text, which remembers their key (host.ts keyOf).
+    return { meta, args: Object.freeze(bindArguments(meta, parsed.args)) };
   } catch (e) {
     if (!(e instanceof FormulaError)) throw e;
     return { outcome: { error: e.code, message: e.message } };

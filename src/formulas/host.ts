@@ -222,9 +222,14 @@ export class CalculationHost extends EventTarget {
    * arguments array: a recalculation hands the same bound arguments for every
    * cell of the same text (src/cli/calculate.ts), and building and hashing a new
    * key string for each of 10,000 cells was a tenth of a warm recalculation.
-   * Arguments are only read, never changed, once handed to the host.
+   * Arguments are only read, never changed, once handed to the host; the CLI
+   * freezes the ones it hands again, and only those are remembered.
    */
   private keyOf(formula: string, args: Arg[]): string {
+    // Only an array its caller froze is handed again as is (the CLI binds each formula text once). Excel
+    // passes a new array on every call: remembering those would be an entry per call for nothing, and an
+    // array changed after a call would keep its old key.
+    if (!Object.isFrozen(args)) return `${formula}\u0000${JSON.stringify(args)}`;
     const known = this.keys.get(args);
     if (known !== undefined && known.charCodeAt(formula.length) === 0 && known.startsWith(formula)) return known;
     const key = `${formula}\u0000${JSON.stringify(args)}`;
