@@ -169,11 +169,9 @@ export class BatchFetch {
             (e: unknown) => {
               // A refusal of this page alone (scope item: no such page): the walk ends before it,
               // and what is still missing goes to profiles. Anything else fails the batch.
-              if (routeUnavailable(e)) {
-                this.#noMarkets = true;
-                pagesRead.set(p, 0);
-                cutShort = true;
-              } else if (e instanceof ApiError && errorRule(e.code, e.status).scope === 'item') {
+              const noRoute = routeUnavailable(e);
+              if (noRoute || (e instanceof ApiError && errorRule(e.code, e.status).scope === 'item')) {
+                if (noRoute) this.#noMarkets = true;
                 pagesRead.set(p, 0);
                 cutShort = true;
               } else failure ??= e;

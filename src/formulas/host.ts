@@ -229,11 +229,11 @@ export class CalculationHost extends EventTarget {
     // Only an array its caller froze is handed again as is (the CLI binds each formula text once). Excel
     // passes a new array on every call: remembering those would be an entry per call for nothing, and an
     // array changed after a call would keep its old key.
-    if (!Object.isFrozen(args)) return `${formula}\u0000${JSON.stringify(args)}`;
-    const known = this.keys.get(args);
+    const reused = Object.isFrozen(args);
+    const known = reused ? this.keys.get(args) : undefined;
     if (known !== undefined && known.charCodeAt(formula.length) === 0 && known.startsWith(formula)) return known;
     const key = `${formula}\u0000${JSON.stringify(args)}`;
-    this.keys.set(args, key);
+    if (reused) this.keys.set(args, key);
     return key;
   }
 
