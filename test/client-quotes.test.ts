@@ -12,7 +12,7 @@ import type { CurrencyMapItem, MarketItem } from '../src/api/records';
 import { ApiError, MarketClient, MemoryKeyStore, MemoryKvStore, PERSIST_DELAY_MS, type Quote } from '../src/client/index';
 import { startEmulator } from '../src/emulator/server';
 import type { SeenRequest } from '../bench/floor';
-import { WALK_PAGE_CAP } from '../src/client/quote-batcher';
+import { WALK_PAGE_CAP } from '../src/client/batch-fetch';
 import { MAP_MAX_RETRIES } from '../src/client/client-options';
 import { SECRETS, consoleOutput, market, rejects, rig, seenErrors, type Rig } from './client-harness';
 

@@ -4,7 +4,6 @@
  * Pure: no Office, no client; numbers in, numbers out.
  */
 
-export { DAY_MS } from '../api/utc-day';
 import { DAY_MS } from '../api/utc-day';
 /** Crypto trades every day: a year is 365 daily returns (annualizing uses this, not 252). */
 export const DAYS_PER_YEAR = 365;

@@ -19,7 +19,8 @@
  *                 VWAP (each day's average price stands for all of its trades; the API's candle
  *                 volume is the day's 24 h USD volume, so days weigh by their traded value).
  */
-import { aligned, cleanBars, dailyReturns, DAY_MS, DAYS_PER_YEAR, type DailyBar, type DailyReturns } from './series';
+import { DAY_MS } from '../api/utc-day';
+import { aligned, cleanBars, dailyReturns, DAYS_PER_YEAR, type DailyBar, type DailyReturns } from './series';
 
 export const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
 

@@ -178,11 +178,10 @@ export class PlanGate {
     const spent = this.#o.meter.creditsToday();
     const cost = creditCost(cr.name, cr.query);
     if (overBudget(this.#budget, spent, cost)) {
-      const credits = creditsPhrase;
       // Reached, or not reached but too little left for this request: said as it is.
       const why = spent >= this.#budget
-        ? `Daily credit budget reached (${spent} of ${credits(this.#budget)} spent today, UTC)`
-        : `Daily credit budget: this request needs ${credits(cost)} and ${credits(this.#budget - spent)} of ${this.#budget} ${this.#budget - spent === 1 ? 'is' : 'are'} left today (UTC)`;
+        ? `Daily credit budget reached (${spent} of ${creditsPhrase(this.#budget)} spent today, UTC)`
+        : `Daily credit budget: this request needs ${creditsPhrase(cost)} and ${creditsPhrase(this.#budget - spent)} of ${this.#budget} ${this.#budget - spent === 1 ? 'is' : 'are'} left today (UTC)`;
       throw new ApiError({ code: 'BUDGET_EXCEEDED', message: `${why}. Raise it in the task pane.`, endpoint: cr.name });
     }
   }

@@ -20,9 +20,7 @@ import type { Quote } from './quote';
 import { QuoteCache, quoteKey } from './quote-cache';
 import type { Requester } from './types';
 
-export { WALK_PAGE_CAP } from './batch-fetch';
 
-export { QUIET_MS } from './quiet';
 
 export interface QuoteKey {
   id: number;

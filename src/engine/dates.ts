@@ -5,7 +5,8 @@
  * these few are written here. TODAY() and NOW() read the scope's clock.
  */
 import { def, lifted, numberArg, type Context, type FunctionTable } from './function-def';
-import { DAY_MS, finite, msOf, numberFromText, serialOf, toNumber, xlError, type Result, type Value } from './values';
+import { DAY_MS } from '../api/utc-day';
+import { finite, msOf, numberFromText, serialOf, toNumber, xlError, type Result, type Value } from './values';
 
 const dateOf = (serial: number) => new Date(msOf(serial));
 

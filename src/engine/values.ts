@@ -71,7 +71,6 @@ export function finite(n: number): number | ErrorValue {
 }
 
 const EPOCH_MS = Date.UTC(1899, 11, 30);
-export { DAY_MS } from '../api/utc-day';
 import { DAY_MS } from '../api/utc-day';
 export const serialOf = (ms: number) => (ms - EPOCH_MS) / DAY_MS;
 export const msOf = (serial: number) => EPOCH_MS + Math.round(serial * DAY_MS);

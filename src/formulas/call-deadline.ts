@@ -11,7 +11,7 @@
  */
 import { DEFAULT_REQUEST_DEADLINE_MS, type AttemptFailure } from '../client/client';
 import type { FormulaError } from './cells';
-import { formulaError } from './failure';
+import { formulaError } from './cells';
 
 export const CALL_DEADLINE_MS = DEFAULT_REQUEST_DEADLINE_MS;
 

@@ -44,8 +44,7 @@ export class FormulaError extends Error {
 
 /** An error a formula raises itself: its row of ERROR_RULES decides the Excel error and whether a last good value stands in. */
 export function formulaError(code: ErrorCode, message: string): FormulaError {
-  const rule = ERROR_RULES[code];
-  return new FormulaError(rule.cell, message, code, rule.lastGood);
+  return new FormulaError(ERROR_RULES[code].cell, message, code); // lastGood: the row's, as the constructor reads it
 }
 
 /** An argument the formula cannot take: #VALUE! naming it. */

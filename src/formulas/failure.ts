@@ -8,8 +8,6 @@ import { ApiError } from '../client/api-error';
 import { ERROR_RULES, errorRule, notTradedMessage, ruleCode } from '../client/error-rules';
 import { FormulaError, formulaError } from './cells';
 
-export { formulaError };
-
 export function toFormulaError(e: unknown, formula: string): FormulaError {
   if (e instanceof FormulaError) return e;
   if (!(e instanceof ApiError)) return formulaError('UNEXPECTED', ERROR_RULES.UNEXPECTED.say({ code: 'UNEXPECTED', message: e instanceof Error ? e.message : '' }, formula));

@@ -30,7 +30,6 @@ export type OpenRefreshDecision =
   | { refresh: true; credits: number; basis: string }
   | { refresh: false; reason: 'off' | 'no-formulas' | 'no-key' | 'budget' | 'account'; message: Message | null };
 
-const credits = creditsPhrase;
 
 export function openRefreshDecision(i: OpenRefreshInput): OpenRefreshDecision {
   if (!i.enabled) return { refresh: false, reason: 'off', message: null };
@@ -48,7 +47,7 @@ export function openRefreshDecision(i: OpenRefreshInput): OpenRefreshDecision {
       reason: 'budget',
       message: {
         tone: 'warning',
-        text: `Not refreshed when the workbook opened: it would spend about ${credits(estimate)} and your daily budget has ${credits(left)} left. Cells show the values saved with the workbook; raise the budget in Settings or press Refresh all data.`,
+        text: `Not refreshed when the workbook opened: it would spend about ${creditsPhrase(estimate)} and your daily budget has ${creditsPhrase(left)} left. Cells show the values saved with the workbook; raise the budget in Settings or press Refresh all data.`,
       },
     };
   }
@@ -58,7 +57,7 @@ export function openRefreshDecision(i: OpenRefreshInput): OpenRefreshDecision {
       reason: 'account',
       message: {
         tone: 'warning',
-        text: `Not refreshed when the workbook opened: it would spend about ${credits(estimate)} and your plan has ${credits(i.dailyRemaining)} left today. Cells show the values saved with the workbook.`,
+        text: `Not refreshed when the workbook opened: it would spend about ${creditsPhrase(estimate)} and your plan has ${creditsPhrase(i.dailyRemaining)} left today. Cells show the values saved with the workbook.`,
       },
     };
   }
