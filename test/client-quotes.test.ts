@@ -292,6 +292,54 @@ describe('a cold start: the first markets page beside the map', () => {
     assert.equal(credits, 1 + pages, 'the map and each page once, as without the probe: the first page is not asked twice');
   });
 
+  test("the quotes' batch leaves as the map arrives, before the cells waiting on the map hear of it", async () => {
+    const em = await startEmulator({ market: await market(), latency: 50 });
+    try {
+      const asked = new Map<string, number>(); // URL → when the client handed it to fetch
+      // The map handed over late (as in coldFill): the first page, asked beside it, is always back by then.
+      const timed: typeof fetch = async (input, init) => {
+        const u = new URL(String(input));
+        asked.set(u.pathname + u.search, performance.now());
+        const res = await fetch(input, init);
+        if (u.pathname === MAP) await new Promise((r) => setTimeout(r, 100));
+        return res;
+      };
+      const c = new MarketClient({ baseUrl: em.url, keyStore: new MemoryKeyStore('demo-pro'), storage: new MemoryKvStore(), fetch: timed });
+      const slugs = listing.map((m) => m.slug);
+      const quotes = Promise.all(slugs.map((x) => c.quote(x)));
+      // A cell of the same coin, resolving only: it hears of the map when every waiting cell does.
+      const heard = c.resolveCoin(slugs[slugs.length - 1]).then(() => performance.now());
+      await quotes;
+      const second = asked.get(`${MARKETS}?limit=250&offset=250`);
+      assert.ok(second !== undefined, [...asked.keys()].join(', '));
+      assert.ok(second < (await heard), `page 2 asked ${(second - (await heard)).toFixed(1)} ms after the cells heard of the map: it should leave before them, not after them and a quiet moment`);
+      assert.equal(c.meter.snapshot().credits, 1 + Math.ceil(listing.length / 250), 'the map and each page once');
+    } finally {
+      await em.close();
+    }
+  });
+
+  test('a batch sent as the map arrives waits for the first page still on its way: a key without the markets list asks no further page', async () => {
+    const em = await startEmulator({ market: await market(), latency: LATENCY, withoutRoutes: ['markets'] });
+    try {
+      const markets: string[] = [];
+      // The markets route's refusal handed over late: the map is in first, and the batch goes before the 404 is known.
+      const lagging: typeof fetch = async (input, init) => {
+        const u = new URL(String(input));
+        if (u.pathname === MARKETS) markets.push(u.search);
+        const res = await fetch(input, init);
+        if (u.pathname === MARKETS) await new Promise((r) => setTimeout(r, 100));
+        return res;
+      };
+      const c = new MarketClient({ baseUrl: em.url, keyStore: new MemoryKeyStore('demo-sandbox'), storage: new MemoryKvStore(), fetch: lagging });
+      const quotes = await Promise.all(listing.slice(0, 300).map((m) => c.quote(m.slug)));
+      assert.ok(quotes.every((q) => typeof q.price === 'number'));
+      assert.deepEqual(markets, ['?limit=250'], 'the first page only: the refusal it brought says the others would be refused too');
+    } finally {
+      await em.close();
+    }
+  });
+
   test('without the markets route, the 404 is learned beside the map and the list of currencies follows at once', async () => {
     const { quotes, seen } = await coldFill(listing.slice(0, 30).map((m) => m.slug), { withoutRoutes: ['markets'], key: 'demo-sandbox' });
     assert.ok(quotes.every((q) => typeof q.price === 'number'));

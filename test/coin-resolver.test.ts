@@ -135,3 +135,17 @@ test('known(): a resolved input answers at once while its map is current; a repl
   assert.deepEqual(await resolver.resolve('bitcoin'), BTC2, 'resolved again on the new map');
   assert.deepEqual(resolver.known('bitcoin'), BTC2);
 });
+
+test('peek(): the coin an input names when that needs nothing more; a shared symbol or an unknown input is left to resolve()', () => {
+  const map = new CoinMap([BTC, NEW, TWIN_A, TWIN_B], 0);
+  const { resolver } = scripted([[BTC]]);
+  for (const input of [1, '1', 'bitcoin', ' BTC ', 'Bitcoin', 'id:1', 'slug:bitcoin', 'symbol:btc', 'name:bitcoin']) {
+    assert.equal(resolver.peek(input, map)?.id, 1, `input ${JSON.stringify(input)}`);
+  }
+  assert.equal(resolver.peek('newcoin', map)?.id, 9);
+  assert.equal(resolver.peek('twin-b', map)?.id, 21, 'a slug is one coin');
+  assert.equal(resolver.peek('TWIN', map), undefined, 'two coins share the symbol: ranks decide, in resolve()');
+  assert.equal(resolver.peek('nosuchcoin', map), undefined);
+  assert.equal(resolver.peek('', map), undefined);
+  assert.equal(resolver.peek(0, map), undefined);
+});

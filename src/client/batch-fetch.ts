@@ -6,7 +6,8 @@
  *    pages at once (finance users ask mostly for top coins, so the first step
  *    usually finds them all), and again while at least two requested coins are
  *    still missing and the last page was full, up to WALK_PAGE_CAP pages; the
- *    first page read beside the currency map (probe()) counts as read;
+ *    first page read beside the currency map (probe()) counts as read, and a
+ *    batch sent as the map arrives (cold-start.ts) waits for that page first;
  * When the service refuses the markets list, or has no such route (a live
  * Sandbox key: 404 "Cannot GET", issue #21), that is remembered and USD quotes
  * come from `/v3/currencies/list?currencyIds=` instead, 100 coins a request,
@@ -67,6 +68,8 @@ export class BatchFetch {
   #readingPages = 0;
   /** The first page as probe() read it, by currency: while fresh, a batch takes it as read. */
   readonly #probed = new Map<ConvertCurrency, PageAnswer>();
+  /** The first page probe() asked and is still waiting for, by currency. */
+  readonly #probing = new Map<ConvertCurrency, Promise<void>>();
 
   constructor(src: FetchSource, quotes: QuoteCache, list: ListQuotes) {
     this.#src = src;
@@ -92,24 +95,35 @@ export class BatchFetch {
    */
   probe(currency: ConvertCurrency, caller: string | undefined, signal: AbortSignal): void {
     if (this.#noMarkets) return;
-    this.#page(0, currency, caller, signal).then(
-      (r) => {
-        if (!r.stale) this.#probed.set(currency, r);
-      },
-      (e: unknown) => {
-        if (routeUnavailable(e)) this.#noMarkets = true;
-      },
-    );
+    const probing = this.#page(0, currency, caller, signal)
+      .then(
+        (r) => {
+          if (!r.stale) this.#probed.set(currency, r);
+        },
+        (e: unknown) => {
+          if (routeUnavailable(e)) this.#noMarkets = true;
+        },
+      )
+      .finally(() => {
+        if (this.#probing.get(currency) === probing) this.#probing.delete(currency);
+      });
+    this.#probing.set(currency, probing);
   }
 
   /** A new key or a refresh: the markets list is asked again. */
   clear(): void {
     this.#probed.clear();
+    this.#probing.clear();
     this.#noMarkets = false;
   }
 
   /** The quotes of the batch's coins in `currency`: each waiter settled once, with its quote or an Error (the header's steps). */
   async fetch(waiting: ReadonlyMap<number, Waiter>, currency: ConvertCurrency, caller: string | undefined, signal: AbortSignal): Promise<void> {
+    // A batch sent as the map arrives (QuoteBatcher.prime) may come before the first page probed beside it: that
+    // answer says where the walk starts, or that this key has no markets list (the pages after it would be refused).
+    const probing = this.#probing.get(currency);
+    if (probing) await probing;
+
     const { ranks } = this.#src;
     const missing = new Set<number>();
     const settle = (id: number, r: Quote | Error) => {

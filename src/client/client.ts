@@ -22,6 +22,7 @@ import { canonicalRequest, freshnessOf, type CanonicalRequest } from './canonica
 import { resolveOptions, type ClientOptions, type ResolvedOptions } from './client-options';
 import type { Ambiguity, CoinRef } from './coin-ref';
 import { CoinResolver } from './coin-resolver';
+import { ColdStart } from './cold-start';
 import { CreditMeter } from './credit-meter';
 import { HistoricalBatcher, type HistoricalAnswer, type HistoricalKey } from './historical-batcher';
 import { normalizeKey } from './key-store';
@@ -64,8 +65,7 @@ export class MarketClient {
   readonly #learners: readonly Learner[];
   readonly #lifecycle: Requester;
   readonly #sender: Sender;
-  /** A quote waits on the map's load numbered `load`: the first markets page may go out beside the map (#probeMarkets). */
-  #quoteAwaits: { load: number; currency: ConvertCurrency; caller?: string } | null = null;
+  readonly #cold: ColdStart;
 
   constructor(opts: ClientOptions) {
     const o = (this.#o = resolveOptions(opts));
@@ -78,7 +78,21 @@ export class MarketClient {
     this.#sender = new Sender({ options: o, meter: this.meter, pacer: this.#pacer, gate: this.#gate });
     const kv = opts.storage ?? new MemoryKvStore();
     this.#spend = new DailySpend(kv, this.meter);
-    this.#maps = new CoinMapStore({ requester: lifecycle, kv, ttlMs: () => o.freshnessMs.reference, onNetworkLoad: (load, signal) => this.#probeMarkets(load, signal) });
+    // Quotes of a cold start: the first markets page beside the map, their batch as the map arrives (cold-start.ts).
+    const cold = new ColdStart({
+      noPlaceKnown: () => this.#maps.ranks.empty,
+      peek: (input, map) => this.#resolver.peek(input, map),
+      probe: (currency, caller, signal) => this.#batcher.probe(currency, caller, signal),
+      prime: (ids, currency, caller) => this.#batcher.prime(ids, currency, caller),
+    });
+    this.#cold = cold;
+    this.#maps = new CoinMapStore({
+      requester: lifecycle,
+      kv,
+      ttlMs: () => o.freshnessMs.reference,
+      onNetworkLoad: (load, signal) => cold.mapAsked(load, signal),
+      onNetworkMap: (load, map) => cold.mapArrived(load, map),
+    });
     const ranks = this.#maps.ranks;
     // Quotes from the list of currencies (a key without the markets list): asked by the batcher for
     // prices and by the resolver for ranks, in the same gathered requests; the batcher keeps the quotes.
@@ -154,21 +168,8 @@ export class MarketClient {
     if (ref && !opts.signal?.aborted) return Promise.resolve(this.#quoteOf(ref, currency, opts, wrap));
     // One abortable for the chain: the resolution and the batch count this caller among their waiters without one each.
     const chain = this.#resolver.shared(coin as string | number, opts).then((r) => this.#quoteOf(r, currency, opts, false));
-    const load = this.#maps.loading;
-    if (load !== null && this.#quoteAwaits?.load !== load) this.#quoteAwaits = { load, currency, caller: opts.caller };
+    this.#cold.quoteWaits(this.#maps.loading, coin as string | number, currency, opts.caller);
     return wrap ? abortable(chain, opts.signal) : chain;
-  }
-
-  /**
-   * The map's load `load` goes to the service: if quotes wait on it and no
-   * coin's place is known, their batch will walk the markets list from its
-   * first page, so that page goes now, beside the map (batch-fetch.ts probe()).
-   */
-  #probeMarkets(load: number, signal: AbortSignal): void {
-    const q = this.#quoteAwaits;
-    if (q?.load !== load) return;
-    this.#quoteAwaits = null;
-    if (this.#maps.ranks.empty) this.#batcher.probe(q.currency, q.caller, signal);
   }
 
   /**

@@ -160,26 +160,23 @@ export class CoinResolver {
     throw e;
   }
 
+  /**
+   * The coin `input` names on `map` when that needs nothing more: one coin, no
+   * ranks to compare, no request; else undefined (the ordinary resolution then
+   * decides, error included). The client's cold start asks it for every input
+   * a quote waits on, as the map arrives (cold-start.ts).
+   */
+  peek(input: string | number, map: CoinMap): CoinRef | undefined {
+    const { kind, text } = parseInput(input);
+    const n = text === '' ? undefined : named(map, kind, text);
+    return n === undefined || Array.isArray(n) ? undefined : (n as CoinRef);
+  }
+
   /** The coin for the input in this map; a promise only when a shared symbol needs ranks. */
   #lookup(map: CoinMap, kind: Kind, text: string, original: string, o: ResolveOptions): CoinRef | Promise<CoinRef> {
-    if ((kind === 'id' || kind === 'any') && /^\d+$/.test(text)) {
-      const c = map.byId(Number(text));
-      if (c) return c;
-    }
-    // Ticker-looking input (upper case, no lower case) tries symbols before slugs: "PEPE" is the ticker.
-    const tickerStyle = kind === 'any' && /[A-Z]/.test(text) && !/[a-z]/.test(text);
-    const order: ('slug' | 'symbol' | 'name')[] = tickerStyle ? ['symbol', 'slug', 'name'] : ['slug', 'symbol', 'name'];
-    for (const k of order) {
-      if (kind !== k && kind !== 'any') continue;
-      if (k === 'slug') {
-        const c = map.bySlug(text);
-        if (c) return c;
-        continue;
-      }
-      const cands = k === 'symbol' ? map.bySymbol(text) : map.byName(text);
-      if (cands.length === 1) return cands[0];
-      if (cands.length > 1) return this.#pickRanked(original, cands, o);
-    }
+    const n = named(map, kind, text);
+    if (Array.isArray(n)) return this.#pickRanked(original, n, o);
+    if (n !== undefined) return n as CoinRef;
     const suggestions = suggest(map, text, this.#deps.ranks);
     const hint = suggestions.length ? ` Did you mean ${joinOr(suggestions.map(describeCoin))}?` : '';
     throw new ApiError({ code: 'UNKNOWN_COIN', message: `Unknown coin "${original}".${hint}`, suggestions });
@@ -261,6 +258,29 @@ export class CoinResolver {
     this.#ambiguities.push(a);
     if (this.#ambiguities.length > MAX_AMBIGUITIES) this.#ambiguities.shift();
   }
+}
+
+/** What `text` names on `map` (the header's order): one coin, the coins sharing a symbol or name, or none. */
+function named(map: CoinMap, kind: Kind, text: string): CoinRef | readonly CoinRef[] | undefined {
+  if ((kind === 'id' || kind === 'any') && /^\d+$/.test(text)) {
+    const c = map.byId(Number(text));
+    if (c) return c;
+  }
+  // Ticker-looking input (upper case, no lower case) tries symbols before slugs: "PEPE" is the ticker.
+  const tickerStyle = kind === 'any' && /[A-Z]/.test(text) && !/[a-z]/.test(text);
+  const order: ('slug' | 'symbol' | 'name')[] = tickerStyle ? ['symbol', 'slug', 'name'] : ['slug', 'symbol', 'name'];
+  for (const k of order) {
+    if (kind !== k && kind !== 'any') continue;
+    if (k === 'slug') {
+      const c = map.bySlug(text);
+      if (c) return c;
+      continue;
+    }
+    const cands = k === 'symbol' ? map.bySymbol(text) : map.byName(text);
+    if (cands.length === 1) return cands[0];
+    if (cands.length > 1) return cands;
+  }
+  return undefined;
 }
 
 export function parseInput(input: string | number): { kind: Kind; text: string } {

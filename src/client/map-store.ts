@@ -28,6 +28,12 @@ export interface MapStoreOptions {
   ttlMs(): number;
   /** Told as load number `load` asks the service for the map (not when storage had it), with the load's signal. */
   onNetworkLoad?(load: number, signal: AbortSignal): void;
+  /**
+   * Told as load number `load` brings a map from the service, before anyone
+   * waiting on it hears: true if it sent requests of its own (the waiters then
+   * hear a moment later, once those are on their way).
+   */
+  onNetworkMap?(load: number, map: CoinMap): boolean;
 }
 
 /**
@@ -124,6 +130,9 @@ export class CoinMapStore {
       this.#map = map;
       this.#unsaved = map;
       this.#schedulePersist();
+      // Thousands of waiting cells wake on the map, each a chain of promise jobs: requests sent just now
+      // go out first (their own jobs would queue behind all of those). A timer, not a microtask.
+      if (this.#o.onNetworkMap?.(load, map)) await new Promise((r) => setTimeout(r, 0));
       return map;
     } catch (e) {
       if (this.#map && allowsLastGood(e)) return this.#map;

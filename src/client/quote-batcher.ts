@@ -14,7 +14,7 @@ import { abortable } from './cancellation';
 import { ListQuotes, type ListQuote } from './list-quotes';
 import { BatchFetch } from './batch-fetch';
 import { QUIET_MS, whenQuiet } from './quiet';
-import { GatheringWork, liveWork, type SharedWork } from './shared-work';
+import { GatheringWork, liveWork, SharedWork } from './shared-work';
 import type { RankBook } from './coin-map';
 import type { Quote } from './quote';
 import { QuoteCache, quoteKey } from './quote-cache';
@@ -42,6 +42,12 @@ export interface QuoteSource {
   list?: ListQuotes;
 }
 
+/** A coin's load in flight, and the work of the batch it is in. */
+interface Flight {
+  promise: Promise<Quote>;
+  work: SharedWork;
+}
+
 interface Settler {
   promise: Promise<Quote>;
   settle(r: Quote | Error): void;
@@ -61,7 +67,7 @@ function settler(): Settler {
 export class QuoteBatcher {
   readonly #loader: DataLoader<Load, Quote, string>;
   readonly #quotes: QuoteCache;
-  readonly #inFlight = new Map<number, { promise: Promise<Quote>; work: SharedWork }>();
+  readonly #inFlight = new Map<number, Flight>();
   /** The work of the batch being gathered: its callers are its waiters. */
   readonly #open = new GatheringWork();
   /** What one batch fetches (the walk of the markets list, the list of currencies, profiles). */
@@ -108,6 +114,29 @@ export class QuoteBatcher {
     this.#fetch.probe(currency, caller, signal);
   }
 
+  /**
+   * Send a batch for these coins now, without gathering: the cold start's, as
+   * the currency map arrives and before the cells waiting on it have each
+   * asked (cold-start.ts). Each coin is in flight at once, so the cells join
+   * its load as they reach shared(), as they would a gathered batch's; a coin
+   * already in flight or fresh is left out. Its requests stop once every cell
+   * that joined has gone (none joining: it runs its course, as the gathered
+   * batch it stands for would have).
+   */
+  prime(ids: Iterable<number>, currency: ConvertCurrency, caller: string | undefined): void {
+    const group = new Map<number, Settler>();
+    const work = new SharedWork();
+    for (const id of ids) {
+      const k = quoteKey(id, currency);
+      if (group.has(id) || this.#inFlight.has(k) || this.#quotes.fresh(id, currency)) continue;
+      const s = settler();
+      group.set(id, s);
+      this.#track(k, { promise: s.promise, work });
+    }
+
+    if (group.size > 0) this.#send(group, currency, caller, work);
+  }
+
   /** A fresh quote from the cache, if any. Quotes are shared, not copied: callers only read them. */
   fresh(id: number, currency: ConvertCurrency): Quote | undefined {
     return this.#quotes.fresh(id, currency);
@@ -126,20 +155,24 @@ export class QuoteBatcher {
     let f = this.#inFlight.get(k);
     if (!f || f.work.abandoned) {
       const work = this.#open.current();
-      const flight = { promise: this.#loader.load({ id: key.id, currency: key.currency, caller: key.caller, work }), work };
-      this.#inFlight.set(k, flight);
-      flight.promise.then(
-        () => this.#landed(k, flight),
-        () => this.#landed(k, flight),
-      );
-      f = flight;
+      f = this.#track(k, { promise: this.#loader.load({ id: key.id, currency: key.currency, caller: key.caller, work }), work });
     }
     f.work.join(signal);
     return f.promise;
   }
 
+  /** A coin's load in flight: later asks share it until it settles. */
+  #track(k: number, flight: Flight): Flight {
+    this.#inFlight.set(k, flight);
+    flight.promise.then(
+      () => this.#landed(k, flight),
+      () => this.#landed(k, flight),
+    );
+    return flight;
+  }
+
   /** A coin's load settled: the next asks anew (unless another load took its place). */
-  #landed(k: number, flight: { promise: Promise<Quote>; work: SharedWork }): void {
+  #landed(k: number, flight: Flight): void {
     if (this.#inFlight.get(k) === flight) this.#inFlight.delete(k);
   }
 
@@ -165,12 +198,16 @@ export class QuoteBatcher {
     for (const [currency, group] of byCurrency) {
       const mine = keys.filter((k) => k.currency === currency);
       // Its requests stop when every caller has gone.
-      const work = liveWork(mine.map((k) => k.work));
-      this.#fetch.fetch(group, currency, mine[0].caller, work.signal).catch((e: unknown) => {
-        for (const s of group.values()) s.settle(e instanceof Error ? e : new Error(String(e)));
-      });
+      this.#send(group, currency, mine[0].caller, liveWork(mine.map((k) => k.work)));
     }
     return promises;
+  }
+
+  /** One batch's coins in one currency fetched (batch-fetch.ts), its requests stopped when `work` is given up. */
+  #send(group: Map<number, Settler>, currency: ConvertCurrency, caller: string | undefined, work: SharedWork): void {
+    this.#fetch.fetch(group, currency, caller, work.signal).catch((e: unknown) => {
+      for (const s of group.values()) s.settle(e instanceof Error ? e : new Error(String(e)));
+    });
   }
 
 }

@@ -1,0 +1,70 @@
+/**
+ * The quotes of a cold start: cells ask for prices before the currency map is
+ * in memory, so each waits on the map's load. Two requests need not wait for
+ * every cell to resolve:
+ *
+ * - As the map is asked for, and no coin's place in the markets list is known,
+ *   the batch would walk the list from its first page: that page goes beside
+ *   the map (probe).
+ * - As the map arrives, the coins the waiting inputs name without ambiguity
+ *   are known at once: their batch goes then (prime), while thousands of
+ *   waiting cells are still resolving one promise job after another. The cells
+ *   join that batch's loads as they reach the batcher, as they would a gathered
+ *   batch's; what peek() cannot tell (a shared symbol, an unknown input) takes
+ *   the ordinary path.
+ */
+import type { ConvertCurrency } from '../api/endpoints';
+import type { CoinMap } from './coin-map';
+import type { CoinRef } from './coin-ref';
+
+export interface ColdStartDeps {
+  /** No coin's place in the markets list is known (a batch would walk it from page 1). */
+  noPlaceKnown(): boolean;
+  /** The coin an input names on `map` when that needs nothing more (CoinResolver.peek). */
+  peek(input: string | number, map: CoinMap): CoinRef | undefined;
+  probe(currency: ConvertCurrency, caller: string | undefined, signal: AbortSignal): void;
+  prime(ids: Iterable<number>, currency: ConvertCurrency, caller: string | undefined): void;
+}
+
+/** Inputs past this many are not remembered: their cells take the ordinary path. */
+const MAX_WAITING = 50_000;
+
+export class ColdStart {
+  readonly #deps: ColdStartDeps;
+  /** The map's load quotes wait on, and what they asked. */
+  #waits: { load: number; currency: ConvertCurrency; caller?: string; inputs: Set<string | number> } | null = null;
+
+  constructor(deps: ColdStartDeps) {
+    this.#deps = deps;
+  }
+
+  /** A quote of `input` in `currency` waits on the map's load numbered `load` (null: none under way). */
+  quoteWaits(load: number | null, input: string | number, currency: ConvertCurrency, caller: string | undefined): void {
+    if (load === null) return;
+    let w = this.#waits;
+    if (w?.load !== load) this.#waits = w = { load, currency, caller, inputs: new Set() };
+    if (currency === w.currency && w.inputs.size < MAX_WAITING) w.inputs.add(input);
+  }
+
+  /** Load `load` asks the service for the map: the first markets page goes beside it when a batch would walk from it. */
+  mapAsked(load: number, signal: AbortSignal): void {
+    const w = this.#waits;
+    if (w?.load !== load || !this.#deps.noPlaceKnown()) return;
+    this.#deps.probe(w.currency, w.caller, signal);
+  }
+
+  /** Load `load` brought `map`: the waiting inputs' batch goes now; true if it went. */
+  mapArrived(load: number, map: CoinMap): boolean {
+    const w = this.#waits;
+    if (w?.load !== load) return false;
+    this.#waits = null;
+    const ids = new Set<number>();
+    for (const input of w.inputs) {
+      const c = this.#deps.peek(input, map);
+      if (c) ids.add(c.id);
+    }
+    if (ids.size === 0) return false;
+    this.#deps.prime(ids, w.currency, w.caller);
+    return true;
+  }
+}
