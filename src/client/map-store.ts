@@ -11,6 +11,7 @@ import { canonicalRequest } from './canonical-request';
 import { ApiError, allowsLastGood } from './api-error';
 import { abortable } from './cancellation';
 import { SharedWork } from './shared-work';
+import { afterTasks } from './next-task';
 import { CoinMap, RankBook } from './coin-map';
 import type { CoinRef } from './coin-ref';
 import type { KvStore } from './kv-store';
@@ -20,6 +21,8 @@ import type { CallOptions, Requester } from './types';
 export const PERSIST_DELAY_MS = 250;
 const MAP_KEY = 'crypto-addin:currency-map:v1';
 const RANKS_KEY = 'crypto-addin:coin-ranks:v1';
+/** Tasks the cold start's requests get to reach the wire before the map's waiters wake (see #fetch). */
+const WIRE_TASKS = 4;
 
 export interface MapStoreOptions {
   requester: Requester;
@@ -130,9 +133,12 @@ export class CoinMapStore {
       this.#map = map;
       this.#unsaved = map;
       this.#schedulePersist();
-      // Thousands of waiting cells wake on the map, each a chain of promise jobs: requests sent just now
-      // go out first (their own jobs would queue behind all of those). A timer, not a microtask.
-      if (this.#o.onNetworkMap?.(load, map)) await new Promise((r) => setTimeout(r, 0));
+      // Thousands of waiting cells wake on the map, each a chain of promise jobs that holds the thread
+      // until the last has run: the requests sent just now get to the wire first. In Node a new
+      // connection needs its connect event and then its write, each a turn of the event loop: after one
+      // task two of a cold fill's seven pages had left, the rest ~25 ms later; after WIRE_TASKS, all of
+      // them (docs/benchmark.md, 2026-11-26 night). A browser's network stack does not wait for the page's thread.
+      if (this.#o.onNetworkMap?.(load, map)) await afterTasks(WIRE_TASKS);
       return map;
     } catch (e) {
       if (this.#map && allowsLastGood(e)) return this.#map;

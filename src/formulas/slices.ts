@@ -7,24 +7,7 @@
  * every cell is about to wait for, leaves before then. In slices, the first
  * cells' requests are on the wire while the rest are still being started.
  */
-
-/** Run `cb` as a new task: after pending I/O, not merely after the current microtasks. */
-export function nextTask(cb: () => void): void {
-  const g = globalThis as { setImmediate?: (cb: () => void) => unknown; MessageChannel?: typeof MessageChannel };
-  if (typeof g.setImmediate === 'function') {
-    g.setImmediate(cb);
-  } else if (typeof g.MessageChannel === 'function') {
-    // Browsers clamp nested setTimeout(0) to 4 ms; a message is a task without the clamp.
-    const ch = new g.MessageChannel();
-    ch.port1.onmessage = () => {
-      ch.port1.close();
-      cb();
-    };
-    ch.port2.postMessage(null);
-  } else {
-    setTimeout(cb, 0);
-  }
-}
+import { nextTask } from '../client/next-task';
 
 /**
  * Items started by one handler, `size` per task. The first slice starts at
