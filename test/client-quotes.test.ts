@@ -7,6 +7,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import diagnostics from 'node:diagnostics_channel';
 import { ENDPOINTS } from '../src/api/endpoints';
 import type { CurrencyMapItem, MarketItem } from '../src/api/records';
 import { ApiError, MarketClient, MemoryKeyStore, MemoryKvStore, PERSIST_DELAY_MS, type Quote } from '../src/client/index';
@@ -293,6 +294,13 @@ describe('a cold start: the first markets page beside the map', () => {
   });
 
   test("the quotes' batch leaves as the map arrives, before the cells waiting on the map hear of it", async () => {
+    // URL → when Node's fetch wrote the request to its socket (undici's diagnostics channel): asked is not sent.
+    const written = new Map<string, number>();
+    const onHeaders = (m: unknown) => {
+      const r = (m as { request: { path: string } }).request;
+      written.set(r.path, performance.now());
+    };
+    diagnostics.subscribe('undici:client:sendHeaders', onHeaders);
     const em = await startEmulator({ market: await market(), latency: 50 });
     try {
       const asked = new Map<string, number>(); // URL → when the client handed it to fetch
@@ -313,8 +321,13 @@ describe('a cold start: the first markets page beside the map', () => {
       const second = asked.get(`${MARKETS}?limit=250&offset=250`);
       assert.ok(second !== undefined, [...asked.keys()].join(', '));
       assert.ok(second < (await heard), `page 2 asked ${(second - (await heard)).toFixed(1)} ms after the cells heard of the map: it should leave before them, not after them and a quiet moment`);
+      // In Node a new connection needs turns of the event loop before its request is written, which waking cells would hold.
+      const pages = [...written].filter(([u]) => u.startsWith(`${MARKETS}?`) && u.includes('offset='));
+      assert.equal(pages.length, Math.ceil(listing.length / 250) - 1, pages.map(([u]) => u).join(', '));
+      for (const [u, at] of pages) assert.ok(at < (await heard), `${u} written ${(at - (await heard)).toFixed(1)} ms after the cells heard of the map`);
       assert.equal(c.meter.snapshot().credits, 1 + Math.ceil(listing.length / 250), 'the map and each page once');
     } finally {
+      diagnostics.unsubscribe('undici:client:sendHeaders', onHeaders);
       await em.close();
     }
   });

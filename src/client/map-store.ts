@@ -21,7 +21,7 @@ import type { CallOptions, Requester } from './types';
 export const PERSIST_DELAY_MS = 250;
 const MAP_KEY = 'crypto-addin:currency-map:v1';
 const RANKS_KEY = 'crypto-addin:coin-ranks:v1';
-/** Tasks the cold start's requests get to reach the wire before the map's waiters wake (see #fetch). */
+/** Tasks the cold start's requests get to reach the wire before the map's waiters wake (see #fetch): two were enough, with room. */
 const WIRE_TASKS = 4;
 
 export interface MapStoreOptions {
@@ -136,8 +136,8 @@ export class CoinMapStore {
       // Thousands of waiting cells wake on the map, each a chain of promise jobs that holds the thread
       // until the last has run: the requests sent just now get to the wire first. In Node a new
       // connection needs its connect event and then its write, each a turn of the event loop: after one
-      // task two of a cold fill's seven pages had left, the rest ~25 ms later; after WIRE_TASKS, all of
-      // them (docs/benchmark.md, 2026-11-26 night). A browser's network stack does not wait for the page's thread.
+      // task most of a cold fill's pages were written 20-40 ms later, after two all of them (a test watches
+      // the writes; docs/benchmark.md, 2026-11-26 night). A browser's network stack does not wait for the page's thread.
       if (this.#o.onNetworkMap?.(load, map)) await afterTasks(WIRE_TASKS);
       return map;
     } catch (e) {
