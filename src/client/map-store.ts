@@ -11,7 +11,7 @@ import { canonicalRequest } from './canonical-request';
 import { ApiError, allowsLastGood } from './api-error';
 import { abortable } from './cancellation';
 import { SharedWork } from './shared-work';
-import { afterTasks } from './next-task';
+import { afterWire } from './next-task';
 import { CoinMap, RankBook } from './coin-map';
 import type { CoinRef } from './coin-ref';
 import type { KvStore } from './kv-store';
@@ -21,8 +21,6 @@ import type { CallOptions, Requester } from './types';
 export const PERSIST_DELAY_MS = 250;
 const MAP_KEY = 'crypto-addin:currency-map:v1';
 const RANKS_KEY = 'crypto-addin:coin-ranks:v1';
-/** Tasks the cold start's requests get to reach the wire before the map's waiters wake (see #fetch): two were enough, with room. */
-const WIRE_TASKS = 4;
 
 export interface MapStoreOptions {
   requester: Requester;
@@ -133,12 +131,9 @@ export class CoinMapStore {
       this.#map = map;
       this.#unsaved = map;
       this.#schedulePersist();
-      // Thousands of waiting cells wake on the map, each a chain of promise jobs that holds the thread
-      // until the last has run: the requests sent just now get to the wire first. In Node a new
-      // connection needs its connect event and then its write, each a turn of the event loop: after one
-      // task most of a cold fill's pages were written 20-40 ms later, after two all of them (a test watches
-      // the writes; docs/benchmark.md, 2026-11-26 night). A browser's network stack does not wait for the page's thread.
-      if (this.#o.onNetworkMap?.(load, map)) await afterTasks(WIRE_TASKS);
+      // Thousands of waiting cells wake on the map, each a chain of promise jobs that holds the thread until the
+      // last has run: the requests the cold start just sent get to the wire first (next-task.ts, WIRE_TASKS).
+      if (this.#o.onNetworkMap?.(load, map)) await afterWire();
       return map;
     } catch (e) {
       if (this.#map && allowsLastGood(e)) return this.#map;

@@ -1,8 +1,8 @@
 /**
  * New tasks, not microtasks: work that runs after pending I/O has had its turn.
  * The host starts thousands of formulas in slices this way (formulas/slices.ts),
- * and the coin map's waiters wake this way once the cold start's requests are
- * sent (map-store.ts).
+ * and the coin map's waiters wake once the cold start's requests are on the
+ * wire (afterWire: map-store.ts).
  */
 
 /** Run `cb` as a new task: after pending I/O, not merely after the current microtasks. */
@@ -29,4 +29,19 @@ export function afterTasks(n: number): Promise<void> {
     const step = (left: number): void => (left <= 0 ? resolve() : nextTask(() => step(left - 1)));
     step(n);
   });
+}
+
+/**
+ * Tasks a request just handed to fetch() gets to reach the wire before a burst
+ * of work holds the thread. In Node a new connection needs its connect event
+ * and then its write, each a turn of the event loop: test/client-quotes.test.ts
+ * watches the writes of a cold start's pages (after one task most were written
+ * 20-40 ms late, after two all were on time; four leave room). A browser's
+ * network stack does not wait for the page's thread: there these are task hops.
+ */
+export const WIRE_TASKS = 4;
+
+/** Resolves once requests just sent have had their WIRE_TASKS turns. */
+export function afterWire(): Promise<void> {
+  return afterTasks(WIRE_TASKS);
 }

@@ -133,7 +133,6 @@ export class QuoteBatcher {
       group.set(id, s);
       this.#track(k, { promise: s.promise, work });
     }
-
     if (group.size > 0) this.#send(group, currency, caller, work);
   }
 
