@@ -252,6 +252,20 @@ describe('a cold start: the first markets page beside the map', () => {
   const LATENCY = 300;
   /** Every request of the group arrived before any of the group's answers left: one round trip. */
   const together = (group: readonly SeenRequest[]) => Math.max(...group.map((x) => x.arrived)) < Math.min(...group.map((x) => x.answered));
+  /**
+   * fetch with the answers to `path` handed over `lagMs` late (the other answers as they come), noting in
+   * `asked` each URL (path and query) as it is handed to fetch, and when.
+   */
+  function lagging(path: string | null, lagMs: number, asked?: { url: string; at: number }[]): typeof fetch {
+    return async (input, init) => {
+      const u = new URL(String(input));
+      asked?.push({ url: u.pathname + u.search, at: performance.now() });
+      const res = await fetch(input, init);
+      if (u.pathname === path) await new Promise((r) => setTimeout(r, lagMs));
+      return res;
+    };
+  }
+
   async function coldFill(inputs: readonly (string | number)[], o: { withoutRoutes?: ['markets']; key?: string; mapLagMs?: number } = {}) {
     const seen: SeenRequest[] = [];
     const em = await startEmulator({
@@ -265,12 +279,7 @@ describe('a cold start: the first markets page beside the map', () => {
     });
     try {
       // The map's answer handed over late, when asked: the first page has then always arrived before the batch forms.
-      const lagging: typeof fetch = async (input, init) => {
-        const res = await fetch(input, init);
-        if (o.mapLagMs && new URL(String(input)).pathname === MAP) await new Promise((r) => setTimeout(r, o.mapLagMs));
-        return res;
-      };
-      const c = new MarketClient({ baseUrl: em.url, keyStore: new MemoryKeyStore(o.key ?? 'demo-pro'), storage: new MemoryKvStore(), fetch: lagging });
+      const c = new MarketClient({ baseUrl: em.url, keyStore: new MemoryKeyStore(o.key ?? 'demo-pro'), storage: new MemoryKvStore(), fetch: lagging(o.mapLagMs ? MAP : null, o.mapLagMs ?? 0) });
       const quotes = await Promise.all(inputs.map((x) => c.quote(x)));
       return { quotes, seen, credits: c.meter.snapshot().credits, path: (u: string) => u.split('?')[0] };
     } finally {
@@ -303,23 +312,16 @@ describe('a cold start: the first markets page beside the map', () => {
     diagnostics.subscribe('undici:client:sendHeaders', onHeaders);
     const em = await startEmulator({ market: await market(), latency: 50 });
     try {
-      const asked = new Map<string, number>(); // URL → when the client handed it to fetch
+      const asked: { url: string; at: number }[] = [];
       // The map handed over late (as in coldFill): the first page, asked beside it, is always back by then.
-      const timed: typeof fetch = async (input, init) => {
-        const u = new URL(String(input));
-        asked.set(u.pathname + u.search, performance.now());
-        const res = await fetch(input, init);
-        if (u.pathname === MAP) await new Promise((r) => setTimeout(r, 100));
-        return res;
-      };
-      const c = new MarketClient({ baseUrl: em.url, keyStore: new MemoryKeyStore('demo-pro'), storage: new MemoryKvStore(), fetch: timed });
+      const c = new MarketClient({ baseUrl: em.url, keyStore: new MemoryKeyStore('demo-pro'), storage: new MemoryKvStore(), fetch: lagging(MAP, 100, asked) });
       const slugs = listing.map((m) => m.slug);
       const quotes = Promise.all(slugs.map((x) => c.quote(x)));
       // A cell of the same coin, resolving only: it hears of the map when every waiting cell does.
       const heard = c.resolveCoin(slugs[slugs.length - 1]).then(() => performance.now());
       await quotes;
-      const second = asked.get(`${MARKETS}?limit=250&offset=250`);
-      assert.ok(second !== undefined, [...asked.keys()].join(', '));
+      const second = asked.find((a) => a.url === `${MARKETS}?limit=250&offset=250`)?.at;
+      assert.ok(second !== undefined, asked.map((a) => a.url).join(', '));
       assert.ok(second < (await heard), `page 2 asked ${(second - (await heard)).toFixed(1)} ms after the cells heard of the map: it should leave before them, not after them and a quiet moment`);
       // In Node a new connection needs turns of the event loop before its request is written, which waking cells would hold.
       const pages = [...written].filter(([u]) => u.startsWith(`${MARKETS}?`) && u.includes('offset='));
@@ -335,19 +337,13 @@ describe('a cold start: the first markets page beside the map', () => {
   test('a batch sent as the map arrives waits for the first page still on its way: a key without the markets list asks no further page', async () => {
     const em = await startEmulator({ market: await market(), latency: LATENCY, withoutRoutes: ['markets'] });
     try {
-      const markets: string[] = [];
+      const asked: { url: string; at: number }[] = [];
       // The markets route's refusal handed over late: the map is in first, and the batch goes before the 404 is known.
-      const lagging: typeof fetch = async (input, init) => {
-        const u = new URL(String(input));
-        if (u.pathname === MARKETS) markets.push(u.search);
-        const res = await fetch(input, init);
-        if (u.pathname === MARKETS) await new Promise((r) => setTimeout(r, 100));
-        return res;
-      };
-      const c = new MarketClient({ baseUrl: em.url, keyStore: new MemoryKeyStore('demo-sandbox'), storage: new MemoryKvStore(), fetch: lagging });
+      const c = new MarketClient({ baseUrl: em.url, keyStore: new MemoryKeyStore('demo-sandbox'), storage: new MemoryKvStore(), fetch: lagging(MARKETS, 100, asked) });
       const quotes = await Promise.all(listing.slice(0, 300).map((m) => c.quote(m.slug)));
       assert.ok(quotes.every((q) => typeof q.price === 'number'));
-      assert.deepEqual(markets, ['?limit=250'], 'the first page only: the refusal it brought says the others would be refused too');
+      const markets = asked.filter((a) => a.url.split('?')[0] === MARKETS).map((a) => a.url);
+      assert.deepEqual(markets, [`${MARKETS}?limit=250`], 'the first page only: the refusal it brought says the others would be refused too');
     } finally {
       await em.close();
     }
