@@ -42,6 +42,10 @@ test("nothing is sent for a load no quote waited on, or when no input names a co
   assert.deepEqual(calls.prime, [{ ids: [1], currency: 'EUR', caller: 'PRICE' }]);
   c.quoteWaits(4, 'nosuchcoin', 'USD', 'PRICE');
   assert.equal(c.mapArrived(4, MAP), false);
+  // A load that ended without the network (the map from storage): a quote asked with no load under way lets its inputs go.
+  c.quoteWaits(5, 'bitcoin', 'USD', 'PRICE');
+  c.quoteWaits(null, 'ethereum', 'USD', 'PRICE');
+  assert.equal(c.mapArrived(5, MAP), false, 'nothing held for a load that is over');
   assert.deepEqual(calls.probe, [], 'the first page goes only beside a load quotes waited on');
 });
 

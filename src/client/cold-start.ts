@@ -40,7 +40,11 @@ export class ColdStart {
 
   /** A quote of `input` in `currency` waits on the map's load numbered `load` (null: none under way). */
   quoteWaits(load: number | null, input: string | number, currency: ConvertCurrency, caller: string | undefined): void {
-    if (load === null) return;
+    if (load === null) {
+      // No load under way: the one these inputs waited on is over (from storage, which tells nothing here).
+      this.#waits = null;
+      return;
+    }
     let w = this.#waits;
     if (w?.load !== load) this.#waits = w = { load, currency, caller, inputs: new Set() };
     if (currency === w.currency && w.inputs.size < MAX_WAITING) w.inputs.add(input);
