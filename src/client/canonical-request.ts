@@ -30,7 +30,6 @@ export interface CanonicalRequest {
   key: string;
 }
 
-
 /** Build and validate (with the endpoint table's validateQuery); a bad request is a VALIDATION_ERROR, and nothing is sent. */
 export function canonicalRequest(name: EndpointName, id: number | undefined, input: QueryInput | undefined): CanonicalRequest {
   const spec = ENDPOINTS[name];
@@ -65,7 +64,6 @@ export function canonicalRequest(name: EndpointName, id: number | undefined, inp
   const qs = Object.entries(query).map(([k, val]) => `${k}=${encodeURIComponent(val)}`).join('&');
   return { name, id, path, query, key: `${name}|${path}|${qs}` };
 }
-
 
 /**
  * The freshness class a request is cached by, decided per endpoint in this one

@@ -20,8 +20,6 @@ import type { Quote } from './quote';
 import { QuoteCache, quoteKey } from './quote-cache';
 import type { Requester } from './types';
 
-
-
 export interface QuoteKey {
   id: number;
   currency: ConvertCurrency;

@@ -28,7 +28,6 @@ export interface ErrorContext {
   lastSuccess(formula: string): number | null;
 }
 
-
 /** The entries whose cause is not known to be gone. */
 export function currentErrors(list: readonly ErrorLogEntry[], ctx: ErrorContext): ErrorLogEntry[] {
   const today = startOfUtcDay(ctx.now);

@@ -30,7 +30,6 @@ export type OpenRefreshDecision =
   | { refresh: true; credits: number; basis: string }
   | { refresh: false; reason: 'off' | 'no-formulas' | 'no-key' | 'budget' | 'account'; message: Message | null };
 
-
 export function openRefreshDecision(i: OpenRefreshInput): OpenRefreshDecision {
   if (!i.enabled) return { refresh: false, reason: 'off', message: null };
   if (i.formulas === 0) return { refresh: false, reason: 'no-formulas', message: null };
