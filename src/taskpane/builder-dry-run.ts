@@ -3,7 +3,7 @@
  * so its argument readers (src/formulas/args.ts) speak before any request, and
  * the requests it would start are noted for the cost (builder-cost.ts).
  */
-import { ENDPOINTS, PLANS, planAllows, type EndpointName, type Plan } from '../api/endpoints';
+import { ENDPOINTS, isPlan, planAllows, type EndpointName, type Plan } from '../api/endpoints';
 import type { CoinRef } from '../client';
 import { ApiError } from '../client/api-error';
 import { planNeeded } from '../client/error-rules';
@@ -123,10 +123,10 @@ export async function dryRun(id: string, fn: FormulaFn, args: unknown[], params:
  * '' when its plan has them all, or is not one the add-in knows.
  */
 export function planNote(requests: readonly PlannedRequest[], plan: string | undefined): string {
-  if (!plan || !(PLANS as readonly string[]).includes(plan)) return '';
+  if (!plan || !isPlan(plan)) return '';
   const needs = requests
     .map((r): Plan => (Object.hasOwn(ENDPOINTS, r.endpoint) ? ENDPOINTS[r.endpoint as EndpointName].plan : 'Sandbox'))
-    .find((p) => !planAllows(plan as Plan, p));
+    .find((p) => !planAllows(plan, p));
   return needs ? ` ${planNeeded('It', needs, `yours: ${plan}`)}: the cell would show #N/A.` : '';
 }
 
