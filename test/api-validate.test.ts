@@ -46,6 +46,10 @@ test('schemas that change values (transforms, defaults, fallbacks) are left to v
   assert.equal(checksInPlace(Item), true);
 });
 
+const CHECKS = [v.integer(), v.check((x: number) => x >= 0), v.check((x: number) => x <= 9), v.finite()];
+/** Pipes of one to five steps: each length the compiler writes out, and a longer one. */
+const PIPES = [0, 1, 2, 3, 4].map((n) => v.pipe(v.number(), ...(CHECKS.slice(0, n) as [])) as v.GenericSchema);
+
 test('the in-place check is what valibot accepts: NaN, arrays as objects, missing optional keys', () => {
   const cases: [v.GenericSchema, unknown][] = [
     [v.number(), Number.NaN],
@@ -56,7 +60,15 @@ test('the in-place check is what valibot accepts: NaN, arrays as objects, missin
     [v.array(v.string()), 'abc'],
     // eslint-disable-next-line no-sparse-arrays
     [v.array(v.string()), ['a', , 'b']],
+    // A key present as undefined is read as its value; a missing one is missing (one read per key: validate.ts).
+    [v.object({ a: v.unknown() }), {}],
+    [v.object({ a: v.unknown() }), { a: undefined }],
+    [v.object({ a: v.optional(v.string()) }), { a: undefined }],
+    [v.object({ a: v.string() }), { a: undefined }],
+    // Pipes of every length the compiler writes out, and a longer one.
+    ...PIPES.flatMap((pipe) => [-1, 3, 4.5, 12, Infinity, '3'].map((x): [v.GenericSchema, unknown] => [pipe, x])),
   ];
+  for (const pipe of PIPES) assert.equal(checksInPlace(pipe), true);
   for (const [schema, input] of cases) {
     assert.equal(validate(schema, input).success, v.safeParse(schema, input).success, JSON.stringify(input));
   }
