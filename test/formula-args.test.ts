@@ -35,48 +35,48 @@ describe('formula parser', () => {
 
 describe('date and period arguments', () => {
   test('Excel serial dates and ISO text are that UTC day', () => {
-    assert.deepEqual(spanArg(45292, 'start', NOW), { start: Date.UTC(2024, 0, 1), end: Date.UTC(2024, 0, 2) });
-    assert.deepEqual(spanArg('2024-03-15', 'start', NOW), { start: Date.UTC(2024, 2, 15), end: Date.UTC(2024, 2, 16) });
+    assert.deepEqual(spanArg(45292, 'start', NOW, '1900'), { start: Date.UTC(2024, 0, 1), end: Date.UTC(2024, 0, 2) });
+    assert.deepEqual(spanArg('2024-03-15', 'start', NOW, '1900'), { start: Date.UTC(2024, 2, 15), end: Date.UTC(2024, 2, 16) });
     assert.equal(toSerial(Date.UTC(2024, 0, 1)), 45292);
     assert.equal(fromSerial(45292.5), Date.UTC(2024, 0, 1, 12));
   });
 
   test('periods: year, quarter, month and look-backs', () => {
-    assert.deepEqual(spanArg('2024', 's', NOW), { start: Date.UTC(2024, 0, 1), end: Date.UTC(2025, 0, 1) });
-    assert.deepEqual(spanArg('2024Q2', 's', NOW), { start: Date.UTC(2024, 3, 1), end: Date.UTC(2024, 6, 1) });
-    assert.deepEqual(spanArg('2024-q4', 's', NOW), { start: Date.UTC(2024, 9, 1), end: Date.UTC(2025, 0, 1) });
-    assert.deepEqual(spanArg('2024-03', 's', NOW), { start: Date.UTC(2024, 2, 1), end: Date.UTC(2024, 3, 1) });
-    assert.deepEqual(spanArg('30D', 's', NOW), { start: Date.UTC(2026, 9, 22), end: NOW });
-    assert.deepEqual(spanArg('1y', 's', NOW), { start: Date.UTC(2025, 10, 21), end: NOW });
-    assert.deepEqual(spanArg('6M', 's', NOW), { start: Date.UTC(2026, 4, 21), end: NOW });
+    assert.deepEqual(spanArg('2024', 's', NOW, '1900'), { start: Date.UTC(2024, 0, 1), end: Date.UTC(2025, 0, 1) });
+    assert.deepEqual(spanArg('2024Q2', 's', NOW, '1900'), { start: Date.UTC(2024, 3, 1), end: Date.UTC(2024, 6, 1) });
+    assert.deepEqual(spanArg('2024-q4', 's', NOW, '1900'), { start: Date.UTC(2024, 9, 1), end: Date.UTC(2025, 0, 1) });
+    assert.deepEqual(spanArg('2024-03', 's', NOW, '1900'), { start: Date.UTC(2024, 2, 1), end: Date.UTC(2024, 3, 1) });
+    assert.deepEqual(spanArg('30D', 's', NOW, '1900'), { start: Date.UTC(2026, 9, 22), end: NOW });
+    assert.deepEqual(spanArg('1y', 's', NOW, '1900'), { start: Date.UTC(2025, 10, 21), end: NOW });
+    assert.deepEqual(spanArg('6M', 's', NOW, '1900'), { start: Date.UTC(2026, 4, 21), end: NOW });
   });
 
   test('a period given as start alone means that period; an omitted end means now', () => {
-    assert.deepEqual(rangeArgs('2024', null, NOW), { start: Date.UTC(2024, 0, 1), end: Date.UTC(2025, 0, 1) });
-    assert.deepEqual(rangeArgs('2024-01-01', null, NOW), { start: Date.UTC(2024, 0, 1), end: NOW });
-    assert.deepEqual(rangeArgs('2024-01-01', '2024-01-31', NOW), { start: Date.UTC(2024, 0, 1), end: Date.UTC(2024, 1, 1) });
-    assert.throws(() => rangeArgs('2024-02-01', '2024-01-01', NOW), /end must be after start; got start 2024-02-01, end 2024-01-01/);
+    assert.deepEqual(rangeArgs('2024', null, NOW, '1900'), { start: Date.UTC(2024, 0, 1), end: Date.UTC(2025, 0, 1) });
+    assert.deepEqual(rangeArgs('2024-01-01', null, NOW, '1900'), { start: Date.UTC(2024, 0, 1), end: NOW });
+    assert.deepEqual(rangeArgs('2024-01-01', '2024-01-31', NOW, '1900'), { start: Date.UTC(2024, 0, 1), end: Date.UTC(2024, 1, 1) });
+    assert.throws(() => rangeArgs('2024-02-01', '2024-01-01', NOW, '1900'), /end must be after start; got start 2024-02-01, end 2024-01-01/);
   });
 
   test('a date the month lacks is #VALUE!, not rolled over into the next month', () => {
     for (const bad of ['2024-02-30', '2023-02-29', '2024-04-31', '2024-00-10', '2024-13-01', '2024-01-00', '2024-02-30T12:00:00Z']) {
-      assert.throws(() => spanArg(bad, 'start', NOW), (e: unknown) =>
+      assert.throws(() => spanArg(bad, 'start', NOW, '1900'), (e: unknown) =>
         e instanceof FormulaError && e.code === '#VALUE!' && e.message === `start is not a date that exists; got ${JSON.stringify(bad)}`, bad);
     }
-    assert.deepEqual(spanArg('2024-02-29', 'start', NOW), { start: Date.UTC(2024, 1, 29), end: Date.UTC(2024, 2, 1) });
-    assert.deepEqual(spanArg('2024-12-31', 'start', NOW), { start: Date.UTC(2024, 11, 31), end: Date.UTC(2025, 0, 1) });
+    assert.deepEqual(spanArg('2024-02-29', 'start', NOW, '1900'), { start: Date.UTC(2024, 1, 29), end: Date.UTC(2024, 2, 1) });
+    assert.deepEqual(spanArg('2024-12-31', 'start', NOW, '1900'), { start: Date.UTC(2024, 11, 31), end: Date.UTC(2025, 0, 1) });
   });
 
   test('a start in the future says so (not that end must be after start)', () => {
-    assert.throws(() => rangeArgs('2031-01-01', null, NOW), (e: unknown) => e instanceof FormulaError && e.code === '#VALUE!' && e.message === 'start must not be in the future; got 2031-01-01');
-    assert.throws(() => rangeArgs('2031-01-01', '2032-01-01', NOW), /start must not be in the future/);
+    assert.throws(() => rangeArgs('2031-01-01', null, NOW, '1900'), (e: unknown) => e instanceof FormulaError && e.code === '#VALUE!' && e.message === 'start must not be in the future; got 2031-01-01');
+    assert.throws(() => rangeArgs('2031-01-01', '2032-01-01', NOW, '1900'), /start must not be in the future/);
     // today is not the future: the range runs to now
-    assert.deepEqual(rangeArgs('2026-11-21', null, NOW), { start: Date.UTC(2026, 10, 21), end: NOW });
+    assert.deepEqual(rangeArgs('2026-11-21', null, NOW, '1900'), { start: Date.UTC(2026, 10, 21), end: NOW });
   });
 
   test('bad dates are #VALUE! naming the accepted forms', () => {
     for (const bad of ['yesterday', '2024-13', '2024Q5', -3]) {
-      assert.throws(() => spanArg(bad, 'start', NOW), (e: unknown) => e instanceof FormulaError && e.code === '#VALUE!' && /"2024Q1"/.test(e.message));
+      assert.throws(() => spanArg(bad, 'start', NOW, '1900'), (e: unknown) => e instanceof FormulaError && e.code === '#VALUE!' && /"2024Q1"/.test(e.message));
     }
   });
 });

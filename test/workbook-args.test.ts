@@ -13,7 +13,11 @@ import {
   choiceArg, choicesOf, coinArg, fieldArg, flatCells, flatValues, headersArg, intArg, rangeArgs, scalar, spanArg, textArg,
 } from '../src/formulas/args';
 import { COIN_ENTITY } from '../src/formulas/data-type-arg';
-import { CellError, DateCell, FormulaError, dateCell, forWorkbook, table, workbookCell } from '../src/formulas/cells';
+import { CellError, DAYS_1900_TO_1904, DateCell, FormulaError, dateCell, forWorkbook, table, workbookCell } from '../src/formulas/cells';
+import type { Arg } from '../src/formulas/args';
+import { loadFunctionMetadata } from '../src/cli/metadata';
+import type { Session } from '../src/cli/session';
+import { testSession } from './support/frozen-session';
 
 const NOW = Date.UTC(2026, 10, 21, 15, 30);
 const valueError = (re: RegExp) => (e: unknown) => e instanceof FormulaError && e.code === '#VALUE!' && re.test(e.message);
@@ -27,10 +31,10 @@ describe('a blank cell as 0 (older desktop builds) means not given where 0 is no
   });
 
   test('dates: a 0 is an omitted date, so an end of 0 runs to now and a start alone is its period', () => {
-    assert.equal(spanArg(0, 'end', NOW), null);
-    assert.deepEqual(rangeArgs('2024-01-01', 0, NOW), rangeArgs('2024-01-01', null, NOW));
-    assert.deepEqual(rangeArgs('2024', 0, NOW), { start: Date.UTC(2024, 0, 1), end: Date.UTC(2025, 0, 1) });
-    assert.throws(() => spanArg(-1, 'start', NOW), valueError(/^start must be a date/));
+    assert.equal(spanArg(0, 'end', NOW, '1900'), null);
+    assert.deepEqual(rangeArgs('2024-01-01', 0, NOW, '1900'), rangeArgs('2024-01-01', null, NOW, '1900'));
+    assert.deepEqual(rangeArgs('2024', 0, NOW, '1900'), { start: Date.UTC(2024, 0, 1), end: Date.UTC(2025, 0, 1) });
+    assert.throws(() => spanArg(-1, 'start', NOW, '1900'), valueError(/^start must be a date/));
   });
 
   test('text choices: 0 (or "0", how a string-typed enum parameter may receive it) is the default, unless 0 is a choice', () => {
@@ -74,7 +78,7 @@ describe('data types as arguments (CustomFunctionsRuntime 1.4)', () => {
   test('basic values that arrive as objects are their basicValue; anything else is #VALUE! naming what it got', () => {
     assert.equal(scalar({ type: 'FormattedNumber', basicValue: 45292, numberFormat: 'yyyy-mm-dd' }), 45292);
     assert.equal(coinArg({ type: 'String', basicValue: 'solana' }), 'solana');
-    assert.deepEqual(spanArg({ type: 'Double', basicValue: 45292 }, 'start', NOW), { start: Date.UTC(2024, 0, 1), end: Date.UTC(2024, 0, 2) });
+    assert.deepEqual(spanArg({ type: 'Double', basicValue: 45292 }, 'start', NOW, '1900'), { start: Date.UTC(2024, 0, 1), end: Date.UTC(2024, 0, 2) });
     assert.throws(() => coinArg({ type: 'Entity', properties: {} }), valueError(/^coin must be .*a coin data type; got a data type \(Entity\)$/));
     assert.throws(() => coinArg({ type: 'WebImage', address: 'https://x' }), valueError(/got a WebImage value$/));
     assert.throws(() => textArg({ type: 'Entity', text: 'Microsoft Corp' }, 'query'), valueError(/^query must be text; got a data type "Microsoft Corp" \(Entity\)$/));
@@ -110,8 +114,53 @@ describe('dates for the workbook: formatted numbers on 1.4, plain serials elsewh
     assert.equal(workbookCell(d, { formattedNumbers: false, dateSystem: '1904' }), 43830);
     assert.deepEqual(workbookCell(d, { formattedNumbers: true, dateSystem: '1904' }), { type: 'FormattedNumber', basicValue: 43830, numberFormat: 'yyyy-mm-dd' });
     assert.deepEqual(spanArg(43830, 'start', NOW, '1904'), spanArg(45292, 'start', NOW, '1900'));
-    assert.deepEqual(rangeArgs(43830, 43860, NOW, undefined, '1904'), rangeArgs(45292, 45322, NOW));
+    assert.deepEqual(rangeArgs(43830, 43860, NOW, '1904'), rangeArgs(45292, 45322, NOW, '1900'));
     // Text dates do not depend on the system.
     assert.deepEqual(spanArg('2024-01-01', 'start', NOW, '1904'), spanArg('2024-01-01', 'start', NOW, '1900'));
+  });
+});
+
+describe('every formula with a date argument reads it in the workbook\'s date system', () => {
+  // 2024-01-01 .. 2024-03-31 as each system's serials; headers off, so every cell is data.
+  const DATED: Record<string, (start: number, end: number) => Arg[]> = {
+    OHLCV: (a, b) => ['bitcoin', a, b, 'daily', 0, null],
+    SPARKLINE: (a, b) => ['bitcoin', 0, a, b, '1d'],
+    HISTORICAL: (a) => ['bitcoin', a, null, null],
+    RETURNS: (a, b) => ['bitcoin', 'monthly', 0, a, b, null],
+    STATS: (a, b) => [[['bitcoin']], a, b, null, [['return']], null, 0, null],
+    CORREL: (a, b) => [[['bitcoin', 'ethereum']], a, b, 0],
+    TVL: (a, b) => ['ethereum', a, b, 0],
+    FEARGREED: (a, b) => [a, b, 0, null],
+    ALTSEASON: (a, b) => [a, b, 0, null],
+    DOMINANCE: (a, b) => ['btc', a, b, 0],
+  };
+  /** A 1904 workbook's answer as the 1900 one would read: its date cells 1,462 days on. */
+  const as1900 = (r: unknown): unknown =>
+    Array.isArray(r) ? r.map(as1900)
+      : r && typeof r === 'object' && (r as { type?: string }).type === 'FormattedNumber' && /y/.test((r as { numberFormat: string }).numberFormat)
+        ? { ...r, basicValue: (r as { basicValue: number }).basicValue + DAYS_1900_TO_1904 }
+        : r;
+  let s1900: Session;
+  let s1904: Session;
+
+  test('the list covers every formula with a start, end or date parameter', async () => {
+    const dated = (await loadFunctionMetadata()).filter((f) => f.parameters.some((p) => /^(start|end|date)$/.test(p.name))).map((f) => f.id);
+    assert.deepEqual([...dated].sort(), Object.keys(DATED).sort());
+  });
+
+  for (const [id, args] of Object.entries(DATED)) {
+    test(`${id}: the same days, and the same answer, in a 1904 workbook as in a 1900 one`, async () => {
+      s1900 ??= await testSession({ workbook: { dateSystem: '1900', formattedNumbers: true } });
+      s1904 ??= await testSession({ workbook: { dateSystem: '1904', formattedNumbers: true } });
+      const a = await s1900.host.evaluate(id, args(45292, 45382));
+      const b = await s1904.host.evaluate(id, args(45292 - DAYS_1900_TO_1904, 45382 - DAYS_1900_TO_1904));
+      const json = (r: unknown) => JSON.parse(JSON.stringify(r)) as unknown; // date cells as Excel's FormattedNumber
+      assert.deepEqual(as1900(json(b)), json(a));
+    });
+  }
+
+  test('closes its sessions', async () => {
+    await s1900?.close();
+    await s1904?.close();
   });
 });

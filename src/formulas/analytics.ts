@@ -120,7 +120,7 @@ async function stats(
 ): Promise<Grid> {
   const inputs = flatCells(coins);
   if (inputs.every((x) => x === null)) throw invalidValue('coins is required: a coin or a range of coins');
-  const span = rangeArgs(start, end, ctx.now());
+  const span = rangeArgs(start, end, ctx.now(), ctx.settings.dateSystem);
   const names = statsFields(fields);
   const rf = riskFreeArg(riskFree);
   const one = inputs.length === 1 && names.length === 1 && blank(headers);
@@ -165,7 +165,7 @@ async function correl(ctx: FormulaContext, coins: Arg, start: Arg, end: Arg, hea
   const inputs = flatValues(coins);
   if (inputs.length === 0) throw invalidValue('coins is required: a range of coins');
   if (inputs.length > MAX_CORREL_COINS) throw invalidValue(`coins: at most ${MAX_CORREL_COINS} coins; got ${inputs.length}`);
-  const span = rangeArgs(start, end, ctx.now());
+  const span = rangeArgs(start, end, ctx.now(), ctx.settings.dateSystem);
   const showHeaders = headersArg(headers);
   const loaded = await loadAll(ctx, inputs, span);
   const good = loaded.filter((s): s is Series => s !== null && !(s instanceof FormulaError));

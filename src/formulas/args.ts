@@ -193,7 +193,7 @@ const DATE_HELP =
  * that UTC day; "2024" the year, "2024Q1" the quarter, "2024-03" the month;
  * "30D"/"12W"/"6M"/"1Y" the span from that long ago until now.
  */
-export function spanArg(v: Arg, name: string, now: number, dates: DateSystem = '1900'): Span | null {
+export function spanArg(v: Arg, name: string, now: number, dates: DateSystem): Span | null {
   v = scalar(v);
   if (notGiven(v)) return null; // no date is 0: a blank cell on older desktop builds
   if (typeof v === 'number') {
@@ -245,8 +245,12 @@ export function spanArg(v: Arg, name: string, now: number, dates: DateSystem = '
   throw invalidValue(`${name} must be ${DATE_HELP}; got ${shown(v)}`);
 }
 
-/** A start/end pair: start from the start's span, end from the end's span (default: now). Serials in the workbook's date system. */
-export function rangeArgs(start: Arg, end: Arg, now: number, defaultStart?: (now: number) => number, dates: DateSystem = '1900'): Span {
+/**
+ * A start/end pair: start from the start's span, end from the end's span (default: now). Serials in
+ * the workbook's date system: no default, so a formula cannot forget it (a 1904 workbook's serials
+ * read as 1900 ones are four years early).
+ */
+export function rangeArgs(start: Arg, end: Arg, now: number, dates: DateSystem, defaultStart?: (now: number) => number): Span {
   const a = spanArg(start, 'start', now, dates);
   const b = spanArg(end, 'end', now, dates);
   const from = a ? a.start : defaultStart ? defaultStart(now) : null;
@@ -263,7 +267,7 @@ function isPeriodText(v: Arg): boolean {
 }
 
 /** A single point in time (HISTORICAL's date): the start of the day given. */
-export function dateArg(v: Arg, name: string, now: number, dates: DateSystem = '1900'): number {
+export function dateArg(v: Arg, name: string, now: number, dates: DateSystem): number {
   const span = spanArg(v, name, now, dates);
   if (!span) throw invalidValue(`${name} is required: ${DATE_HELP}`);
   return span.start;

@@ -127,7 +127,7 @@ export function chartRange(
 ): { span: Span; query: { from: number; to?: number } } | null {
   if (isBlank(start) && isBlank(end) && !defaultStart) return null;
   const now = ctx.now();
-  const span = rangeArgs(start, end, now, defaultStart, ctx.settings.dateSystem);
+  const span = rangeArgs(start, end, now, ctx.settings.dateSystem, defaultStart);
   return { span, query: span.end >= now ? { from: span.start } : { from: span.start, to: span.end - 1 } };
 }
 

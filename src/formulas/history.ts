@@ -114,7 +114,7 @@ async function ohlcv(ctx: FormulaContext, coin: Arg, start: Arg, end: Arg, inter
   const input = coinArg(coin);
   const now = ctx.now();
   const iv = choiceArg(interval, 'interval', INTERVALS, 'day', INTERVALS_SHOWN);
-  const span = rangeArgs(start, end, now, undefined, ctx.settings.dateSystem);
+  const span = rangeArgs(start, end, now, ctx.settings.dateSystem);
   const showHeaders = headersArg(headers);
   const cols = ohlcvFields(fields).map((f) => OHLCV_FIELDS[f]);
   const ref = await ctx.client.resolveCoin(input);
@@ -174,7 +174,7 @@ async function returns(ctx: FormulaContext, coin: Arg, period: Arg, headers: Arg
   const showHeaders = headersArg(headers);
   const now = ctx.now();
   const blank = (x: Arg) => flatValues(x).length === 0;
-  const span = blank(start) && blank(end) ? null : rangeArgs(start, end, now, () => 0);
+  const span = blank(start) && blank(end) ? null : rangeArgs(start, end, now, ctx.settings.dateSystem, () => 0);
   historyCurrency(currencyArg(currency, 'USD'), 'RETURNS', false);
   const ref = await ctx.client.resolveCoin(input);
   const res = await ctx.client.get('returns', { id: ref.id, query: { period: p } });
