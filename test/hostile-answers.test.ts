@@ -157,6 +157,26 @@ test('4. a server echoing the key, in error code, message or a wrong-typed value
   hostile.play(null);
 });
 
+test('4b. an unreadable list item named by a slug that echoes the key: its cell names it scrubbed and clipped', async () => {
+  hostile.play(async (r) => {
+    if (path(r.url) !== '/v3/currencies/markets') return null;
+    const up = await fetch(`${em.url}${r.url}`, { headers: { 'X-Api-Key': KEY } });
+    const body = (await up.json()) as { data: { id: number; slug: string; price: unknown }[] };
+    const btc = body.data.find((it) => it.id === 1)!;
+    btc.slug = `echo ${KEY} ${encodeURIComponent(KEY)} ${'x'.repeat(5000)}`;
+    btc.price = 123; // wrong-typed: the item is set aside, and its cell says which
+    return json(200, body);
+  });
+  const s = await session();
+  const out = await cell(s, '=CRYPTO.PRICE(1)');
+  hostile.play(null);
+  assert.equal(out.error, '#N/A', JSON.stringify(out).slice(0, 300));
+  assert.match(out.message ?? '', /The API answered price in an unexpected form \(expected string\) \(echo \*\*\* \*\*\* x+…, \/v3\/currencies\/markets\)/);
+  noKey(JSON.stringify(out));
+  noKey(JSON.stringify(s.host.errors()));
+  assert.ok((out.message ?? '').length < 250, `clipped: ${out.message?.length} characters`);
+});
+
 test('5. an answer past the byte cap (a gzip bomb) is refused while it streams, with a clear #N/A', async () => {
   const bomb = gzipSync(Buffer.alloc(40 * 1024 * 1024, 32)); // 40 MB of spaces in about 40 KB
   assert.ok(bomb.byteLength < 200_000);

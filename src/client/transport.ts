@@ -47,6 +47,8 @@ export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
 /** Server text as far as a message quotes it: the key scrubbed, one line, at most this long. */
 const MAX_SERVER_TEXT = 200;
+/** A rejected item's slug or name as its cell's message names it: a coin's slug is far shorter. */
+const MAX_ITEM_LABEL = 60;
 
 export interface AttemptResult {
   data: unknown;
@@ -100,10 +102,10 @@ async function readCapped(res: Response, max: number, name: CanonicalRequest['na
 }
 
 /** Server text fit to quote: the key scrubbed (as sent and URL-encoded), control characters out, clipped. */
-export function serverText(text: string, apiKey: string): string {
+export function serverText(text: string, apiKey: string, max = MAX_SERVER_TEXT): string {
   let t = scrub(scrub(text, apiKey), encodeURIComponent(apiKey));
   t = t.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
-  return t.length > MAX_SERVER_TEXT ? `${t.slice(0, MAX_SERVER_TEXT - 1)}…` : t;
+  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 }
 
 export function requestUrl(baseUrl: string, req: CanonicalRequest): string {
@@ -166,7 +168,11 @@ export async function attempt(a: Attempt): Promise<AttemptResult> {
   } catch {
     throw new ApiError({ code: 'MALFORMED_RESPONSE', message: `${name}: the answer was not valid JSON.`, endpoint: name, status });
   }
-  return cutToLimit(unwrap(name, body, status), req);
+  const out = cutToLimit(unwrap(name, body, status), req);
+  // A rejected item's slug or name goes into its cell's message: server text like any other, so scrubbed
+  // of the key and clipped (it had reached cells whole: 5,180 characters with the key, review of 2026-11-26).
+  for (const x of out.rejected ?? []) if (x.label !== null) x.label = serverText(x.label, a.apiKey, MAX_ITEM_LABEL);
+  return out;
 }
 
 /** A list longer than the `limit` asked is cut to it: the items past it belong to the next page (whose offset says where they are). */
