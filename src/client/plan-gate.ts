@@ -24,7 +24,7 @@ import type { AccountStatus } from '../api/records';
 import { ApiError } from './api-error';
 import type { CanonicalRequest } from './canonical-request';
 import { abortable } from './cancellation';
-import { creditsPhrase, overBudget, type CreditMeter } from './credit-meter';
+import { creditsPhrase, overBudget, statusRecord, type CreditMeter } from './credit-meter';
 import { errorRule, planNeeded } from './error-rules';
 import type { Pacer } from './pacer';
 
@@ -102,7 +102,9 @@ export class PlanGate {
   }
 
   /** A fresh /v3/status answer (a learner: see MarketClient). */
-  learn(s: AccountStatus): void {
+  learn(answer: AccountStatus): void {
+    // The known fields only, copied: the answer object keeps whatever extra the server sent (F6).
+    const s = statusRecord(answer);
     // Another plan (an upgrade): what the service refused before may be allowed now.
     if (this.#plan && this.#plan.plan !== s.plan) this.#refused.clear();
     this.#plan = s;
