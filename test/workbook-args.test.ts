@@ -10,7 +10,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  choiceArg, choicesOf, coinArg, fieldArg, flatCells, flatValues, headersArg, intArg, rangeArgs, scalar, spanArg, textArg,
+  choiceArg, choicesOf, coinArg, currencyArg, fieldArg, flatCells, flatValues, headersArg, intArg, rangeArgs, scalar, spanArg, textArg,
 } from '../src/formulas/args';
 import { COIN_ENTITY } from '../src/formulas/data-type-arg';
 import { CellError, DAYS_1900_TO_1904, DateCell, FormulaError, dateCell, forWorkbook, table, workbookCell } from '../src/formulas/cells';
@@ -55,6 +55,16 @@ describe('a blank cell as 0 (older desktop builds) means not given where 0 is no
     assert.equal(intArg(0, 'minUsdAmount', 0, 100, undefined), 0);
     assert.equal(headersArg(0), false);
     assert.equal(headersArg(null), true);
+  });
+
+  test('a parameter typed string may get the blank as "0": texts, field names and currencies read it as not given', () => {
+    assert.equal(textArg('0', 'query'), null);
+    assert.equal(fieldArg('0', ['price', 'marketCap']), null);
+    assert.equal(currencyArg('0', 'USD'), 'USD');
+    assert.equal(currencyArg(0, 'EUR'), 'EUR');
+    // Only the blank: other text is still checked.
+    assert.throws(() => currencyArg('00', 'USD'), valueError(/^currency must be a three-letter currency code/));
+    assert.throws(() => fieldArg('1', ['price']), valueError(/^field must be one of: price; got "1"$/));
   });
 
   test('lists of names drop the 0s only where no name is 0 (QUOTE fields); OHLCV keeps STOCKHISTORY\'s 0 Date', () => {

@@ -5,7 +5,8 @@
  * - blanks: "null" as Excel on the web and newer desktop builds pass a blank
  *   cell; "zero" as older desktop builds do (office-js#4702, #5262, #1951).
  *   Formula text has no cells, so under "zero" every omitted argument arrives
- *   as the 0 a blank cell there would give, but where 0 is a value of its own
+ *   as the 0 a blank cell there would give ("0" where the parameter is typed
+ *   string, as the preview marshals it), but where 0 is a value of its own
  *   (below), which a blank on those builds cannot be told from.
  * - formattedNumbers: dates come back as date cells (printed as Excel's
  *   FormattedNumber, what CustomFunctionsRuntime 1.4 gets) rather than the
@@ -53,7 +54,9 @@ export class WorkbookHost extends CalculationHost {
     return args.map((a, k) => {
       const p = meta.parameters[k];
       if (!p || p.type === 'number' || ZERO_IS_A_VALUE.has(p.name)) return a;
-      const zero = (x: Arg) => (x === null ? 0 : x);
+      // Converted by the parameter's type, as the preview marshals it: "0" where it is typed string.
+      const blank = p.type === 'string' ? '0' : 0;
+      const zero = (x: Arg) => (x === null ? blank : x);
       return p.repeating && Array.isArray(a) ? a.map(zero) : zero(a);
     });
   }

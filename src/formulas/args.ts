@@ -25,6 +25,13 @@ export type Arg = unknown;
 export const isBlank = (v: Arg) => v === null || v === undefined || v === '';
 /** Not given where 0 is not a value the argument takes (see the blank rule above). */
 export const notGiven = (v: Arg) => isBlank(v) || v === 0;
+/**
+ * notGiven, for a parameter typed "string" in functions.json (every custom enum, currency and field):
+ * there the 0 of a blank cell on an older desktop build is converted to the parameter's type and may
+ * arrive as "0" (docs/preview-runtime.md, "Blank cells": the preview's model, a guess where Excel's
+ * pages are silent). No text, field name or currency code is "0".
+ */
+export const notGivenText = (v: Arg) => notGiven(v) || v === '0';
 
 /**
  * A single value from a possibly 1x1 range. A basic value that arrived as a
@@ -83,7 +90,7 @@ export const MAX_TEXT = 200;
 /** Text argument; null when omitted. A range or an error value is #VALUE! naming the argument. */
 export function textArg(v: Arg, name: string): string | null {
   v = scalar(v);
-  if (notGiven(v)) return null;
+  if (notGivenText(v)) return null;
   if (Array.isArray(v)) throw invalidValue(`${name} takes one value; got ${shown(v)}`);
   if (typeof v === 'object' && !(v instanceof Date)) throw invalidValue(`${name} must be text; got ${shown(v)}`);
   const text = String(v).trim();
@@ -167,7 +174,7 @@ export const SUGGESTED_CURRENCIES = ['USD', 'EUR', 'GBP', 'JPY'] as const;
 /** A three-letter currency code, upper case; `suggested` are the codes its message names (history formulas name only the ones they take). */
 export function currencyArg(v: Arg, fallback: string, suggested: readonly string[] = SUGGESTED_CURRENCIES): string {
   v = scalar(v);
-  if (notGiven(v)) return fallback;
+  if (notGivenText(v)) return fallback;
   const code = typeof v === 'string' ? v.trim().toUpperCase() : '';
   if (!/^[A-Z]{3}$/.test(code)) throw invalidValue(`currency must be a three-letter currency code such as ${joinOr(suggested.map((c) => `"${c}"`))}; got ${shown(v)}`);
   return code;
@@ -276,7 +283,7 @@ export function dateArg(v: Arg, name: string, now: number, dates: DateSystem): n
 /** A field name from a record, matched case-insensitively. */
 export function fieldArg<T extends string>(v: Arg, fields: readonly T[], name = 'field'): T | null {
   v = scalar(v);
-  if (notGiven(v)) return null; // no field is named 0
+  if (notGivenText(v)) return null; // no field is named 0
   if (typeof v === 'object') throw invalidValue(`${name} must be one of: ${fields.join(', ')}; got ${shown(v)}`);
   const key = String(v).trim().toLowerCase();
   const hit = fields.find((f) => f.toLowerCase() === key);

@@ -13,12 +13,13 @@ import { DOMINANCE_GROUPS, ENDPOINTS } from '../api/endpoints';
 import type {
   AltcoinIndexSnapshot, DerivativesSnapshot, DominanceSnapshot, FearGreedSnapshot, GainerLoser, GlobalMarket, TrendingItem,
 } from '../api/records';
-import { choiceArg, choicesOf, fieldArg, headersArg, intArg, notGiven, rangeArgs, scalar, type Arg, type Span } from './args';
+import { choiceArg, choicesOf, fieldArg, headersArg, intArg, notGiven, notGivenText, rangeArgs, scalar, type Arg, type Span } from './args';
 import { dateCell, decimalCell, formulaError, invalidValue, recordCells, numberCell, table, textCell, type Cell, type Column, type Grid } from './cells';
 import type { Catalog, FormulaContext } from './host';
 
-/** No date or field is 0: a 0 is a blank cell on older desktop builds (args.ts). */
-const isBlank = (v: Arg) => notGiven(scalar(v));
+/** No date is 0, and no field 0 or "0" (it is typed string): a blank cell on older desktop builds (args.ts). */
+const noDate = (v: Arg) => notGiven(scalar(v));
+const noField = (v: Arg) => notGivenText(scalar(v));
 
 // ---------------------------------------------------------------- TRENDING, GAINERS, LOSERS
 
@@ -125,7 +126,7 @@ function derivatives(ctx: FormulaContext, field: Arg): Promise<Grid> {
 export function chartRange(
   ctx: FormulaContext, start: Arg, end: Arg, defaultStart?: (now: number) => number,
 ): { span: Span; query: { from: number; to?: number } } | null {
-  if (isBlank(start) && isBlank(end) && !defaultStart) return null;
+  if (noDate(start) && noDate(end) && !defaultStart) return null;
   const now = ctx.now();
   const span = rangeArgs(start, end, now, ctx.settings.dateSystem, defaultStart);
   return { span, query: span.end >= now ? { from: span.start } : { from: span.start, to: span.end - 1 } };
@@ -165,7 +166,7 @@ function reading<T>(fields: Record<string, (x: T) => Cell>, field: Arg, ranged: 
 async function fearGreed(ctx: FormulaContext, start: Arg, end: Arg, headers: Arg, field: Arg): Promise<Grid> {
   const range = chartRange(ctx, start, end);
   const show = headersArg(headers);
-  if (!range || !isBlank(field)) {
+  if (!range || !noField(field)) {
     return reading(FEAR_GREED_FIELDS, field, range !== null, async () => (await ctx.client.get('fearGreed')).data);
   }
   const res = await ctx.client.get('fearGreedChart', { query: range.query });
@@ -179,7 +180,7 @@ async function fearGreed(ctx: FormulaContext, start: Arg, end: Arg, headers: Arg
 async function altSeason(ctx: FormulaContext, start: Arg, end: Arg, headers: Arg, field: Arg): Promise<Grid> {
   const range = chartRange(ctx, start, end);
   const show = headersArg(headers);
-  if (!range || !isBlank(field)) {
+  if (!range || !noField(field)) {
     return reading(ALTSEASON_FIELDS, field, range !== null, async () => (await ctx.client.get('altcoinIndex')).data);
   }
   const res = await ctx.client.get('altcoinIndexChart', { query: range.query });
