@@ -182,6 +182,28 @@ function add(r: Record<string, { requests: number; credits: number }>, k: string
   e.credits += credits;
 }
 
+/**
+ * What one answer's status.usedCredits may count, as a multiple of what the
+ * endpoint table says that request costs (creditCost). Generous, because the
+ * table's costs are partly inventory and guesses (api-notes, "Plans, rate
+ * limits, credits": "[guess: scales]") and a service that really charges more
+ * should be believed; bounded, because one answer reporting 1e15 (finite, so
+ * valid) was counted, persisted, and refused every metered request with
+ * BUDGET_EXCEEDED until UTC midnight, across reloads (review finding F5).
+ */
+export const REPORTED_CREDITS_FACTOR = 10;
+
+/**
+ * The credits to count for one answer: the reported figure when it is within
+ * REPORTED_CREDITS_FACTOR times the table's cost, else the table's cost (the
+ * request was answered, so it cost something; the figure is not believed).
+ * Non-finite or negative figures count nothing, as recordRequest has it.
+ */
+export function creditsToCount(reported: number, tableCost: number): number {
+  if (!Number.isFinite(reported) || reported <= 0) return 0;
+  return reported <= tableCost * REPORTED_CREDITS_FACTOR ? reported : tableCost;
+}
+
 /** "1 credit", "2 credits": the one wording of a credit count in messages; `format` writes the number (default: as is). */
 export function creditsPhrase(n: number, format: (n: number) => string = String): string {
   return `${format(n)} credit${n === 1 ? '' : 's'}`;

@@ -14,6 +14,15 @@ import type { KvStore } from './kv-store';
 
 export const DAILY_SPEND_KEY = 'crypto-addin:credits-today:v1';
 
+/**
+ * The most credits a stored day may hold: four times the largest daily figure
+ * documented (Business, 250,000 a day: api-notes, "Plans, rate limits,
+ * credits"). Above it the figure is no day of this machine's requests but an
+ * absurd usedCredits persisted before answers were bounded (review finding F5),
+ * which would refuse every metered request until UTC midnight: read as empty.
+ */
+export const MAX_STORED_DAY_CREDITS = 1_000_000;
+
 export class DailySpend {
   /** Settles once the earlier sessions' figure is counted (the budget check waits for it). */
   readonly ready: Promise<void>;
@@ -55,7 +64,9 @@ function parse(text: string | null): { day: number; credits: number } | null {
   if (!text) return null;
   try {
     const o = JSON.parse(text) as { day?: unknown; credits?: unknown };
-    return Number.isInteger(o.day) && typeof o.credits === 'number' && Number.isFinite(o.credits) && o.credits >= 0 ? { day: o.day as number, credits: o.credits } : null;
+    const credits = o.credits;
+    const plausible = typeof credits === 'number' && Number.isFinite(credits) && credits >= 0 && credits <= MAX_STORED_DAY_CREDITS;
+    return Number.isInteger(o.day) && plausible ? { day: o.day as number, credits } : null;
   } catch {
     return null;
   }

@@ -5,12 +5,12 @@
  * keeps the latest failure per caller: what a call that ran out of time tells
  * the user (formulas/call-deadline.ts).
  */
-import type { EndpointName } from '../api/endpoints';
+import { creditCost, type EndpointName } from '../api/endpoints';
 import { ApiError, hasCode, routeUnavailable } from './api-error';
 import { onAbort } from './cancellation';
 import type { CanonicalRequest } from './canonical-request';
 import { MAP_MAX_DELAY_MS, type ResolvedOptions } from './client-options';
-import type { CreditMeter } from './credit-meter';
+import { creditsToCount, type CreditMeter } from './credit-meter';
 import type { Pacer } from './pacer';
 import type { PlanGate } from './plan-gate';
 import { withRetries } from './retry';
@@ -98,7 +98,7 @@ export class Sender {
           const r = await attempt({
             baseUrl: o.baseUrl, request: cr, apiKey, fetch: o.fetch, timeoutMs: o.timeoutMs, maxBytes: o.maxResponseBytes, signal: sig, now: o.now, keyPlan: this.#o.gate.plan?.plan,
           });
-          this.#o.meter.recordRequest(cr.name, caller, r.usedCredits);
+          this.#o.meter.recordRequest(cr.name, caller, creditsToCount(r.usedCredits, creditCost(cr.name, cr.query, itemsIn(r))));
           return r;
         } catch (e) {
           if (!hasCode(e, 'ABORTED')) {
@@ -136,4 +136,9 @@ export class Sender {
       },
     );
   }
+}
+
+/** The items an answer returned, read or not: what a `buckets` endpoint charges by (creditCost). */
+function itemsIn(r: AttemptResult): number {
+  return (Array.isArray(r.data) ? r.data.length : 0) + (r.rejected?.length ?? 0);
 }
