@@ -20,7 +20,9 @@
  * its last good quote marked stale when the failure allows it. A page failure
  * of the whole call (scope `call` in ERROR_RULES: the service, the key) ends
  * the batch; one of the thing asked (scope `item`: no such page) ends the walk
- * there, as the list's end would. Every fetched markets page fills the quote
+ * there, as the list's end would. An empty first page fails the call, never
+ * ends the list (#page); an empty page after a full one does end it (the list
+ * can be a multiple of 250 long). Every fetched markets page fills the quote
  * cache (quote-cache.ts) for all of its coins; the client's learners take the
  * places in the list from the same answers.
  */
@@ -271,15 +273,25 @@ export class BatchFetch {
     for (const id of [...missing]) settle(id, this.#quotes.fallback(id, currency, failure));
   }
 
-  /** Markets page `page` (0-based, sorted by rank) in `currency`, as the lifecycle answers it. */
-  #page(page: number, currency: ConvertCurrency, caller: string | undefined, signal: AbortSignal): Promise<PageAnswer> {
+  /**
+   * Markets page `page` (0-based, sorted by rank) in `currency`, as the lifecycle answers it. An empty first page
+   * is a bad answer, not the list's end: the list is never empty for a key that has it, and taken as the end it
+   * marked every coin of the batch unlisted for a day (review F1). It fails as an unexpected answer (the last good
+   * quotes stand in); one the response cache still holds as fresh is asked again first, so it does not outlive
+   * the batch it failed.
+   */
+  async #page(page: number, currency: ConvertCurrency, caller: string | undefined, signal: AbortSignal, force = false): Promise<PageAnswer> {
     const cr = canonicalRequest('markets', undefined, { offset: page * MARKETS_PAGE_SIZE, limit: MARKETS_PAGE_SIZE, convert: currency });
-    return this.#src.requester.request(cr, { caller, signal }).then((a) => ({
+    const a = await this.#src.requester.request(cr, { caller, signal, force });
+    const r: PageAnswer = {
       items: a.entry.data as readonly MarketItem[],
       rejected: a.entry.rejected as readonly RejectedItem[] | undefined,
       stale: a.stale,
       fetchedAt: a.entry.fetchedAt,
-    }));
+    };
+    if (page > 0 || r.items.length > 0 || (r.rejected?.length ?? 0) > 0) return r;
+    if (a.fromCache && !a.stale && !force) return this.#page(page, currency, caller, signal, true);
+    throw new ApiError({ code: 'UNEXPECTED_RESPONSE', message: 'markets: the first page of the list came back empty; it was not used.', endpoint: 'markets' });
   }
 
   /** A page's quote for an item, kept unless a newer one is held (QuoteCache.offer); the one that stands. */

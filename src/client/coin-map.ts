@@ -149,15 +149,19 @@ export class RankBook {
     if (p.lifecycle !== 'traded' || p.rank === null) this.markUnlisted(p.id);
   }
 
-  /** A markets page sorted by rank (no filters), starting at `offset`, asked with `limit`. */
+  /**
+   * A markets page sorted by rank (no filters), starting at `offset`, asked with `limit`. An empty one teaches
+   * nothing: an empty first page is a bad answer (review F1), not a page read whole (pagesSeen) to persist.
+   */
   learnListing(offset: number, limit: number, items: readonly { id: number; rank: number | null }[]): void {
+    if (items.length === 0) return;
     if (limit === MARKETS_PAGE_SIZE && offset % MARKETS_PAGE_SIZE === 0) this.#pagesSeen.add(offset / MARKETS_PAGE_SIZE);
     items.forEach((it, i) => {
       this.#rank.set(it.id, it.rank);
       this.#position.set(it.id, offset + i);
       this.#unlisted.delete(it.id);
     });
-    if (items.length > 0) this.#touch();
+    this.#touch();
   }
   /** Ranks without places (the list of currencies, asked by id). */
   learnRanks(items: readonly { id: number; rank: number | null }[]): void {

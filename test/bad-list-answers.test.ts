@@ -1,0 +1,110 @@
+/**
+ * Well-formed but wrong list answers must not outlive themselves (review
+ * F1): an empty first markets page is a bad answer, not the list's end (no
+ * coin marked unlisted, nothing kept).
+ *
+ *   node --import tsx --test test/bad-list-answers.test.ts
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ENDPOINTS } from '../src/api/endpoints';
+import type { MarketItem } from '../src/api/records';
+import { MemoryKvStore } from '../src/client/index';
+import { RankBook } from '../src/client/coin-map';
+import { rig, type Rig } from './client-harness';
+
+const MARKETS = ENDPOINTS.markets.path;
+const RANKS_KEY = 'crypto-addin:coin-ranks:v1';
+
+let r: Rig;
+let listing: MarketItem[];
+
+async function raw<T>(path: string): Promise<T> {
+  const res = await fetch(r.em.url + path, { headers: { 'X-Api-Key': 'demo-pro' } });
+  assert.equal(res.status, 200);
+  return ((await res.json()) as { data: T }).data;
+}
+
+before(async () => {
+  r = await rig({ rpm: 10_000 });
+  listing = [];
+  for (let offset = 0; ; offset += 250) {
+    const page = await raw<MarketItem[]>(`${MARKETS}?limit=250&offset=${offset}`);
+    listing.push(...page);
+    if (page.length < 250) break;
+  }
+});
+after(async () => {
+  await r.close();
+});
+
+const since = () => r.log.length;
+const hits = (from: number, re: RegExp) => r.log.slice(from).filter((e) => re.test(e.url)).length;
+const PROFILES = /^\/v3\/currencies\/\d+(\?|$)/;
+const MARKET_PAGES = /^\/v3\/currencies\/markets(\?|$)/;
+
+/** A fetch that answers as the server does, but with `data` rewritten where `edit` says (null: unchanged). */
+function rewriting(edit: (url: URL, data: unknown[]) => unknown[] | null): typeof fetch {
+  return async (input, init) => {
+    const res = await fetch(input, init);
+    const url = new URL(String(input));
+    const body = (await res.json()) as { data: unknown[] };
+    const data = res.status === 200 && Array.isArray(body.data) ? edit(url, body.data) : null;
+    return new Response(JSON.stringify(data ? { ...body, data } : body), { status: res.status, headers: res.headers });
+  };
+}
+const isFirstPage = (u: URL) => u.pathname === MARKETS && (u.searchParams.get('offset') ?? '0') === '0';
+
+async function storedUnlisted(kv: MemoryKvStore): Promise<number[]> {
+  const t = await kv.get(RANKS_KEY);
+  return t ? (JSON.parse(t) as { unlisted: number[] }).unlisted : [];
+}
+
+describe('rank book', () => {
+  test('an empty markets page teaches nothing: no page is taken as read whole', () => {
+    const b = new RankBook();
+    b.takeDirty();
+    b.learnListing(0, 250, []);
+    assert.equal(b.pagesSeenThrough(0), false);
+    assert.deepEqual(JSON.parse(b.serialize(0)).pagesSeen, []);
+  });
+});
+
+describe('markets list', () => {
+  test('an empty first page fails the batch: no coin marked unlisted, no profiles, and the next recalculation asks the list again', async () => {
+    let empties = 0;
+    const kv = new MemoryKvStore();
+    const c = r.client({
+      storage: kv,
+      fetch: rewriting((u) => (isFirstPage(u) && empties++ === 0 ? [] : null)),
+    });
+    const top = listing.slice(0, 30);
+    await Promise.all(top.map((m) => c.resolveCoin(m.id)));
+    let mark = since();
+    const first = await Promise.allSettled(top.map((m) => c.quote(m.id)));
+    assert.equal(empties, 1);
+    assert.ok(first.every((x) => x.status === 'rejected' && (x.reason as { code?: string }).code === 'UNEXPECTED_RESPONSE'), 'no last good quote: the failure');
+    assert.equal(hits(mark, PROFILES), 0, 'no coin sent to its profile');
+    const { ranks } = await c.coinList();
+    assert.ok(top.every((m) => !ranks.isUnlisted(m.id)));
+    await c.flushStorage();
+    assert.deepEqual(await storedUnlisted(kv), []);
+
+    // At once (the bad page would still be fresh in the response cache): the list is asked again and answers.
+    mark = since();
+    const second = await Promise.all(top.map((m) => c.quote(m.id)));
+    assert.deepEqual(second.map((q) => q.id), top.map((m) => m.id));
+    assert.equal(hits(mark, MARKET_PAGES), 1);
+    assert.equal(hits(mark, PROFILES), 0);
+  });
+
+  test('cold start: an empty first page probed beside the map is asked again by the batch, and the coins get their prices', async () => {
+    let empties = 0;
+    const c = r.client({ fetch: rewriting((u) => (isFirstPage(u) && empties++ === 0 ? [] : null)) });
+    const mark = since();
+    const qs = await Promise.all(listing.slice(0, 20).map((m) => c.quote(m.slug)));
+    assert.equal(empties, 2, 'the probe had the empty page; the batch asked again');
+    assert.deepEqual(qs.map((q) => q.id), listing.slice(0, 20).map((m) => m.id));
+    assert.equal(hits(mark, PROFILES), 0);
+  });
+});
