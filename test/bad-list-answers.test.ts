@@ -1,22 +1,24 @@
 /**
  * Well-formed but wrong list answers must not outlive themselves (review
  * F1): an empty first markets page is a bad answer, not the list's end (no
- * coin marked unlisted, nothing kept).
+ * coin marked unlisted, nothing kept), and a wrong unlisted mark mends itself.
  *
  *   node --import tsx --test test/bad-list-answers.test.ts
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ENDPOINTS } from '../src/api/endpoints';
-import type { MarketItem } from '../src/api/records';
+import type { CurrencyMapItem, MarketItem } from '../src/api/records';
 import { MemoryKvStore } from '../src/client/index';
 import { RankBook } from '../src/client/coin-map';
 import { rig, type Rig } from './client-harness';
 
+const MAP = ENDPOINTS.currencyMap.path;
 const MARKETS = ENDPOINTS.markets.path;
 const RANKS_KEY = 'crypto-addin:coin-ranks:v1';
 
 let r: Rig;
+let coins: CurrencyMapItem[];
 let listing: MarketItem[];
 
 async function raw<T>(path: string): Promise<T> {
@@ -27,6 +29,7 @@ async function raw<T>(path: string): Promise<T> {
 
 before(async () => {
   r = await rig({ rpm: 10_000 });
+  coins = await raw<CurrencyMapItem[]>(MAP);
   listing = [];
   for (let offset = 0; ; offset += 250) {
     const page = await raw<MarketItem[]>(`${MARKETS}?limit=250&offset=${offset}`);
@@ -61,6 +64,18 @@ async function storedUnlisted(kv: MemoryKvStore): Promise<number[]> {
 }
 
 describe('rank book', () => {
+  test('a profile showing a coin marked unlisted as traded with a rank clears the mark; one not traded keeps it', () => {
+    const b = new RankBook();
+    b.markUnlisted(7);
+    b.markUnlisted(8);
+    b.learnProfile({ id: 7, rank: 300, lifecycle: 'traded' });
+    b.learnProfile({ id: 8, rank: 900, lifecycle: 'inactive' });
+    assert.equal(b.isUnlisted(7), false);
+    assert.equal(b.likelyPage(7), 1, 'rank 300: the second page');
+    assert.equal(b.isUnlisted(8), true);
+    assert.deepEqual(JSON.parse(b.serialize(0)).unlisted, [8]);
+  });
+
   test('an empty markets page teaches nothing: no page is taken as read whole', () => {
     const b = new RankBook();
     b.takeDirty();
@@ -106,5 +121,29 @@ describe('markets list', () => {
     assert.equal(empties, 2, 'the probe had the empty page; the batch asked again');
     assert.deepEqual(qs.map((q) => q.id), listing.slice(0, 20).map((m) => m.id));
     assert.equal(hits(mark, PROFILES), 0);
+  });
+
+  test("an empty page after full ones is the list's end; a coin the walk missed that its profile shows traded with a rank loses its mark", async () => {
+    const end = 7 * 250; // the list, cut after seven full pages: the eighth comes back empty
+    const kv = new MemoryKvStore();
+    const c = r.client({
+      storage: kv,
+      fetch: rewriting((u) => (u.pathname === MARKETS && Number(u.searchParams.get('offset') ?? 0) >= end ? [] : null)),
+    });
+    const listed = new Set(listing.map((m) => m.id));
+    const gone = coins.filter((x) => !listed.has(x.id)).slice(0, 2);
+    const beyond = listing[end + 50];
+    assert.ok(beyond && gone.length === 2);
+    const asked = [beyond.id, ...gone.map((x) => x.id)];
+    await Promise.all(asked.map((id) => c.resolveCoin(id)));
+    const mark = since();
+    const qs = await Promise.all(asked.map((id) => c.quote(id)));
+    assert.deepEqual(qs.map((q) => q.id), asked);
+    assert.equal(hits(mark, MARKET_PAGES), 8, 'walked to the empty eighth page');
+    assert.equal(hits(mark, PROFILES), 3, 'the three from their profiles');
+    const { ranks } = await c.coinList();
+    assert.deepEqual(asked.map((id) => ranks.isUnlisted(id)), [false, true, true]);
+    await c.flushStorage();
+    assert.deepEqual((await storedUnlisted(kv)).sort(), gone.map((x) => x.id).sort());
   });
 });

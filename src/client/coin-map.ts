@@ -143,10 +143,15 @@ export class RankBook {
     this.learnListing(Number(query.offset ?? 0), Number(query.limit ?? ENDPOINTS.markets.params.limit.default), items);
   }
 
-  /** A fresh profile: its rank; not traded or unranked, the markets list will not have it (quotes go straight to the profile). */
+  /**
+   * A fresh profile: its rank; not traded or unranked, the markets list will not have it (quotes go straight to
+   * the profile). Traded with a rank, the list should: an unlisted mark goes, so a wrong one (a bad page taken
+   * as the list's end, review F1) is mended by the next profile instead of costing a profile a day.
+   */
   learnProfile(p: Pick<Profile, 'id' | 'rank' | 'lifecycle'>): void {
     this.learnRank(p.id, p.rank);
     if (p.lifecycle !== 'traded' || p.rank === null) this.markUnlisted(p.id);
+    else if (this.#unlisted.delete(p.id)) this.#touch();
   }
 
   /**
