@@ -8,9 +8,10 @@
  * - Refusals: an endpoint the service answered ENDPOINT_NOT_AVAILABLE for is
  *   refused locally on this key until the plan changes.
  * - The plan's endpoints: one whose minimum plan in the endpoint table is
- *   above the key's plan. The `endpoints` /v3/status lists are only a hint (the
- *   live Sandbox list leaves out routes the key is served); an unknown plan
- *   name is left to the service to judge.
+ *   above the key's plan, unless /v3/status lists its path: the table is a
+ *   hint, the service the judge (review finding F2). A path the list leaves out
+ *   is not refused for that alone (the live Sandbox list leaves out routes the
+ *   key is served); an unknown plan name is left to the service to judge.
  * - The daily budget: credits this client spent today (UTC) plus the request's
  *   cost (the endpoint table's creditCost) may not exceed it.
  * - A refused key (rejected, or without an active subscription: a `fixKey`
@@ -66,6 +67,8 @@ export class PlanGate {
   #failedAt: number | null = null;
   /** Endpoints the service answered ENDPOINT_NOT_AVAILABLE for, on this key: later calls fail without a request. */
   readonly #refused = new Set<EndpointName>();
+  /** The paths /v3/status lists for the key: sent whatever the endpoint table's minimum plan. */
+  #listed = new Set<string>();
   #budget: number | null = null;
   /** The service's refusal of the key itself (fixKey), until reset(). */
   #keyRefusal: ApiError | null = null;
@@ -108,6 +111,7 @@ export class PlanGate {
     // Another plan (an upgrade): what the service refused before may be allowed now.
     if (this.#plan && this.#plan.plan !== s.plan) this.#refused.clear();
     this.#plan = s;
+    this.#listed = new Set(s.endpoints ?? []);
     this.#failedAt = null;
     this.#o.pacer.setRpm(s.rateLimitPerMinute);
     this.#o.meter.setPlan(s);
@@ -139,6 +143,7 @@ export class PlanGate {
     this.#loading = null;
     this.#failedAt = null;
     this.#refused.clear();
+    this.#listed = new Set();
     this.#keyRefusal = null;
     this.#o.pacer.setRpm(DEFAULT_RATE_LIMIT_PER_MINUTE);
     this.#o.meter.setPlan(null);
@@ -194,14 +199,18 @@ export class PlanGate {
     const deny = (why: string, requiredPlan: typeof tablePlan | undefined): never => {
       throw new ApiError({ code: 'ENDPOINT_NOT_AVAILABLE', message: `${planNeeded(cr.name, requiredPlan, why)}.`, status: 403, endpoint: cr.name, requiredPlan });
     };
-    // A refusal of an endpoint the key's plan has by the table: no higher plan is known to help, so none is named.
-    const keyHasIt = s !== null && isPlan(s.plan) && planAllows(s.plan, tablePlan);
+    // The service says the key is served this path: the table's minimum plan does not overrule it (F2).
+    const listed = this.#listed.has(ENDPOINTS[cr.name].path);
+    // A refusal of an endpoint the key's plan has by the table or the list: no higher plan is known to help, so none is named.
+    const keyHasIt = listed || (s !== null && isPlan(s.plan) && planAllows(s.plan, tablePlan));
     if (this.#refused.has(cr.name)) deny('the service refused it for this key', keyHasIt ? undefined : tablePlan);
-    if (!s) return;
-    // The plan's `endpoints` list is a hint, not a refusal: a live Sandbox /v3/status lists 20
+    if (!s || listed) return;
+    // Left out of the plan's `endpoints` list is not a refusal: a live Sandbox /v3/status lists 20
     // paths without /v3/currencies/markets, which that key is served all the same (api-notes,
     // "Round two"); refusing by the list refused every free key's prices. The endpoint table's
-    // minimum plan decides locally; the service decides the rest, and its refusals are learned.
+    // minimum plan decides locally what the list does not name (without a list, all of it: a
+    // request the table expects to fail is not sent); the service decides the rest, and its
+    // refusals are learned.
     if (isPlan(s.plan) && !planAllows(s.plan, tablePlan)) deny(`this key has ${s.plan}`, tablePlan);
   }
 }
