@@ -109,6 +109,16 @@ describe('dates for the workbook: formatted numbers on 1.4, plain serials elsewh
     assert.deepEqual(g.map((r) => (r[0] as DateCell).numberFormat), ['yyyy-mm-dd hh:mm', 'yyyy-mm-dd hh:mm']);
   });
 
+  test('an empty table is #N/A with its message, headers or not: a header row alone would read as an answer', () => {
+    const cols = [{ header: 'Date', cell: (ms: number) => dateCell(ms) }];
+    for (const headers of [true, false]) {
+      const g = table([], cols, headers, 'No readings in this range');
+      assert.equal(g.length, 1);
+      assert.ok(g[0][0] instanceof CellError && g[0][0].error === '#N/A' && g[0][0].message === 'No readings in this range', String(headers));
+    }
+    assert.deepEqual(table([Date.UTC(2024, 0, 1)], cols, true)[0], ['Date'], 'a table with rows keeps its header');
+  });
+
   test('1.4: Excel.FormattedNumberCellValue; 1.3: the serial; errors and other cells unchanged', () => {
     const d = new DateCell(45292, 'yyyy-mm-dd');
     const fn: Excel.FormattedNumberCellValue = workbookCell(d, { formattedNumbers: true, dateSystem: '1900' }) as Excel.FormattedNumberCellValue;

@@ -182,8 +182,10 @@ export interface UnreadableRow {
 }
 
 /**
- * A table with an optional header row. An empty table is a header row alone, or
- * #N/A without headers. `unreadable` items of the answer (rows in answer order)
+ * A table with an optional header row. An empty table is #N/A with `emptyMessage`,
+ * headers or not: a header row alone reads as an answer, where the user should
+ * hear why there is none (review of 2026-11-26; OHLCV's rule too, history.ts).
+ * `unreadable` items of the answer (rows in answer order)
  * become a row of #N/A cells naming the missing field, at their place: one bad
  * item costs its own row, not the table.
  */
@@ -201,9 +203,8 @@ export function table<T>(
     body.splice(Math.min(u.index, body.length), 0, columns.map(() => cell));
   }
   oneDateFormatPerColumn(body);
-  if (headers) return [columns.map((c) => c.header), ...body];
   if (body.length === 0) return [[new CellError('#N/A', emptyMessage)]];
-  return body;
+  return headers ? [columns.map((c) => c.header), ...body] : body;
 }
 
 /** A column of hourly candles shows every row with its time, midnight's too. */

@@ -103,6 +103,17 @@ export const KNOWN_CHAINS: readonly KnownChain[] = [
   { slug: 'dogecoin', name: 'Dogecoin', symbol: 'DOGE', native: 'dogecoin', explorer: null, kind: 'other', launched: '2015-01-01', tvl: 0.005e9, dexShare: 0.001 },
 ];
 
+/**
+ * People the demo's persons map holds beside the generated ones: the documented examples name them
+ * (=CRYPTO.PERSONS("vitalik")), and an example that finds no one would show only its error.
+ */
+export const KNOWN_PERSONS: readonly { id: number; name: string; slug: string }[] = [
+  { id: 1001, name: 'Vitalik Buterin', slug: 'vitalik-buterin' },
+  { id: 1002, name: 'Changpeng Zhao', slug: 'changpeng-zhao' },
+  { id: 1003, name: 'Anatoly Yakovenko', slug: 'anatoly-yakovenko' },
+  { id: 1004, name: 'Charles Hoskinson', slug: 'charles-hoskinson' },
+];
+
 /** Chains a generated token may deploy on, with weights. */
 export const TOKEN_CHAIN_WEIGHTS: Readonly<Record<string, number>> = {
   ethereum: 40, 'bnb-chain': 15, solana: 15, base: 8, arbitrum: 7, polygon: 5, avalanche: 3, optimism: 3, tron: 2, ton: 2,

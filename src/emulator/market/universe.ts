@@ -7,7 +7,7 @@
 import type { LIFECYCLES } from '../../api/records';
 import { ANCHOR_DAY, dayIndex, iso } from './calendar';
 import {
-  CATEGORIES, KNOWN_CHAINS, KNOWN_COINS, TAG_SLUGS, TOKEN_CHAIN_WEIGHTS, titleOf,
+  CATEGORIES, KNOWN_CHAINS, KNOWN_COINS, KNOWN_PERSONS, TAG_SLUGS, TOKEN_CHAIN_WEIGHTS, titleOf,
   type CurrencyType, type KnownCoin,
 } from './known';
 import { fundName, makeAddress, makeName, makeSymbol, personName, slugOf } from './names';
@@ -173,10 +173,13 @@ export function buildUniverse(seed: number): Universe {
   }));
   const chainBySlug = new Map(chains.map((c) => [c.slug, c]));
   const ecosystems: Ref[] = chains.map((c) => ({ id: c.ecosystemId, slug: `${c.slug}-ecosystem`, name: `${c.name} Ecosystem` }));
-  const persons: Ref[] = Array.from({ length: 50 }, (_, i) => {
-    const name = personName(i);
-    return { id: 2001 + i * 3, name, slug: `${slugOf(name)}-${i + 1}` };
-  });
+  const persons: Ref[] = [
+    ...KNOWN_PERSONS,
+    ...Array.from({ length: 50 }, (_, i) => {
+      const name = personName(i);
+      return { id: 2001 + i * 3, name, slug: `${slugOf(name)}-${i + 1}` };
+    }),
+  ];
   const investors: Investor[] = [];
   const fundSlugs = new Set<string>();
   while (investors.length < 40) {
