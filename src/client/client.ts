@@ -219,6 +219,7 @@ export class MarketClient {
     this.#resolver.forget();
     this.#pacer.clearHold(); // the user asked for data now: an old 429's wait does not stand
     this.#gate.forgetKeyRefusal(); // nor an old refusal of the key (a renewed subscription)
+    this.#gate.forgetRefusals(); // nor of an endpoint (an upgrade, a route back after a blip: review F2)
     if (opts.includeReference) this.#maps.clear();
   }
 

@@ -5,8 +5,10 @@
  *   (and again after a key change); it sets the pacer's rate and the meter's
  *   plan. A failed read lets requests go ahead on the lowest plan's rate and is
  *   asked again after STATUS_RETRY_MS, unless the key itself was refused.
- * - Refusals: an endpoint the service answered ENDPOINT_NOT_AVAILABLE for is
- *   refused locally on this key until the plan changes.
+ * - Refusals: an endpoint the service answered ENDPOINT_NOT_AVAILABLE for, or
+ *   a 404 route miss, is refused locally on this key for REFUSAL_MEMORY_MS,
+ *   until Refresh all data (forgetRefusals) or the next /v3/status answer; a
+ *   route miss is repeated in its own words, not as a plan refusal.
  * - The plan's endpoints: one whose minimum plan in the endpoint table is
  *   above the key's plan, unless /v3/status lists its path: the table is a
  *   hint, the service the judge (review finding F2). A path the list leaves out
@@ -31,6 +33,22 @@ import type { Pacer } from './pacer';
 
 /** After a failed lazy /v3/status, how long requests go ahead on the default rate before asking again. */
 export const STATUS_RETRY_MS = 60_000;
+
+/**
+ * How long a refusal the service gave (403 ENDPOINT_NOT_AVAILABLE, or a 404
+ * route miss) is repeated without asking. Long enough that a recalculation's
+ * cells, and the next few, share one answer instead of each spending a slot of
+ * the rate limit; short enough that a provisioning delay after an upgrade or a
+ * proxy's 404 blip passes by itself within minutes. Kept for the session, one
+ * such answer blocked the endpoint until Excel restarted (review finding F2).
+ */
+export const REFUSAL_MEMORY_MS = 10 * 60_000;
+
+/** A refusal the service gave: when, and for a route miss its own words (repeated as they were). */
+interface Refusal {
+  at: number;
+  routeMiss: { code: string; message: string; status: number | null } | null;
+}
 
 export interface PlanGateOptions {
   /** Reads /v3/status through the request lifecycle (which hands the answer to learn()). */
@@ -65,8 +83,8 @@ export class PlanGate {
   #plan: AccountStatus | null = null;
   #loading: Promise<void> | null = null;
   #failedAt: number | null = null;
-  /** Endpoints the service answered ENDPOINT_NOT_AVAILABLE for, on this key: later calls fail without a request. */
-  readonly #refused = new Set<EndpointName>();
+  /** Endpoints the service refused on this key (by plan, or no route): later calls fail without a request, for REFUSAL_MEMORY_MS. */
+  readonly #refused = new Map<EndpointName, Refusal>();
   /** The paths /v3/status lists for the key: sent whatever the endpoint table's minimum plan. */
   #listed = new Set<string>();
   #budget: number | null = null;
@@ -108,8 +126,10 @@ export class PlanGate {
   learn(answer: AccountStatus): void {
     // The known fields only, copied: the answer object keeps whatever extra the server sent (F6).
     const s = statusRecord(answer);
-    // Another plan (an upgrade): what the service refused before may be allowed now.
-    if (this.#plan && this.#plan.plan !== s.plan) this.#refused.clear();
+    // A later answer (a forced read, an upgrade): the service's newer word on the key, so what it
+    // refused before is asked again. Not the first after a new key: a refusal that came in while
+    // it was on its way is as new as it is.
+    if (this.#plan) this.#refused.clear();
     this.#plan = s;
     this.#listed = new Set(s.endpoints ?? []);
     this.#failedAt = null;
@@ -117,9 +137,15 @@ export class PlanGate {
     this.#o.meter.setPlan(s);
   }
 
-  /** The service refused this endpoint for this key. */
-  refused(name: EndpointName): void {
-    this.#refused.add(name);
+  /** The service refused this endpoint for this key: by plan, or (e.routeMissing) it has no such route. */
+  refused(name: EndpointName, e: ApiError): void {
+    const routeMiss = e.routeMissing === true ? { code: e.code, message: e.message, status: e.status } : null;
+    this.#refused.set(name, { at: this.#o.now(), routeMiss });
+  }
+
+  /** Ask the service again about endpoints it refused (Refresh all data: the user may have upgraded). */
+  forgetRefusals(): void {
+    this.#refused.clear();
   }
 
   /** An answer's error: a refusal of the key itself is remembered until the key changes. */
@@ -201,9 +227,12 @@ export class PlanGate {
     };
     // The service says the key is served this path: the table's minimum plan does not overrule it (F2).
     const listed = this.#listed.has(ENDPOINTS[cr.name].path);
+    const refusal = this.#refusal(cr.name);
+    // A route miss said again in its own words: no plan explains it (F2).
+    if (refusal?.routeMiss) throw new ApiError({ ...refusal.routeMiss, endpoint: cr.name, routeMissing: true });
     // A refusal of an endpoint the key's plan has by the table or the list: no higher plan is known to help, so none is named.
     const keyHasIt = listed || (s !== null && isPlan(s.plan) && planAllows(s.plan, tablePlan));
-    if (this.#refused.has(cr.name)) deny('the service refused it for this key', keyHasIt ? undefined : tablePlan);
+    if (refusal) deny('the service refused it for this key', keyHasIt ? undefined : tablePlan);
     if (!s || listed) return;
     // Left out of the plan's `endpoints` list is not a refusal: a live Sandbox /v3/status lists 20
     // paths without /v3/currencies/markets, which that key is served all the same (api-notes,
@@ -212,5 +241,14 @@ export class PlanGate {
     // request the table expects to fail is not sent); the service decides the rest, and its
     // refusals are learned.
     if (isPlan(s.plan) && !planAllows(s.plan, tablePlan)) deny(`this key has ${s.plan}`, tablePlan);
+  }
+
+  /** The service's refusal of this endpoint, while it lasts (REFUSAL_MEMORY_MS). */
+  #refusal(name: EndpointName): Refusal | null {
+    const r = this.#refused.get(name);
+    if (!r) return null;
+    if (this.#o.now() - r.at < REFUSAL_MEMORY_MS) return r;
+    this.#refused.delete(name);
+    return null;
   }
 }

@@ -63,7 +63,7 @@ export class Sender {
         throw new ApiError({ code: 'TIMEOUT', message: `${cr.name}: no answer within ${Math.ceil(this.#o.options.requestDeadlineMs / 1000)} s, retries included${why}.`, endpoint: cr.name });
       }
       // Refused, or no such route (404 "Cannot GET"; a request for one id may be a coin that does not exist).
-      if (hasCode(e, 'ENDPOINT_NOT_AVAILABLE') || (routeUnavailable(e) && cr.id === undefined)) this.#o.gate.refused(cr.name);
+      if (hasCode(e, 'ENDPOINT_NOT_AVAILABLE') || (e instanceof ApiError && routeUnavailable(e) && cr.id === undefined)) this.#o.gate.refused(cr.name, e);
       this.#o.gate.failed(e);
       throw e;
     } finally {
