@@ -1,7 +1,9 @@
 /**
  * Well-formed but wrong list answers must not outlive themselves (review
- * F1): an empty first markets page is a bad answer, not the list's end (no
- * coin marked unlisted, nothing kept), and a wrong unlisted mark mends itself.
+ * F1, F7): an empty first markets page is a bad answer, not the list's end
+ * (no coin marked unlisted, nothing kept), a wrong unlisted mark mends
+ * itself, and a currency map much smaller than the known one is refused
+ * (a tiny one with none known serves the session, unstored).
  *
  *   node --import tsx --test test/bad-list-answers.test.ts
  */
@@ -10,12 +12,15 @@ import assert from 'node:assert/strict';
 import { ENDPOINTS } from '../src/api/endpoints';
 import type { CurrencyMapItem, MarketItem } from '../src/api/records';
 import { MemoryKvStore } from '../src/client/index';
-import { RankBook } from '../src/client/coin-map';
+import { CoinMap, RankBook } from '../src/client/coin-map';
+import { MAP_PERSIST_FLOOR } from '../src/client/map-store';
 import { rig, type Rig } from './client-harness';
 
 const MAP = ENDPOINTS.currencyMap.path;
 const MARKETS = ENDPOINTS.markets.path;
+const MAP_KEY = 'crypto-addin:currency-map:v1';
 const RANKS_KEY = 'crypto-addin:coin-ranks:v1';
+const DAY = 24 * 3_600_000;
 
 let r: Rig;
 let coins: CurrencyMapItem[];
@@ -145,5 +150,52 @@ describe('markets list', () => {
     assert.deepEqual(asked.map((id) => ranks.isUnlisted(id)), [false, true, true]);
     await c.flushStorage();
     assert.deepEqual((await storedUnlisted(kv)).sort(), gone.map((x) => x.id).sort());
+  });
+});
+
+describe('currency map', () => {
+  const tiny = (u: URL, data: unknown[]) => (u.pathname === MAP ? data.slice(0, 1) : null);
+
+  test('a map much smaller than the known one is refused as an empty one is: the known map stays, in memory and in storage', async () => {
+    const kv = new MemoryKvStore();
+    let edit: (u: URL, data: unknown[]) => unknown[] | null = () => null;
+    const c = r.client({ storage: kv, fetch: rewriting((u, d) => edit(u, d)) });
+    assert.equal((await c.resolveCoin('ethereum')).slug, 'ethereum');
+    await c.flushStorage();
+
+    r.em.clock.advance(DAY + 1); // the map is due again
+    edit = (u) => (u.pathname === MAP ? [] : null);
+    let mark = since();
+    assert.equal((await c.resolveCoin('solana')).slug, 'solana', 'an empty map: refused');
+    r.em.clock.advance(1);
+    edit = tiny;
+    assert.equal((await c.resolveCoin('cardano')).slug, 'cardano', 'a one-coin map: refused, the known map answers');
+    assert.equal(hits(mark, /^\/v3\/currencies\/map/), 2, 'both asked');
+    await c.flushStorage();
+    assert.equal(CoinMap.parse((await kv.get(MAP_KEY))!)!.size, coins.length, 'storage keeps the known map');
+
+    // The next session: the known map is in storage only.
+    mark = since();
+    const next = r.client({ storage: kv, fetch: rewriting(tiny) });
+    assert.equal((await next.resolveCoin('ethereum')).slug, 'ethereum');
+    assert.equal(hits(mark, /^\/v3\/currencies\/map/), 1);
+  });
+
+  test('with no map known a tiny one serves the session but is not stored; a tiny one already stored is not trusted', async () => {
+    const kv = new MemoryKvStore();
+    const c = r.client({ storage: kv, fetch: rewriting(tiny) });
+    const only = coins[0];
+    assert.equal((await c.resolveCoin(only.slug)).id, only.id);
+    await c.flushStorage();
+    assert.equal(await kv.get(MAP_KEY), null);
+
+    // Written by a version without the floor: the next session asks the service.
+    const stored = new MemoryKvStore();
+    await stored.set(MAP_KEY, new CoinMap(coins.slice(0, MAP_PERSIST_FLOOR - 1), r.em.clock.now()).serialize());
+    const mark = since();
+    const next = r.client({ storage: stored });
+    const last = coins[coins.length - 1];
+    assert.equal((await next.resolveCoin(last.slug)).id, last.id);
+    assert.equal(hits(mark, /^\/v3\/currencies\/map/), 1);
   });
 });

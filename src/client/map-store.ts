@@ -38,21 +38,34 @@ export interface MapStoreOptions {
 }
 
 /**
- * The currency map is checked as a whole before it replaces the one known: an
- * empty list, or one whose items are mostly unreadable, is a broken answer,
- * not a market with no coins. Taken, it would make every coin typed as text
- * "Unknown" for the map's lifetime (a day), even after the service recovers;
- * refused, the previous map stays (a failure that allows the last good value).
+ * A new map under this share of the known one's size is refused: a truncated but well-formed list (one coin) made
+ * every other coin typed as text "Unknown" for a day, in later sessions too (review F7, its suggested line). The
+ * map lists every currency ever (about 39k, api-notes "Paths"): losing half of them between loads is a cut answer.
  */
-function acceptedMap(items: readonly CoinRef[], unreadable: number, fetchedAt: number): CoinMap {
-  if (items.length === 0 || unreadable > items.length) {
-    throw new ApiError({
-      code: 'UNEXPECTED_RESPONSE',
-      message: items.length === 0
-        ? 'currencyMap: the coin list came back empty; it was not used.'
-        : `currencyMap: ${unreadable} of ${unreadable + items.length} coins in the list could not be read; it was not used.`,
-      endpoint: 'currencyMap',
-    });
+export const MAP_SHRINK_LIMIT = 0.5;
+/**
+ * The fewest coins a map needs to be written to storage; with no known map to compare against, a smaller one
+ * serves the session only (review F7). Against about 39k coins (api-notes "Paths"; the emulator's 2,106), a few
+ * hundred is a cut answer, not one to keep for a day.
+ */
+export const MAP_PERSIST_FLOOR = 300;
+
+/**
+ * The currency map is checked as a whole before it replaces the one known: an
+ * empty list, one whose items are mostly unreadable, or one much smaller than
+ * the known map is a broken answer, not a market that lost its coins. Taken,
+ * it would make every coin typed as text "Unknown" for the map's lifetime (a
+ * day), even after the service recovers; refused, the previous map stays (a
+ * failure that allows the last good value).
+ */
+function acceptedMap(items: readonly CoinRef[], unreadable: number, fetchedAt: number, known: CoinMap | null): CoinMap {
+  const refuse = (message: string) => new ApiError({ code: 'UNEXPECTED_RESPONSE', message, endpoint: 'currencyMap' });
+  if (items.length === 0) throw refuse('currencyMap: the coin list came back empty; it was not used.');
+  if (unreadable > items.length) {
+    throw refuse(`currencyMap: ${unreadable} of ${unreadable + items.length} coins in the list could not be read; it was not used.`);
+  }
+  if (known && items.length < known.size * MAP_SHRINK_LIMIT) {
+    throw refuse(`currencyMap: the coin list came back with ${items.length} coins where the last one had ${known.size}; it was not used.`);
   }
   return new CoinMap(items, fetchedAt);
 }
@@ -127,10 +140,12 @@ export class CoinMapStore {
     this.#o.onNetworkLoad?.(load, signal);
     try {
       const a = await requester.request(canonicalRequest('currencyMap', undefined, {}), { caller, signal, store: false });
-      const map = acceptedMap(a.entry.data as CoinRef[], a.entry.rejected?.length ?? 0, a.entry.fetchedAt);
+      const map = acceptedMap(a.entry.data as CoinRef[], a.entry.rejected?.length ?? 0, a.entry.fetchedAt, this.#map);
       this.#map = map;
-      this.#unsaved = map;
-      this.#schedulePersist();
+      if (map.size >= MAP_PERSIST_FLOOR) {
+        this.#unsaved = map;
+        this.#schedulePersist();
+      }
       // Thousands of waiting cells wake on the map, each a chain of promise jobs that holds the thread until the
       // last has run: the requests the cold start just sent get to the wire first (next-task.ts, WIRE_TASKS).
       if (this.#o.onNetworkMap?.(load, map)) await afterWire();
@@ -146,7 +161,8 @@ export class CoinMapStore {
     const [mapText, ranksText] = await Promise.all([kv.get(MAP_KEY).catch(() => null), kv.get(RANKS_KEY).catch(() => null)]);
     if (ranksText) this.ranks.load(ranksText, now, this.#o.ttlMs());
     const m = mapText ? CoinMap.parse(mapText) : null;
-    if (m && (!this.#map || m.fetchedAt > this.#map.fetchedAt)) this.#map = m;
+    // One under the floor was written before the floor was (review F7): a truncated answer, not a map to trust.
+    if (m && m.size >= MAP_PERSIST_FLOOR && (!this.#map || m.fetchedAt > this.#map.fetchedAt)) this.#map = m;
   }
 
   /** Forget the map and the ranks, here and in storage ("Refresh all data" with reference data). */
