@@ -196,6 +196,13 @@ describe('CRYPTO.COIN through the calculation host', () => {
     }
   });
 
+  test('QUOTE over a range of coin entities: each row\'s Coin column shows the entity\'s name, as its cell does', async () => {
+    const [[e]] = value(await calculate(s14.host, '=CRYPTO.COIN("solana")')) as EntityValue[][];
+    const g = JSON.parse(JSON.stringify(await s14.host.evaluate('QUOTE', [[[e], ['bitcoin']], [['price']], null, 1]))) as unknown[][];
+    assert.deepEqual(g.map((r) => r[0]), ['Coin', 'Solana', 'bitcoin']);
+    assert.equal(typeof g[1][1], 'number');
+  });
+
   test('300 COIN cells spend exactly the credits of the same 300 PRICE cells (one batched quote)', async () => {
     const page = async (q: string) => {
       const res = await fetch(`${s14.emulator!.url}/v3/currencies/markets?${q}`, { headers: { 'X-Api-Key': 'demo-pro' } });

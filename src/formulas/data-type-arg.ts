@@ -48,9 +48,14 @@ function isOurs(v: DataType): boolean {
   return typeof p === 'object' && p !== null && p.description === COIN_ENTITY.provider;
 }
 
+/** What the cell shows for a data type (an entity's text or name, a basic value's value), or null. */
+export function dataTypeLabel(v: DataType): string | null {
+  return text(v.text) ?? text(property(v, COIN_ENTITY.name)) ?? text(v.basicValue);
+}
+
 /** A short description for an error message: never the object's insides. */
 export function describeDataType(v: DataType): string {
-  const label = text(v.text) ?? text(property(v, COIN_ENTITY.name)) ?? text(v.basicValue);
+  const label = dataTypeLabel(v);
   const shown = label ? ` ${JSON.stringify(label.length > 40 ? `${label.slice(0, 40)}…` : label)}` : '';
   return isEntity(v) ? `a data type${shown} (${v.type})` : `a ${v.type} value${shown}`;
 }

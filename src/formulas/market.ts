@@ -5,7 +5,8 @@
  */
 import { ENDPOINTS } from '../api/endpoints';
 import type { Profile } from '../api/records';
-import { coinArg, choiceArg, currencyArg, fieldArg, flatCells, headersArg, textArg, type Arg } from './args';
+import { coinArg, choiceArg, currencyArg, fieldArg, flatCells, headersArg, scalar, textArg, type Arg } from './args';
+import { dataTypeLabel, isDataType } from './data-type-arg';
 import {
   CellError, EMPTY, dateCell, decimalCell, recordCells, formulaError, invalidValue, numberCell, table, textCell,
   type Cell, type Grid,
@@ -54,8 +55,12 @@ function data(ctx: FormulaContext, coin: Arg, field: Arg, currency: Arg): Promis
   });
 }
 
-/** A row's Coin column: the input as typed (an error cell or other odd value shows empty). */
-const label = (input: Arg): Cell => (typeof input === 'string' || typeof input === 'number' || typeof input === 'boolean' ? String(input) : EMPTY);
+/** A row's Coin column: the input as typed, a coin data type as its cell shows it (an error cell or other odd value shows empty). */
+function label(input: Arg): Cell {
+  const v = scalar(input);
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return isDataType(v) ? (dataTypeLabel(v) ?? EMPTY) : EMPTY;
+}
 
 async function quote(ctx: FormulaContext, coins: Arg, fields: Arg, currency: Arg, headers: Arg): Promise<Grid> {
   // A blank in the range keeps its row (empty), so the answer lines up with the range beside it.
