@@ -163,7 +163,7 @@ test('4b. an unreadable list item named by a slug that echoes the key: its cell 
     const up = await fetch(`${em.url}${r.url}`, { headers: { 'X-Api-Key': KEY } });
     const body = (await up.json()) as { data: { id: number; slug: string; price: unknown }[] };
     const btc = body.data.find((it) => it.id === 1)!;
-    btc.slug = `echo ${KEY} ${encodeURIComponent(KEY)} ${'x'.repeat(5000)}`;
+    btc.slug = `echo ${KEY} ${KEY.toUpperCase()} ${'x'.repeat(5000)}`; // as sent, and in another case
     btc.price = 123; // wrong-typed: the item is set aside, and its cell says which
     return json(200, body);
   });
@@ -174,6 +174,7 @@ test('4b. an unreadable list item named by a slug that echoes the key: its cell 
   assert.match(out.message ?? '', /The API answered price in an unexpected form \(expected string\) \(echo \*\*\* \*\*\* x+…, \/v3\/currencies\/markets\)/);
   noKey(JSON.stringify(out));
   noKey(JSON.stringify(s.host.errors()));
+  assert.ok(!JSON.stringify(out).toUpperCase().includes(KEY.toUpperCase()), 'in no letter case either');
   assert.ok((out.message ?? '').length < 250, `clipped: ${out.message?.length} characters`);
 });
 

@@ -105,16 +105,19 @@ export function isDepthLimit(e: unknown): e is ApiError & { code: 'PLAN_LIMIT_EX
  * ENDPOINT_NOT_AVAILABLE), or unknown to it (404 "Cannot GET <path>", the live
  * wording of a missing route: api-notes "Round two"; a coin id that does not
  * exist answers another text). The transport reads the service's words once
- * (isRouteMiss) and the error carries the fact. Learned for the session
- * (plan-gate.ts).
+ * (isRouteMiss) and the error carries the fact. Learned for a while
+ * (plan-gate.ts, REFUSAL_MEMORY_MS), until Refresh all data or the next /v3/status.
  */
 export function routeUnavailable(e: unknown): boolean {
   if (!(e instanceof ApiError)) return false;
   return e.code === 'ENDPOINT_NOT_AVAILABLE' || e.routeMissing === true;
 }
 
-/** Replace every occurrence of `secret` in a text (server messages are not trusted to omit it). */
+/**
+ * Replace every occurrence of `secret` in a text, in any letter case (server messages are not trusted to
+ * omit it, nor to echo it as sent: a hex key may come back upper-cased).
+ */
 export function scrub(text: string, secret: string | null | undefined): string {
   if (!secret) return text;
-  return text.split(secret).join('***');
+  return text.replace(new RegExp(secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), '***');
 }
