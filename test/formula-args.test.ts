@@ -114,10 +114,12 @@ describe('argument readers', () => {
     assert.equal(dateCell(null), '');
     const cols = [{ header: 'A', cell: (r: number) => r }, { header: 'B', cell: (r: number) => r * 2 }];
     assert.deepEqual(table([1, 2], cols, true), [['A', 'B'], [1, 2], [2, 4]]);
-    assert.deepEqual(table([], cols, true), [['A', 'B']]);
-    const empty = table([], cols, false);
-    assert.equal(empty.length, 1);
-    assert.equal((empty[0][0] as { error: string }).error, '#N/A');
+    // Empty: #N/A, headers or not (a header row alone would read as an answer).
+    for (const headers of [true, false]) {
+      const empty = table([], cols, headers);
+      assert.equal(empty.length, 1);
+      assert.equal((empty[0][0] as { error: string }).error, '#N/A');
+    }
   });
 });
 
