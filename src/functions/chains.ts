@@ -112,7 +112,8 @@ export function tvl(chain: any, start?: any, end?: any, headers?: any, invocatio
  * @cancelable
  * @requiresAddress
  */
-export function tvlChange(chain: any, period?: TvlPeriod, invocation?: CustomFunctions.CancelableInvocation): Promise<number> {
+// Promise<any>, not <number>: a kept value goes back as a formatted number marked "(stale)" (see PRICE, market.ts).
+export function tvlChange(chain: any, period?: TvlPeriod, invocation?: CustomFunctions.CancelableInvocation): Promise<any> {
   return run('TVLCHANGE', invocation, [chain, period]);
 }
 

@@ -140,7 +140,11 @@ enum ProfileField {
  * @cancelable
  * @requiresAddress
  */
-export function price(coin: any, currency?: Currency, invocation?: CustomFunctions.CancelableInvocation): Promise<number> {
+// Promise<any>, not <number>: a price kept after a failure goes back marked "(stale)" as a formatted number on
+// CustomFunctionsRuntime 1.4 (formulas/provenance.ts markStale), an object a result typed number may refuse.
+// Microsoft's formatted-number example declares no type (learn.microsoft.com/office/dev/add-ins/excel/
+// custom-functions-data-types-concepts, "Output a formatted number"); what a typed result does is not stated.
+export function price(coin: any, currency?: Currency, invocation?: CustomFunctions.CancelableInvocation): Promise<any> {
   return run('PRICE', invocation, [coin, currency]);
 }
 
