@@ -152,14 +152,15 @@ describe('reading records', () => {
     assert.deepEqual(bad.ok ? null : bad.message, 'The API answered without currentValue');
   });
 
-  test("the sparkline's older documented answer {interval, days, points: [[ms, price]]}: the same times and prices, empty volumes", async () => {
+  for (const iso of [false, true]) test(`the sparkline's older documented answer {interval, days, points: [[${iso ? 'isoTime, "value"' : 'ms, price'}]]}: the same times and prices, empty volumes`, async () => {
     const older = await frozenSession({
       client: {
         fetch: async (input, init) => {
           const res = await fetch(input, init);
           if (!/\/sparkline$/.test(new URL(String(input)).pathname) || res.status !== 200) return res;
           const body = (await res.json()) as { data: { time: number; price: string }[] };
-          const points = body.data.map((p) => [p.time, Number(p.price)]);
+          // [[ms, price]], or the docs' second chart convention [[isoTime, "value"]] (api-notes, "Round two").
+          const points = body.data.map((p) => (iso ? [new Date(p.time).toISOString(), p.price] : [p.time, Number(p.price)]));
           return new Response(JSON.stringify({ ...body, data: { interval: '1h', days: 7, points } }), { status: 200 });
         },
       },

@@ -130,12 +130,13 @@ export type AnswerVariant = (raw: unknown) => unknown;
 /**
  * The sparkline: a list of `{time, price, volume}` (spec, current docs), or an
  * older documented `{interval, days, points: [[ms, price], ...]}` without
- * volumes (their cells are empty).
+ * volumes (their cells are empty), its times as epoch ms or, as the docs' second
+ * chart convention has them, ISO text (`[[isoTime, "value"]]`: api-notes, "Round two").
  */
 export const sparklineAnswerVariant: AnswerVariant = (raw) => {
   const points = (raw as { points?: unknown } | null)?.points;
   if (!Array.isArray(points)) return raw;
-  return points.map((p) => (Array.isArray(p) ? { time: p[0], price: typeof p[1] === 'number' ? decimalText(p[1]) : p[1] } : p));
+  return points.map((p) => (Array.isArray(p) ? { time: epochMs(p[0]), price: typeof p[1] === 'number' ? decimalText(p[1]) : p[1] } : p));
 };
 
 /** A JSON number as the API's decimal text ("0.00000012", not "1.2e-7"). */
