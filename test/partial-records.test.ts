@@ -13,6 +13,11 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ENDPOINTS } from '../src/api/endpoints';
 import { readData } from '../src/api/read-data';
+import type { Profile } from '../src/api/records';
+import { guardMissing } from '../src/client/missing-fields';
+import { quoteFromProfile } from '../src/client/quote';
+import { CellError } from '../src/formulas/cells';
+import { QUOTE_FIELDS } from '../src/formulas/quote-fields';
 import { calculate, type JsonCell } from '../src/cli/calculate';
 import type { Session } from '../src/cli/session';
 import { frozenSession } from './support/frozen-session';
@@ -152,5 +157,19 @@ describe('reading a single record', () => {
     assert.equal((r.data as { symbol: unknown }).symbol, null, 'a missing nullable field is null');
     assert.equal(readData(ENDPOINTS.profile.data, { ...profile, id: 'one' }, undefined, undefined, true).ok, false);
     assert.equal(readData(ENDPOINTS.profile.data, profile).ok, false);
+  });
+
+  test('a quote from a profile without its price changes: the price reads, the changes are #N/A naming the field', () => {
+    const full: Record<string, unknown> = { ...profile, ...Object.fromEntries(nulls.map((k) => [k, null])), slug: 'x', price: '12.5', pricePercentChange: { h24: 1, d7: 2, d30: 3, m3: 4, ytd: 5 } };
+    delete full.pricePercentChange;
+    const r = readData(ENDPOINTS.profile.data, full, undefined, undefined, true);
+    if (!r.ok || !r.missing) return assert.fail(JSON.stringify(r));
+    const q = quoteFromProfile(guardMissing(r.data as Record<string, unknown>, r.missing, 'profile', ENDPOINTS.profile.path) as Profile, 'USD', Date.now());
+    assert.equal(q.price, 12.5);
+    assert.equal(q.change7d, null);
+    assert.deepEqual([...(q.absent?.fields ?? [])].sort(), ['percentChange.d30', 'percentChange.d7', 'percentChange.h24', 'percentChange.m3', 'percentChange.ytd']);
+    const cell = QUOTE_FIELDS['percentChange.d7'].cell(q);
+    assert.ok(cell instanceof CellError && /^No percentChange\.d7 in this coin's profile/.test(cell.message), String(cell));
+    assert.equal(QUOTE_FIELDS.price.cell(q), 12.5);
   });
 });

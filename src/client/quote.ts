@@ -4,6 +4,7 @@
  */
 import type { ConvertCurrency } from '../api/endpoints';
 import type { CurrencyListItem, MarketItem, Profile } from '../api/records';
+import { hasCode } from './api-error';
 
 export interface Quote {
   id: number;
@@ -97,41 +98,57 @@ export function quoteFromMarketItem(m: MarketItem, currency: ConvertCurrency): Q
  * API already nulls them; this enforces it). high/low are USD-only in a
  * profile, so they are null for other currencies rather than wrong.
  * volume24hBase is derived (volume24h / price) as the markets list defines it.
- * lastUpdated is the answer's timestamp.
+ * lastUpdated is the answer's timestamp. A field the service left out of the
+ * profile (its getter throws MISSING_FIELD: missing-fields.ts) costs its own
+ * cell only: null here, named in `absent`, so PRICE still reads the price.
+ * The price itself stays required: without it the quote is that error.
  */
 export function quoteFromProfile(p: Profile, currency: ConvertCurrency, timestamp: number | null): Quote {
+  const missing = new Set<string>();
+  /** The field, or null when the answer left it out (its QUOTE name noted). */
+  const read = <T>(name: string, get: () => T): T | null => {
+    try {
+      return get();
+    } catch (e) {
+      if (!hasCode(e, 'MISSING_FIELD')) throw e;
+      missing.add(name);
+      return null;
+    }
+  };
   const traded = p.lifecycle === 'traded';
   const m = <T>(x: T): T | null => (traded ? x : null);
   const price = m(num(p.price));
-  const volume24h = m(num(p.volume24h));
-  return {
+  const volume24h = m(num(read('volume24h', () => p.volume24h)));
+  const q: Quote = {
     id: p.id,
     slug: p.slug,
     symbol: p.symbol,
     name: p.name,
-    rank: p.rank,
+    rank: read('rank', () => p.rank),
     currency,
     price,
-    marketCap: m(num(p.marketCap)),
+    marketCap: m(num(read('marketCap', () => p.marketCap))),
     volume24h,
     volume24hBase: price !== null && price > 0 && volume24h !== null ? volume24h / price : null,
-    fullyDilutedValuation: m(num(p.fullyDilutedValuation)),
-    high24h: currency === 'USD' ? m(num(p.high24hUsd)) : null,
-    low24h: currency === 'USD' ? m(num(p.low24hUsd)) : null,
-    change24h: m(num(p.pricePercentChange.h24)),
-    change7d: m(num(p.pricePercentChange.d7)),
-    change30d: m(num(p.pricePercentChange.d30)),
-    change3m: m(num(p.pricePercentChange.m3)),
-    changeYtd: m(num(p.pricePercentChange.ytd)),
-    circulatingSupply: num(p.circulatingSupply),
-    totalSupply: num(p.totalSupply),
-    maxSupply: num(p.maxSupply),
+    fullyDilutedValuation: m(num(read('fullyDilutedValuation', () => p.fullyDilutedValuation))),
+    high24h: currency === 'USD' ? m(num(read('high24h', () => p.high24hUsd))) : null,
+    low24h: currency === 'USD' ? m(num(read('low24h', () => p.low24hUsd))) : null,
+    change24h: m(num(read('percentChange.h24', () => p.pricePercentChange.h24))),
+    change7d: m(num(read('percentChange.d7', () => p.pricePercentChange.d7))),
+    change30d: m(num(read('percentChange.d30', () => p.pricePercentChange.d30))),
+    change3m: m(num(read('percentChange.m3', () => p.pricePercentChange.m3))),
+    changeYtd: m(num(read('percentChange.ytd', () => p.pricePercentChange.ytd))),
+    circulatingSupply: num(read('circulatingSupply', () => p.circulatingSupply)),
+    totalSupply: num(read('totalSupply', () => p.totalSupply)),
+    maxSupply: num(read('maxSupply', () => p.maxSupply)),
     isTraded: traded,
     lastUpdated: traded ? timestamp : null,
     stale: false,
-    categoryId: p.category?.id ?? null,
-    imageUrl: p.imageUrl,
+    categoryId: read('category', () => p.category?.id ?? null),
+    imageUrl: read('imageUrl', () => p.imageUrl),
   };
+  if (missing.size > 0) q.absent = { fields: missing, source: "this coin's profile, which the service answered without it" };
+  return q;
 }
 
 /**
