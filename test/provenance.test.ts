@@ -24,6 +24,12 @@ after(() => s?.close());
 
 const callAt = (id: string, args: unknown[], address: string) => s.host.call(id, args, { address }).result;
 const asof = (address: string | null, field: unknown = null, cell: unknown = [[null]]) => s.host.evaluate('ASOF', [cell, field, address]);
+/** One field's answer: a 1x1 grid (ASOF is declared a matrix function), its value. */
+async function one(answer: Promise<unknown>): Promise<unknown> {
+  const r = await answer;
+  assert.ok(Array.isArray(r) && r.length === 1 && Array.isArray(r[0]) && r[0].length === 1, `a 1x1 grid: ${JSON.stringify(r)}`);
+  return (r as unknown[][])[0][0];
+}
 
 test('an answer is kept by the cell that asked: fetch time, fresh then cached, endpoint and credits by the endpoint table', async () => {
   const price = await callAt('PRICE', ['solana', null], 'Sheet1!B2');
@@ -44,11 +50,11 @@ test('an answer is kept by the cell that asked: fetch time, fresh then cached, e
   assert.equal(again.fetchedAt, FROZEN_NOW, 'the time of the fetch it reused, not of the reuse');
 
   // A date-time (the session's workbook takes plain serials, as Range.values holds them).
-  const when = await asof('Sheet1!B2');
+  const when = await one(asof('Sheet1!B2'));
   assert.equal(when instanceof DateCell ? when.serial : when, toSerial(FROZEN_NOW));
-  assert.equal(await asof('Sheet1!B3', 'status'), 'cached');
-  assert.equal(await asof('Sheet1!B2', 'credits'), 1);
-  assert.equal(await asof('Sheet1!B2', 'ENDPOINT'), 'markets', 'fields in any case');
+  assert.equal(await one(asof('Sheet1!B3', 'status')), 'cached');
+  assert.equal(await one(asof('Sheet1!B2', 'credits')), 1);
+  assert.equal(await one(asof('Sheet1!B2', 'ENDPOINT')), 'markets', 'fields in any case');
 });
 
 test('a column of one formula shares an evaluation: every calling cell is kept once, past the list a Set takes over', async () => {
@@ -77,8 +83,8 @@ test('ASOF finds a cell inside a spill through its anchor; "all" is a Field/Valu
 
 test('ASOF given a value (a nested call) finds the latest answer equal to it; nothing given is #VALUE!, an unknown value #N/A', async () => {
   const price = await callAt('PRICE', ['bitcoin', null], 'Sheet1!J1');
-  assert.equal(await asof(null, 'endpoint', [[price]]), 'markets');
-  assert.equal(await asof(null, 'endpoint', price), 'markets', 'a value as a scalar too');
+  assert.equal(await one(asof(null, 'endpoint', [[price]])), 'markets');
+  assert.equal(await one(asof(null, 'endpoint', price)), 'markets', 'a value as a scalar too');
   await assert.rejects(asof(null, null, [[-12345.678]]), (e: Error & { code?: string }) => e.code === '#N/A' && /No CRYPTO answer with this value/.test(e.message));
 });
 
@@ -103,8 +109,8 @@ test('a failure after a good answer: the last good value, marked "(stale)" where
     assert.equal(p.freshness, 'stale');
     assert.equal(p.fetchedAt, good.fetchedAt, 'the time of the value shown, not of the failed attempt');
     assert.match(p.error!.message, /Market data unavailable/);
-    assert.equal(await asof('Sheet1!C2', 'status'), 'stale');
-    assert.match(String(await asof('Sheet1!C2', 'error')), /Market data unavailable/);
+    assert.equal(await one(asof('Sheet1!C2', 'status')), 'stale');
+    assert.match(String(await one(asof('Sheet1!C2', 'error'))), /Market data unavailable/);
   } finally {
     s.emulator!.faults.clear?.();
     s.host.settings.markStale = false;

@@ -29,7 +29,9 @@ export function asOfCells(p: Provenance, field: AsOfField | null): FormulaResult
     if (field === 'fetchedAt' && p.fetchedAt === null) {
       throw formulaError('NOT_FOUND', p.error ? `No answer was fetched: ${p.error.message}` : 'This CRYPTO cell fetched nothing (its answer needs no request)');
     }
-    return values[field];
+    // A 1x1 grid, not a scalar: ASOF is declared a matrix function (its table), and Excel holds a custom
+    // function to its declared dimensionality (office-js#2486: a 2-D answer from a scalar one is #VALUE!).
+    return [[values[field]]];
   }
   const labels: Record<AsOfField, string> = {
     fetchedAt: 'Fetched at (UTC)',
