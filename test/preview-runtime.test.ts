@@ -21,11 +21,13 @@ const META: FunctionMetadata[] = [
       { name: 'b', type: 'number', optional: true },
       { name: 'm', type: 'any', dimensionality: 'matrix', optional: true },
     ],
+    result: { dimensionality: 'matrix' },
     options: { cancelable: true, requiresAddress: true, requiresParameterAddresses: true },
   },
+  { id: 'SHAPES', name: 'SHAPES', parameters: [{ name: 'grid', type: 'boolean' }] },
   { id: 'REST', name: 'REST', parameters: [{ name: 'x', type: 'string' }, { name: 'more', type: 'any', repeating: true, optional: true }] },
   { id: 'TICK', name: 'TICK', parameters: [{ name: 'start', type: 'number' }], options: { stream: true } },
-  { id: 'PLAIN', name: 'PLAIN', parameters: [] },
+  { id: 'PLAIN', name: 'PLAIN', parameters: [], result: { dimensionality: 'matrix' } },
 ];
 
 function setup() {
@@ -48,6 +50,7 @@ function setup() {
       seen.push({ args: ['canceled'], invocation: inv });
     };
   });
+  CF.associate('SHAPES', (grid: boolean) => (grid ? [[1, 2]] : 3));
   CF.associate('PLAIN', () => {
     throw new CF.Error(CF.ErrorCode.divisionByZero, 'ignored message');
   });
@@ -60,7 +63,7 @@ function once(rt: CustomFunctionsRuntime, req: CallRequest): Promise<ResultGrid>
 
 test('associate registers by id, either one function or a map of them, case-insensitively', () => {
   const { rt } = setup();
-  assert.deepEqual(rt.registered().map((m) => m.id).sort(), ['ECHO', 'PLAIN', 'REST', 'TICK']);
+  assert.deepEqual(rt.registered().map((m) => m.id).sort(), ['ECHO', 'PLAIN', 'REST', 'SHAPES', 'TICK']);
   assert.throws(() => rt.namespace.associate('X', 42 as never), /not a function/);
 });
 
@@ -215,4 +218,12 @@ test('a formatted number returned reaches the workbook on 1.4 and is #VALUE! on 
 test('text longer than a cell holds (32,767 characters) is #VALUE!, as Excel\'s REPT gives past it', () => {
   assert.deepEqual(toGrid('a'.repeat(32_767)), [['a'.repeat(32_767)]]);
   assert.deepEqual(toGrid([['ok', 'a'.repeat(32_768)]]), [['ok', { error: '#VALUE!' }]]);
+});
+
+test('a function declared scalar that answers an array is #VALUE!, as Excel has it (office-js#2486); its scalar is the cell', async () => {
+  const { rt } = setup();
+  assert.deepEqual(await once(rt, { id: 'SHAPES', args: [{ value: true }], address: 'Sheet1!A1' }), [[{ error: '#VALUE!' }]]);
+  assert.deepEqual(await once(rt, { id: 'SHAPES', args: [{ value: false }], address: 'Sheet1!A2' }), [[3]]);
+  assert.deepEqual(toGrid([[1, 2]], '1.4', 'scalar'), [[{ error: '#VALUE!' }]]);
+  assert.deepEqual(toGrid([[1, 2]], '1.4', 'matrix'), [[1, 2]]);
 });

@@ -44,9 +44,13 @@ export const MAX_CELL_TEXT = 32_767;
 
 /**
  * The cells a value becomes: one value is [[v]]; errors anywhere become error
- * values; a formatted number stays one where the runtime takes it (1.4).
+ * values; a formatted number stays one where the runtime takes it (1.4). A
+ * function declared scalar (functions.json's default) that answers an array is
+ * #VALUE!, as Excel has it (office-js#2486: a 2-D answer from a function whose
+ * result is not declared a matrix). What Excel does with a scalar from a
+ * matrix function is not documented: here it is the one cell.
  */
-export function toGrid(value: unknown, version: RuntimeVersion = '1.4'): ResultGrid {
+export function toGrid(value: unknown, version: RuntimeVersion = '1.4', dimensionality: 'scalar' | 'matrix' = 'matrix'): ResultGrid {
   const cell = (v: unknown): CellValue => {
     if (v instanceof CustomFunctionsError) return errorValueOf(v);
     // Excel shows a null in a returned array as 0 (office-js#1503); the add-in returns "" for "no value".
@@ -64,6 +68,7 @@ export function toGrid(value: unknown, version: RuntimeVersion = '1.4'): ResultG
     return { error: ErrorCode.invalidValue };
   };
   if (!Array.isArray(value)) return [[cell(value)]];
+  if (dimensionality === 'scalar') return [[{ error: ErrorCode.invalidValue }]];
   if (value.length === 0 || !Array.isArray(value[0]) || value[0].length === 0) return [[{ error: ErrorCode.invalidValue }]];
   const width = Math.max(...value.map((r) => (Array.isArray(r) ? r.length : 1)));
   // Excel pads a ragged result with #N/A, as it does for arrays of unequal rows.
@@ -151,13 +156,14 @@ export class CustomFunctionsRuntime {
       queueMicrotask(() => deliver(toGrid(e instanceof CustomFunctionsError ? e : failureValue(e), this.options.version), true));
       return handle;
     }
-    if (streaming) invocation.setResult = (value: unknown) => deliver(toGrid(value, this.options.version), false);
+    const shape = meta.result?.dimensionality ?? 'scalar';
+    if (streaming) invocation.setResult = (value: unknown) => deliver(toGrid(value, this.options.version, shape), false);
     try {
       // The invocation is always the last argument, after every declared parameter.
       const out = fn(...args, invocation);
       if (streaming) return handle;
       Promise.resolve(out).then(
-        (v) => deliver(toGrid(v, this.options.version), true),
+        (v) => deliver(toGrid(v, this.options.version, shape), true),
         (e) => deliver([[failureValue(e)]], true),
       );
     } catch (e) {
