@@ -23,7 +23,8 @@ import { resolveOptions, type ClientOptions, type ResolvedOptions } from './clie
 import type { Ambiguity, CoinRef } from './coin-ref';
 import { CoinResolver } from './coin-resolver';
 import { ColdStart } from './cold-start';
-import { CreditMeter, statusRecord } from './credit-meter';
+import { CreditMeter } from './credit-meter';
+import { statusRecord } from './status-record';
 import { HistoricalBatcher, type HistoricalAnswer, type HistoricalKey } from './historical-batcher';
 import { normalizeKey } from './key-store';
 import { MemoryKvStore } from './kv-store';
@@ -150,7 +151,7 @@ export class MarketClient {
   /** Plan and credits (free). The plan gate learns the plan and the pacer's requests/minute from it. */
   async status(opts: { signal?: AbortSignal; force?: boolean } = {}): Promise<AccountStatus> {
     const a = await this.#request(canonicalRequest('status', undefined, {}), { signal: opts.signal, force: opts.force });
-    // The schema's fields only, copied: the answer keeps whatever else the server sent (credit-meter.ts statusRecord).
+    // The schema's fields only, copied: the answer keeps whatever else the server sent (status-record.ts).
     return statusRecord(a.entry.data as AccountStatus);
   }
 

@@ -27,7 +27,8 @@ import type { AccountStatus } from '../api/records';
 import { ApiError } from './api-error';
 import type { CanonicalRequest } from './canonical-request';
 import { abortable } from './cancellation';
-import { creditsPhrase, overBudget, statusRecord, type CreditMeter } from './credit-meter';
+import { creditsPhrase, overBudget, type CreditMeter } from './credit-meter';
+import { statusRecord } from './status-record';
 import { errorRule, planNeeded } from './error-rules';
 import type { Pacer } from './pacer';
 
