@@ -14,7 +14,7 @@ import type { CurrencyMapItem, MarketItem } from '../src/api/records';
 import { MemoryKvStore } from '../src/client/index';
 import { CoinMap, RankBook } from '../src/client/coin-map';
 import { MAP_PERSIST_FLOOR } from '../src/client/map-store';
-import { rig, type Rig } from './client-harness';
+import { rig, serverMarket, type Rig } from './client-harness';
 
 const MAP = ENDPOINTS.currencyMap.path;
 const MARKETS = ENDPOINTS.markets.path;
@@ -26,21 +26,9 @@ let r: Rig;
 let coins: CurrencyMapItem[];
 let listing: MarketItem[];
 
-async function raw<T>(path: string): Promise<T> {
-  const res = await fetch(r.em.url + path, { headers: { 'X-Api-Key': 'demo-pro' } });
-  assert.equal(res.status, 200);
-  return ((await res.json()) as { data: T }).data;
-}
-
 before(async () => {
   r = await rig({ rpm: 10_000 });
-  coins = await raw<CurrencyMapItem[]>(MAP);
-  listing = [];
-  for (let offset = 0; ; offset += 250) {
-    const page = await raw<MarketItem[]>(`${MARKETS}?limit=250&offset=${offset}`);
-    listing.push(...page);
-    if (page.length < 250) break;
-  }
+  ({ coins, listing } = await serverMarket(r));
 });
 after(async () => {
   await r.close();

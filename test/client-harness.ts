@@ -4,10 +4,13 @@
  * advances it (minutes of pacing run in milliseconds), a distinctive key to
  * search for, and a recorder of console output and of every error seen.
  */
+import assert from 'node:assert/strict';
 import { FROZEN_NOW } from '../harness/instant';
 import { startEmulator, type Emulator, type EmulatorOptions, type ResponseLogEntry } from '../src/emulator/server';
 import type { MarketDataSource } from '../src/emulator/contract';
 import { ApiError, MarketClient, MemoryKeyStore, MemoryKvStore, type ClientOptions } from '../src/client/index';
+import { ENDPOINTS } from '../src/api/endpoints';
+import type { CurrencyMapItem, MarketItem } from '../src/api/records';
 
 export const NOW = FROZEN_NOW;
 /** Distinctive keys registered in every emulator the tests start; searched for in every output. */
@@ -138,4 +141,23 @@ export async function rig(opts: EmulatorOptions = {}): Promise<Rig> {
 }
 
 /** Resolves after `ms` of real time. */
+/** An answer's `data` as the rig's server gives it to the demo Pro key, read directly (not through the client). */
+export async function serverData<T>(r: Rig, path: string): Promise<T> {
+  const res = await fetch(r.em.url + path, { headers: { 'X-Api-Key': 'demo-pro' } });
+  assert.equal(res.status, 200);
+  return ((await res.json()) as { data: T }).data;
+}
+
+/** The market as the rig's server lists it: the currency map, and every markets page in order. */
+export async function serverMarket(r: Rig): Promise<{ coins: CurrencyMapItem[]; listing: MarketItem[] }> {
+  const coins = await serverData<CurrencyMapItem[]>(r, ENDPOINTS.currencyMap.path);
+  const listing: MarketItem[] = [];
+  for (let offset = 0; ; offset += 250) {
+    const page = await serverData<MarketItem[]>(r, `${ENDPOINTS.markets.path}?limit=250&offset=${offset}`);
+    listing.push(...page);
+    if (page.length < 250) break;
+  }
+  return { coins, listing };
+}
+
 export const realDelay = (ms: number) => new Promise((r) => setTimeout(r, ms));

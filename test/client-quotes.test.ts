@@ -15,7 +15,7 @@ import { startEmulator } from '../src/emulator/server';
 import type { SeenRequest } from '../bench/floor';
 import { WALK_PAGE_CAP } from '../src/client/batch-fetch';
 import { MAP_MAX_RETRIES } from '../src/client/client-options';
-import { SECRETS, consoleOutput, market, rejects, rig, seenErrors, type Rig } from './client-harness';
+import { SECRETS, consoleOutput, market, rejects, rig, seenErrors, serverData, serverMarket, type Rig } from './client-harness';
 
 const MAP = ENDPOINTS.currencyMap.path;
 const MARKETS = ENDPOINTS.markets.path;
@@ -27,21 +27,11 @@ let r: Rig;
 let coins: CurrencyMapItem[];
 let listing: MarketItem[];
 
-async function raw<T>(path: string): Promise<T> {
-  const res = await fetch(r.em.url + path, { headers: { 'X-Api-Key': 'demo-pro' } });
-  assert.equal(res.status, 200);
-  return ((await res.json()) as { data: T }).data;
-}
+const raw = <T>(path: string): Promise<T> => serverData<T>(r, path);
 
 before(async () => {
   r = await rig({ rpm: 10_000 });
-  coins = await raw<CurrencyMapItem[]>(MAP);
-  listing = [];
-  for (let offset = 0; ; offset += 250) {
-    const page = await raw<MarketItem[]>(`${MARKETS}?limit=250&offset=${offset}`);
-    listing.push(...page);
-    if (page.length < 250) break;
-  }
+  ({ coins, listing } = await serverMarket(r));
   r.log.length = 0;
 });
 after(async () => {
