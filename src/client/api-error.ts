@@ -73,12 +73,16 @@ export function hasCode<C extends ErrorCode>(e: unknown, ...codes: C[]): e is Ap
   return e instanceof ApiError && (codes as string[]).includes(e.code);
 }
 
+/** An unreadable item as a message names it: its slug or name, else its id, else its place in the list. */
+export function itemName(r: Pick<RejectedItem, 'label' | 'id' | 'index'>): string {
+  return r.label ?? (r.id !== null ? `id ${r.id}` : `item ${r.index + 1}`);
+}
+
 /** The error of one item of a list answer that could not be read: it costs that item (that coin) only. */
 export function unreadableItemError(r: RejectedItem, endpoint: EndpointName): ApiError {
-  const which = r.label ?? (r.id !== null ? `id ${r.id}` : `item ${r.index + 1}`);
   return new ApiError({
     code: r.missing ? 'MISSING_FIELD' : 'UNEXPECTED_RESPONSE',
-    message: `${r.message} (${which}, ${r.source ?? ENDPOINTS[endpoint].path})`,
+    message: `${r.message} (${itemName(r)}, ${r.source ?? ENDPOINTS[endpoint].path})`,
     endpoint,
   });
 }

@@ -7,7 +7,7 @@
  * (forWorkbook below); the CLI prints them.
  */
 import { DAY_MS } from '../api/utc-day';
-import { ApiError, hasCode } from '../client/api-error';
+import { ApiError, hasCode, itemName } from '../client/api-error';
 import type { EndpointName } from '../api/endpoints';
 import { ERROR_RULES, type ErrorCode, type ExcelErrorCode } from '../client/error-rules';
 import { EntityCell, type EntityValue, type FormattedNumber } from './entity-cell';
@@ -198,8 +198,7 @@ export function table<T>(
 ): Grid {
   const body: Grid = rows.map((r) => columns.map((c) => c.cell(r)));
   for (const u of [...(unreadable ?? [])].sort((a, b) => a.index - b.index)) {
-    const which = u.label ?? (u.id !== null ? `id ${u.id}` : `item ${u.index + 1}`);
-    const cell = new CellError('#N/A', `${u.message} (${which}${u.source ? `, ${u.source}` : ''})`);
+    const cell = new CellError('#N/A', `${u.message} (${itemName(u)}${u.source ? `, ${u.source}` : ''})`);
     body.splice(Math.min(u.index, body.length), 0, columns.map(() => cell));
   }
   oneDateFormatPerColumn(body);
