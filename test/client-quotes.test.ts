@@ -12,7 +12,6 @@ import { ENDPOINTS } from '../src/api/endpoints';
 import type { CurrencyMapItem, MarketItem } from '../src/api/records';
 import { ApiError, MarketClient, MemoryKeyStore, MemoryKvStore, PERSIST_DELAY_MS, type Quote } from '../src/client/index';
 import { startEmulator } from '../src/emulator/server';
-import type { SeenRequest } from '../bench/floor';
 import { WALK_PAGE_CAP } from '../src/client/batch-fetch';
 import { MAP_MAX_RETRIES } from '../src/client/client-options';
 import { SECRETS, consoleOutput, market, rejects, rig, seenErrors, serverData, serverMarket, type Rig } from './client-harness';
@@ -237,39 +236,37 @@ describe('quotes', () => {
 });
 
 describe('a cold start: the first markets page beside the map', () => {
-  // Real latency, long enough that requests sent together arrive long before any answer leaves, on a busy
-  // machine too. Round trips are read from when requests arrived and answers left (bench/floor.ts waves).
+  // Real latency, long enough that requests sent together are all out before any answer is back. Round trips
+  // are read on the client's side, from when it asked and when it had the answer: the API server here shares
+  // the test's thread and builds its answers one after another, so when a request reached it says how busy
+  // the machine was, not when the client asked (a loaded CI machine spread 7 pages over 750 ms that way).
   const LATENCY = 300;
-  /** Every request of the group arrived before any of the group's answers left: one round trip. */
-  const together = (group: readonly SeenRequest[]) => Math.max(...group.map((x) => x.arrived)) < Math.min(...group.map((x) => x.answered));
+  /** A request as the client saw it: when it was handed to fetch, and when its answer was handed back. */
+  interface Seen { url: string; asked: number; got: number }
+  /** Every request of the group was asked before any of the group's answers was back: one round trip. */
+  const together = (group: readonly Seen[]) => Math.max(...group.map((x) => x.asked)) < Math.min(...group.map((x) => x.got));
   /**
    * fetch with the answers to `path` handed over `lagMs` late (the other answers as they come), noting in
-   * `asked` each URL (path and query) as it is handed to fetch, and when.
+   * `asked` each URL (path and query) as it is handed to fetch, and when; and in `seen` each answered one.
    */
-  function lagging(path: string | null, lagMs: number, asked?: { url: string; at: number }[]): typeof fetch {
+  function lagging(path: string | null, lagMs: number, asked?: { url: string; at: number }[], seen?: Seen[]): typeof fetch {
     return async (input, init) => {
       const u = new URL(String(input));
-      asked?.push({ url: u.pathname + u.search, at: performance.now() });
+      const at = performance.now();
+      asked?.push({ url: u.pathname + u.search, at });
       const res = await fetch(input, init);
       if (u.pathname === path) await new Promise((r) => setTimeout(r, lagMs));
+      seen?.push({ url: u.pathname + u.search, asked: at, got: performance.now() });
       return res;
     };
   }
 
   async function coldFill(inputs: readonly (string | number)[], o: { withoutRoutes?: ['markets']; key?: string; mapLagMs?: number } = {}) {
-    const seen: SeenRequest[] = [];
-    const em = await startEmulator({
-      market: await market(),
-      latency: LATENCY,
-      withoutRoutes: o.withoutRoutes,
-      onResponse: (e) => {
-        const now = performance.now();
-        if (e.status !== 0) seen.push({ method: e.method, url: e.url, arrived: now, answered: now + e.delay });
-      },
-    });
+    const seen: Seen[] = [];
+    const em = await startEmulator({ market: await market(), latency: LATENCY, withoutRoutes: o.withoutRoutes });
     try {
       // The map's answer handed over late, when asked: the first page has then always arrived before the batch forms.
-      const c = new MarketClient({ baseUrl: em.url, keyStore: new MemoryKeyStore(o.key ?? 'demo-pro'), storage: new MemoryKvStore(), fetch: lagging(o.mapLagMs ? MAP : null, o.mapLagMs ?? 0) });
+      const c = new MarketClient({ baseUrl: em.url, keyStore: new MemoryKeyStore(o.key ?? 'demo-pro'), storage: new MemoryKvStore(), fetch: lagging(o.mapLagMs ? MAP : null, o.mapLagMs ?? 0, undefined, seen) });
       const quotes = await Promise.all(inputs.map((x) => c.quote(x)));
       return { quotes, seen, credits: c.meter.snapshot().credits, path: (u: string) => u.split('?')[0] };
     } finally {
@@ -287,7 +284,7 @@ describe('a cold start: the first markets page beside the map', () => {
     assert.ok(together([map, first]), 'the first page was asked with the map, before its answer');
     const rest = seen.filter((x) => x.url.startsWith(MARKETS) && x !== first);
     assert.equal(rest.length, pages - 1, seen.map((x) => x.url).join(', '));
-    assert.ok(rest.every((x) => x.arrived >= map.answered), 'the other pages wait for the map (their coins are known from it)');
+    assert.ok(rest.every((x) => x.asked >= map.got), 'the other pages wait for the map (their coins are known from it)');
     assert.ok(together(rest), 'the other pages in one round trip: the walk goes on from the second page at once');
     assert.equal(credits, 1 + pages, 'the map and each page once, as without the probe: the first page is not asked twice');
   });
