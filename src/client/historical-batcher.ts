@@ -15,18 +15,26 @@
  *   group; a coin missing from the answer rejects its own load with NOT_FOUND;
  *   a 404 for a group is bisected so one coin without data at that date does
  *   not fail its neighbours.
+ * - A coin whose item came but could not be read (read-data.ts sets it aside as
+ *   rejected) fails with that item's reason, as every list consumer says it
+ *   (api-error.ts unreadableItemError), not as "no data". An item without a
+ *   readable id cannot be matched to a coin: the coins the answer left
+ *   unmatched fail as an unreadable answer (theirs may be that item), not as
+ *   "no data". Such an answer, still fresh in the response cache, is asked
+ *   again rather than served: a bad answer never outlives itself (batch-fetch.ts #page).
  * - A cell's own cancellation settles that cell at once; the shared request
  *   carries no single cell's signal, so one canceled cell cannot fail the others:
  *   it stops when every cell that asked has gone (shared-work.ts).
  */
 import DataLoader from 'dataloader';
 import { ENDPOINTS, type ConvertCurrency } from '../api/endpoints';
+import type { RejectedItem } from '../api/read-data';
 import type { HistoricalItem } from '../api/records';
-import { ApiError, hasCode } from './api-error';
+import { ApiError, hasCode, unreadableItemError } from './api-error';
 import { canonicalRequest } from './canonical-request';
 import { abortable } from './cancellation';
 import { GatheringWork, liveWork, type SharedWork } from './shared-work';
-import type { CallOptions, Requester } from './types';
+import type { Answer, CallOptions, Requester } from './types';
 
 export interface HistoricalKey {
   /** Epoch ms (start of the UTC day asked for). */
@@ -103,10 +111,11 @@ export class HistoricalBatcher {
         const chunks: number[][] = [];
         for (let start = 0; start < ids.length; start += HISTORICAL_MAX_IDS) chunks.push(ids.slice(start, start + HISTORICAL_MAX_IDS));
         const answers = new Map<number, HistoricalItem | Error>();
-        await Promise.all(chunks.map((chunk) => this.#fetchIds(date, currency, caller, work.signal, chunk, answers)));
+        const asked: Asked = { date, currency, caller, signal: work.signal, names: new Map(indexes.map((i) => [keys[i].id, keys[i].name])) };
+        await Promise.all(chunks.map((chunk) => this.#fetchIds(asked, chunk, answers)));
         for (const i of indexes) {
           results[i] = answers.get(keys[i].id)
-            ?? new ApiError({ code: 'NOT_FOUND', message: `no historical data for ${keys[i].name} on ${new Date(date).toISOString().slice(0, 10)}`, endpoint: 'historicalItem' });
+            ?? new ApiError({ code: 'NOT_FOUND', message: `no historical data for ${keys[i].name} on ${dayText(date)}`, endpoint: 'historicalItem' });
         }
       }),
     );
@@ -114,28 +123,38 @@ export class HistoricalBatcher {
   }
 
   /**
-   * One request for `ids`; its items go into `answers`. The service answers 404
+   * One request for `ids`; its items go into `answers`, and the reasons of the
+   * coins whose item could not be read. The service answers 404
    * for the whole request when any one coin has no data at that date (e.g. listed
    * later), so a 404 for several ids is split in halves until the coins without
    * data are isolated: the others still get their values, at a few extra requests.
    */
-  async #fetchIds(date: number, currency: ConvertCurrency, caller: string | undefined, signal: AbortSignal, ids: number[], answers: Map<number, HistoricalItem | Error>): Promise<void> {
+  async #fetchIds(asked: Asked, ids: number[], answers: Map<number, HistoricalItem | Error>): Promise<void> {
+    const { date, currency, caller, signal } = asked;
     try {
       const query = { date: new Date(date).toISOString(), currencyIds: ids.join(','), convert: currency === 'USD' ? undefined : currency };
-      const a = await this.#requester.request(canonicalRequest('historicalItem', undefined, query), { caller, signal });
+      const cr = canonicalRequest('historicalItem', undefined, query);
+      let a = await this.#requester.request(cr, { caller, signal });
+      let unread = unreadable(a, ids, asked);
+      // A bad answer never outlives itself: one the cache still holds as fresh (a past day's, for a day) is asked again, once.
+      if (unread.size > 0 && a.fromCache && !a.stale) {
+        a = await this.#requester.request(cr, { caller, signal, force: true });
+        unread = unreadable(a, ids, asked);
+      }
       const answer: HistoricalAnswer = { fetchedAt: a.entry.fetchedAt, stale: a.stale, fromCache: a.fromCache, charged: { done: a.fromCache || a.stale } };
       for (const item of a.entry.data as HistoricalItem[]) {
         answers.set(item.id, item);
         this.#answers.set(item, answer);
       }
+      for (const [id, e] of unread) answers.set(id, e);
     } catch (e) {
       // A single coin without data: left unanswered, its cell says so by name.
       if (hasCode(e, 'NOT_FOUND') && ids.length === 1) return;
       if (hasCode(e, 'NOT_FOUND')) {
         const half = Math.ceil(ids.length / 2);
         await Promise.all([
-          this.#fetchIds(date, currency, caller, signal, ids.slice(0, half), answers),
-          this.#fetchIds(date, currency, caller, signal, ids.slice(half), answers),
+          this.#fetchIds(asked, ids.slice(0, half), answers),
+          this.#fetchIds(asked, ids.slice(half), answers),
         ]);
         return;
       }
@@ -143,4 +162,43 @@ export class HistoricalBatcher {
       for (const id of ids) answers.set(id, err);
     }
   }
+}
+
+/** What a group's requests share: its date, currency, asker and the names of its coins (for messages). */
+interface Asked {
+  date: number;
+  currency: ConvertCurrency;
+  caller: string | undefined;
+  signal: AbortSignal;
+  names: ReadonlyMap<number, string>;
+}
+
+const dayText = (date: number): string => new Date(date).toISOString().slice(0, 10);
+
+/**
+ * The asked coins of `a` without a readable item, and why: a coin whose item was set aside
+ * (matched by id) has that item's error; while the answer also holds an item without a readable
+ * id, every other coin left without an item may be that one's, so it fails as an unreadable
+ * answer naming it. A coin simply left out is not here: no data (#batch).
+ */
+function unreadable(a: Answer, ids: readonly number[], asked: Asked): Map<number, ApiError> {
+  const out = new Map<number, ApiError>();
+  const rejected: readonly RejectedItem[] = a.entry.rejected ?? [];
+  if (rejected.length === 0) return out;
+  const read = new Set((a.entry.data as HistoricalItem[]).map((x) => x.id));
+  const open = new Set(ids.filter((id) => !read.has(id)));
+  for (const r of rejected) {
+    if (r.id !== null && open.has(r.id) && !out.has(r.id)) out.set(r.id, unreadableItemError(r, 'historicalItem'));
+  }
+  const unplaced = rejected.find((r) => r.id === null);
+  if (unplaced) {
+    for (const id of open) if (!out.has(id)) out.set(id, unplacedError(asked.names.get(id) ?? `id ${id}`, asked.date, unplaced));
+  }
+  return out;
+}
+
+/** A coin left without an item when the answer held one that names no coin: the item's reason, said as an unreadable answer for this coin. */
+function unplacedError(name: string, date: number, r: RejectedItem): ApiError {
+  const item = unreadableItemError(r, 'historicalItem');
+  return new ApiError({ code: 'UNEXPECTED_RESPONSE', message: `no readable historical item for ${name} on ${dayText(date)}: ${item.message}`, endpoint: 'historicalItem' });
 }
