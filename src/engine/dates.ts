@@ -1,53 +1,65 @@
 /**
- * Date functions on Excel's serial numbers in the 1900 system, in UTC (the
- * add-in's dates are UTC days). @formulajs/formulajs builds local-time Date
- * objects, which shift by the machine's time zone and daylight saving, so
- * these few are written here. TODAY() and NOW() read the scope's clock.
+ * Date functions on Excel's serial numbers, in UTC (the add-in's dates are
+ * UTC days). @formulajs/formulajs builds local-time Date objects, which shift
+ * by the machine's time zone and daylight saving, so these few are written
+ * here. TODAY() and NOW() read the scope's clock. They compute on 1900-system
+ * serials and read and return the workbook's own, 1900 or 1904 (date-system.ts).
  */
 import { def, lifted, numberArg, type Context, type FunctionTable } from './function-def';
 import { DAY_MS } from '../api/utc-day';
-import { finite, msOf, numberFromText, serialOf, toNumber, xlError, type Result, type Value } from './values';
+import { firstYear, serial1900, workbookSerial, type DateSystem } from './date-system';
+import { dateTextSerial, finite, msOf, numberFromText, serialOf, toNumber, xlError, type ErrorValue, type Result, type Value } from './values';
 
 const dateOf = (serial: number) => new Date(msOf(serial));
 
-/** A date argument: a serial, or text Excel reads as a date ("2024-03-15"). */
-function serialArg(v: Value): number | { error: string; message?: string } {
-  if (typeof v === 'string') {
-    const n = numberFromText(v);
-    return n === null ? xlError('#VALUE!', `Not a date: ${JSON.stringify(v)}`) : n;
-  }
+const beforeFirstDay = (system: DateSystem): ErrorValue =>
+  xlError('#NUM!', `A date before ${firstYear(system)} is not a date in Excel${system === '1904' ? "'s 1904 date system" : ''}`);
+
+/** A day the function computed (a 1900-system serial) as the workbook's serial, or #NUM! before the system's first day. */
+const dayOut = (serial: number, system: DateSystem): number | ErrorValue => workbookSerial(serial, system) ?? beforeFirstDay(system);
+
+/**
+ * A date argument as a 1900-system serial: text that names a day ("2024-03-15")
+ * is that day; a number, or numeric text, is a serial as the workbook holds it.
+ */
+function serialArg(v: Value, system: DateSystem): number | ErrorValue {
+  const day = typeof v === 'string' ? dateTextSerial(v) : null;
+  if (day !== null) return workbookSerial(day, system) === null ? beforeFirstDay(system) : day;
   const n = toNumber(v);
-  if (typeof n !== 'number') return n;
-  return n < 0 ? xlError('#NUM!', 'A date before 1900 is not a date in Excel') : n;
+  if (typeof n !== 'number') return typeof v === 'string' ? xlError('#VALUE!', `Not a date: ${JSON.stringify(v)}`) : n;
+  return serial1900(n, system) ?? beforeFirstDay(system);
 }
 
-/** A function of dates and numbers, lifted over arrays. */
-function dated(min: number, max: number, f: (xs: number[]) => Value, dateArgs = 1): ReturnType<typeof def> {
+/**
+ * A function of dates and numbers, lifted over arrays: its first `dateArgs`
+ * arguments are dates, handed to f as 1900-system serials; f returns a date
+ * through dayOut.
+ */
+function dated(min: number, max: number, f: (xs: number[], system: DateSystem) => Value, dateArgs = 1): ReturnType<typeof def> {
   return def(min, max, (args: Result[], ctx: Context) =>
     lifted(
       args.map((a) => ctx.value(a)),
       (vs) => {
         const xs: number[] = [];
         for (let i = 0; i < vs.length; i++) {
-          const n = i < dateArgs ? serialArg(vs[i]) : toNumber(vs[i]);
+          const n = i < dateArgs ? serialArg(vs[i], ctx.dateSystem) : toNumber(vs[i]);
           if (typeof n !== 'number') return n;
           xs.push(n);
         }
-        return f(xs);
+        return f(xs, ctx.dateSystem);
       },
     ),
   );
 }
 
-function date(y: number, m: number, d: number): Value {
+function date(y: number, m: number, d: number, system: DateSystem): Value {
   let year = Math.trunc(y);
-  if (year < 1900) year += 1900; // DATE(24,1,1) is 1924 (DATE page)
-  const ms = Date.UTC(year, Math.trunc(m) - 1, Math.trunc(d));
-  const s = serialOf(ms);
-  return s < 0 || year > 9999 ? xlError('#NUM!', 'DATE is outside 1900 to 9999') : s;
+  if (year < 1900) year += 1900; // DATE(24,1,1) is 1924 in either system (DATE page)
+  const s = year > 9999 ? null : workbookSerial(serialOf(Date.UTC(year, Math.trunc(m) - 1, Math.trunc(d))), system);
+  return s ?? xlError('#NUM!', `DATE is outside ${firstYear(system)} to 9999`);
 }
 
-function addMonths(serial: number, months: number, endOfMonth: boolean): Value {
+function addMonths(serial: number, months: number, endOfMonth: boolean): number {
   const d = dateOf(Math.floor(serial));
   const first = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + Math.trunc(months), 1);
   const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + Math.trunc(months) + 1, 0)).getUTCDate();
@@ -56,9 +68,9 @@ function addMonths(serial: number, months: number, endOfMonth: boolean): Value {
 }
 
 export const DATES: FunctionTable = {
-  TODAY: def(0, 0, (_a, ctx) => Math.floor(serialOf(ctx.now()))),
-  NOW: def(0, 0, (_a, ctx) => serialOf(ctx.now())),
-  DATE: dated(3, 3, ([y, m, d]) => date(y, m, d), 0),
+  TODAY: def(0, 0, (_a, ctx) => dayOut(Math.floor(serialOf(ctx.now())), ctx.dateSystem)),
+  NOW: def(0, 0, (_a, ctx) => dayOut(serialOf(ctx.now()), ctx.dateSystem)),
+  DATE: dated(3, 3, ([y, m, d], system) => date(y, m, d, system), 0),
   TIME: dated(3, 3, ([h, m, s]) => finite((((h * 60 + m) * 60 + s) / 86_400) % 1), 0),
   YEAR: dated(1, 1, ([s]) => dateOf(Math.floor(s)).getUTCFullYear()),
   MONTH: dated(1, 1, ([s]) => dateOf(Math.floor(s)).getUTCMonth() + 1),
@@ -74,12 +86,14 @@ export const DATES: FunctionTable = {
     if (t === 3) return (dow + 6) % 7;
     return xlError('#NUM!', 'WEEKDAY return_type is 1, 2 or 3 here');
   }),
-  EDATE: dated(2, 2, ([s, m]) => addMonths(s, m, false)),
-  EOMONTH: dated(2, 2, ([s, m]) => addMonths(s, m, true)),
+  EDATE: dated(2, 2, ([s, m], system) => dayOut(addMonths(s, m, false), system)),
+  EOMONTH: dated(2, 2, ([s, m], system) => dayOut(addMonths(s, m, true), system)),
   DAYS: dated(2, 2, ([end, start]) => Math.floor(end) - Math.floor(start), 2),
   DATEVALUE: def(1, 1, (args, ctx) =>
     lifted([ctx.value(args[0])], ([v]) => {
-      const n = typeof v === 'string' ? numberFromText(v) : null;
+      const day = typeof v === 'string' ? dateTextSerial(v) : null;
+      if (day !== null) return dayOut(Math.floor(day), ctx.dateSystem);
+      const n = typeof v === 'string' ? numberFromText(v) : null; // numeric text: a serial as the workbook holds it
       return n === null ? xlError('#VALUE!', `DATEVALUE reads text such as "2024-03-15"; got ${JSON.stringify(v)}`) : Math.floor(n);
     }),
   ),

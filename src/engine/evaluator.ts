@@ -33,13 +33,14 @@ import {
   type Value,
 } from './values';
 import type { ArgumentValue, CellValue, ResultGrid } from '../preview/runtime/values';
+import type { DateSystem } from './date-system';
 
 export interface Position {
   row: number;
   col: number;
 }
 
-/** What a formula can see: cells, spills, the add-in's functions and the clock. */
+/** What a formula can see: cells, spills, the add-in's functions, the clock and the date system. */
 export interface Scope {
   cell(p: Position): Value;
   /** The range's values, rows then columns; may stop at the used part of the sheet. */
@@ -50,6 +51,8 @@ export interface Scope {
   customFunction(id: string, args: ArgumentValue[]): ResultGrid | null;
   /** Epoch ms, for TODAY() and NOW(). */
   now?(): number;
+  /** The workbook's date system, as Excel's own date functions follow it; default 1900. */
+  dateSystem?: DateSystem;
 }
 
 /** An add-in function as the engine knows it: its id and its name in formulas (PRICE for CRYPTO.PRICE). */
@@ -116,6 +119,10 @@ class Run implements Context {
 
   now(): number {
     return this.scope.now?.() ?? Date.now();
+  }
+
+  get dateSystem(): DateSystem {
+    return this.scope.dateSystem ?? '1900';
   }
 
   /** A reference's values (one cell: its value; a range: its grid, blank-padded to its size). */

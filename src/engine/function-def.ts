@@ -21,11 +21,14 @@ import {
   type Result,
   type Value,
 } from './values';
+import type { DateSystem } from './date-system';
 
 export interface Context {
   /** A result's values: a reference read, an omitted argument blank. */
   value(r: Result): Value | Grid;
   now(): number;
+  /** The workbook's date system: the serials date functions read and return (date-system.ts). */
+  readonly dateSystem: DateSystem;
   readonly at: { row: number; col: number };
 }
 

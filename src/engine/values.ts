@@ -86,13 +86,16 @@ export function numberFromText(s: string): number | null {
     const v = Number(m[2].replace(/,/g, '')) * (m[1] === '-' ? -1 : 1);
     return m[3] ? v / 100 : v;
   }
-  const d = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(t);
-  if (d) {
-    const ms = Date.UTC(Number(d[1]), Number(d[2]) - 1, Number(d[3]));
-    const back = new Date(ms);
-    if (back.getUTCMonth() === Number(d[2]) - 1 && back.getUTCDate() === Number(d[3])) return serialOf(ms);
-  }
-  return null;
+  return dateTextSerial(t);
+}
+
+/** Text that names a day ("2024-03-15") as its 1900-system serial; null for other text. */
+export function dateTextSerial(s: string): number | null {
+  const d = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(s.trim());
+  if (!d) return null;
+  const ms = Date.UTC(Number(d[1]), Number(d[2]) - 1, Number(d[3]));
+  const back = new Date(ms);
+  return back.getUTCMonth() === Number(d[2]) - 1 && back.getUTCDate() === Number(d[3]) ? serialOf(ms) : null;
 }
 
 /** A value as an operator's number: blank is 0, TRUE is 1, numeric text its number, other text #VALUE!. */
