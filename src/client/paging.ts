@@ -26,6 +26,27 @@ function nextPeriodStart(interval: string, time: number): number {
   return time + 24 * HOUR;
 }
 
+/** An item of a time series. */
+type Timed = { time: number };
+
+/** The items of `page` whose time is not held yet (one per time, the first), now held. */
+function unheld(page: readonly Timed[], held: Set<number>): Timed[] {
+  const out: Timed[] = [];
+  for (const x of page) {
+    if (held.has(x.time)) continue;
+    held.add(x.time);
+    out.push(x);
+  }
+  return out;
+}
+
+/** The latest time in `page` (−Infinity when empty). */
+function newestTime(page: readonly Timed[]): number {
+  let t = Number.NEGATIVE_INFINITY;
+  for (const x of page) if (x.time > t) t = x.time;
+  return t;
+}
+
 /** getPages never reads more pages than this. */
 const MAX_PAGES = 200;
 
@@ -94,28 +115,37 @@ export async function getPages<N extends EndpointName>(
     }
   } else if (spec.paging === 'time') {
     // Time series: while pages are full, the next page starts at the period after
-    // the last item, and stops once that is past `to` (or now: the server refuses
-    // a `from` in the future). Items already held are skipped all the same.
+    // the newest item, and stops once that is past `to` (or now: the server refuses
+    // a `from` in the future). No order within a page is documented, so a page is
+    // placed by its newest item, not its last: a page newest first moved `from` one
+    // period a page, the same candles came again for 200 pages and later ones were
+    // never reached (review; test/time-paging.test.ts). Times already held are
+    // skipped, and the candles come out oldest first, as the formulas read them.
     const limitDefault = (params.limit as { default?: number }).default ?? 0;
     const limit = Number(base.limit ?? limitDefault);
     const to = canonicalRequest(name, req.id, base).query.to;
     const end = Math.min(to === undefined ? Number.POSITIVE_INFINITY : Number(to), client.now());
     const interval = String(base.interval ?? (params.interval as { default?: string } | undefined)?.default ?? 'day');
     let from = base.from;
-    let lastTime = Number.NEGATIVE_INFINITY;
+    let newest = Number.NEGATIVE_INFINITY;
+    const held = new Set<number>();
     for (let i = 0; i < MAX_PAGES && items.length < max; i++) {
       const a = await client.request(canonicalRequest(name, req.id, { ...base, from }), { caller: req.caller, signal: req.signal });
       answers.push(a);
-      const page = a.entry.data as { time: number }[];
-      const fresh = page.filter((x) => x.time > lastTime);
+      const page = a.entry.data as Timed[];
+      const fresh = unheld(page, held);
       const carried = a.entry.rejected?.length ?? 0;
       items.push(...fresh);
       tally({ ...a, entry: { ...a.entry, data: fresh } });
       if (page.length + carried < limit || fresh.length + carried === 0) break;
-      lastTime = page[page.length - 1].time;
-      from = nextPeriodStart(interval, lastTime);
+      const pageNewest = newestTime(page);
+      // A page reaching no later than the one before it would ask the same `from` again.
+      if (pageNewest <= newest) break;
+      newest = pageNewest;
+      from = nextPeriodStart(interval, newest);
       if (from > end) break;
     }
+    (items as Timed[]).sort((x, y) => x.time - y.time);
   } else {
     return once();
   }
