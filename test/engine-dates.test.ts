@@ -18,9 +18,11 @@ const CLOCK = Date.UTC(2026, 0, 15, 18);
 
 function workbook(dateSystem: DateSystem | undefined, cells: Record<string, Value> = {}) {
   const engine = new Engine([]);
+  const at = (row: number, col: number): Value => cells[`${String.fromCharCode(64 + col)}${row}`] ?? null;
   const scope: Scope = {
-    cell: (p) => cells[`${String.fromCharCode(64 + p.col)}${p.row}`] ?? null,
-    range: () => [[null]],
+    cell: (p) => at(p.row, p.col),
+    range: (from, to) =>
+      Array.from({ length: to.row - from.row + 1 }, (_, r) => Array.from({ length: to.col - from.col + 1 }, (_, c) => at(from.row + r, from.col + c))),
     customFunction: () => null,
     now: () => CLOCK,
     ...(dateSystem ? { dateSystem } : {}),
@@ -75,10 +77,21 @@ test('before 1904-01-01 is #NUM! in the 1904 system; the 1900 system keeps its o
   assert.equal(errorOf(in1904('=DATE(3,1,1)')), '#NUM!', 'year 3 is 1903 (DATE page)');
   assert.equal(errorOf(in1904('=YEAR(-1)')), '#NUM!');
   assert.equal(errorOf(in1904('=EDATE(DATE(1904,1,15),-1)')), '#NUM!');
-  assert.equal(errorOf(in1904('=YEAR("1903-06-01")')), '#NUM!');
-  assert.equal(errorOf(in1904('=DATEVALUE("1903-06-01")')), '#NUM!');
+  assert.equal(errorOf(in1904('=YEAR("1903-06-01")')), '#VALUE!', 'text naming a day the workbook has not is not a date there');
+  assert.equal(errorOf(in1904('=DATEVALUE("1903-06-01")')), '#VALUE!', 'outside the range: #VALUE! (DATEVALUE page)');
   const in1900 = workbook('1900');
   assert.equal(in1900('=DATE(1903,12,31)'), 1461);
   assert.equal(errorOf(in1900('=DATE(1900,1,-2)')), '#NUM!');
   assert.equal(errorOf(in1900('=YEAR(-1)')), '#NUM!');
+});
+
+test('text dates in operators and criteria are the 1904 workbook\'s serials too, so they mix with DATE and with its cells', () => {
+  const in1904 = workbook('1904', { A1: 43830, A2: 43831, A3: 43832 });
+  assert.equal(in1904('="2024-01-02"-DATE(2024,1,1)'), 1);
+  assert.equal(in1904('="2024-01-01"+0'), 43830);
+  assert.equal(in1904('=DATE(2024,1,1)="2024-01-01"+0'), true);
+  assert.equal(errorOf(in1904('="1903-06-01"+0')), '#VALUE!');
+  assert.equal(in1904('=COUNTIF(A1:A3,">=2024-01-02")'), 2);
+  assert.equal(in1904('=COUNTIF(A1:A3,"2024-01-01")'), 1);
+  assert.equal(workbook('1900')('="2024-01-01"+0'), 45292);
 });

@@ -118,7 +118,7 @@ function matcher(pairs: Result[], ctx: Context): { size: [number, number]; test:
     const spec = ctx.value(pairs[i + 1]);
     const one = plain(isGrid(spec) ? (spec[0]?.[0] ?? null) : spec);
     if (isErrorValue(one)) return one;
-    tests.push(criterion(one));
+    tests.push(criterion(one, ctx.dateSystem));
   }
   const h = ranges[0].length;
   const w = cols(ranges[0]);

@@ -6,6 +6,7 @@
  * non-blank ones. An error in the range never matches.
  */
 import { compareValues, isErrorValue, numberFromText, plain, type Scalar, type Value } from './values';
+import type { DateSystem } from './date-system';
 
 export type Criterion = (cell: Value) => boolean;
 
@@ -23,17 +24,18 @@ function wildcard(pattern: string): RegExp {
   return new RegExp(`^${re}$`, 'i');
 }
 
-export function criterion(spec: Scalar): Criterion {
+/** A criterion's test; text dates ("<2024-03-15") are read as the workbook's serials. */
+export function criterion(spec: Scalar, system: DateSystem): Criterion {
   if (spec === null) return (v) => plain(v) === null || plain(v) === 0; // an empty criteria cell means 0
   if (typeof spec === 'number' || typeof spec === 'boolean') {
     return (v) => {
       const x = plain(v);
-      if (typeof x === 'string' && typeof spec === 'number') return numberFromText(x) === spec;
+      if (typeof x === 'string' && typeof spec === 'number') return numberFromText(x, system) === spec;
       return x === spec;
     };
   }
   const [, op = '', operand] = OPERATOR.exec(spec)!;
-  const n = numberFromText(operand);
+  const n = numberFromText(operand, system);
   const bool = /^(true|false)$/i.test(operand) ? /^true$/i.test(operand) : null;
   if (operand === '' && (op === '' || op === '=')) return (v) => plain(v) === null || plain(v) === '';
   if (operand === '' && op === '<>') return (v) => plain(v) !== null && plain(v) !== '';
@@ -43,7 +45,7 @@ export function criterion(spec: Scalar): Criterion {
     return (v) => {
       const x = plain(v);
       if (isErrorValue(x)) return false;
-      const num = typeof x === 'number' ? x : typeof x === 'string' && (op === '' || op === '=' || op === '<>') ? numberFromText(x) : null;
+      const num = typeof x === 'number' ? x : typeof x === 'string' && (op === '' || op === '=' || op === '<>') ? numberFromText(x, system) : null;
       if (num === null) return op === '<>';
       return test(num < n ? -1 : num > n ? 1 : 0);
     };

@@ -8,7 +8,7 @@
 import { def, lifted, numberArg, type Context, type FunctionTable } from './function-def';
 import { DAY_MS } from '../api/utc-day';
 import { firstYear, serial1900, workbookSerial, type DateSystem } from './date-system';
-import { dateTextSerial, finite, msOf, numberFromText, serialOf, toNumber, xlError, type ErrorValue, type Result, type Value } from './values';
+import { finite, msOf, numberFromText, serialOf, toNumber, xlError, type ErrorValue, type Result, type Value } from './values';
 
 const dateOf = (serial: number) => new Date(msOf(serial));
 
@@ -18,14 +18,9 @@ const beforeFirstDay = (system: DateSystem): ErrorValue =>
 /** A day the function computed (a 1900-system serial) as the workbook's serial, or #NUM! before the system's first day. */
 const dayOut = (serial: number, system: DateSystem): number | ErrorValue => workbookSerial(serial, system) ?? beforeFirstDay(system);
 
-/**
- * A date argument as a 1900-system serial: text that names a day ("2024-03-15")
- * is that day; a number, or numeric text, is a serial as the workbook holds it.
- */
+/** A date argument (a serial as the workbook holds it, or text such as "2024-03-15") as a 1900-system serial. */
 function serialArg(v: Value, system: DateSystem): number | ErrorValue {
-  const day = typeof v === 'string' ? dateTextSerial(v) : null;
-  if (day !== null) return workbookSerial(day, system) === null ? beforeFirstDay(system) : day;
-  const n = toNumber(v);
+  const n = toNumber(v, system);
   if (typeof n !== 'number') return typeof v === 'string' ? xlError('#VALUE!', `Not a date: ${JSON.stringify(v)}`) : n;
   return serial1900(n, system) ?? beforeFirstDay(system);
 }
@@ -42,7 +37,7 @@ function dated(min: number, max: number, f: (xs: number[], system: DateSystem) =
       (vs) => {
         const xs: number[] = [];
         for (let i = 0; i < vs.length; i++) {
-          const n = i < dateArgs ? serialArg(vs[i], ctx.dateSystem) : toNumber(vs[i]);
+          const n = i < dateArgs ? serialArg(vs[i], ctx.dateSystem) : toNumber(vs[i], ctx.dateSystem);
           if (typeof n !== 'number') return n;
           xs.push(n);
         }
@@ -91,9 +86,7 @@ export const DATES: FunctionTable = {
   DAYS: dated(2, 2, ([end, start]) => Math.floor(end) - Math.floor(start), 2),
   DATEVALUE: def(1, 1, (args, ctx) =>
     lifted([ctx.value(args[0])], ([v]) => {
-      const day = typeof v === 'string' ? dateTextSerial(v) : null;
-      if (day !== null) return dayOut(Math.floor(day), ctx.dateSystem);
-      const n = typeof v === 'string' ? numberFromText(v) : null; // numeric text: a serial as the workbook holds it
+      const n = typeof v === 'string' ? numberFromText(v, ctx.dateSystem) : null;
       return n === null ? xlError('#VALUE!', `DATEVALUE reads text such as "2024-03-15"; got ${JSON.stringify(v)}`) : Math.floor(n);
     }),
   ),

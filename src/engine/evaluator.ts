@@ -220,11 +220,11 @@ class Run implements Context {
     const r = this.eval(arg, env);
     switch (op) {
       case '-':
-        return mapGrid(this.value(r), (x) => negate(toNumber(x)));
+        return mapGrid(this.value(r), (x) => negate(toNumber(x, this.dateSystem)));
       case '+':
         return r;
       case '%':
-        return mapGrid(this.value(r), (x) => divide(toNumber(x), 100));
+        return mapGrid(this.value(r), (x) => divide(toNumber(x, this.dateSystem), 100));
       case '#': {
         if (!isRef(r) || r.top !== r.bottom || r.left !== r.right) return xlError('#REF!', 'A spill reference (A1#) names one cell');
         const extent = this.scope.spillExtent?.({ row: r.top, col: r.left });
@@ -254,7 +254,7 @@ class Run implements Context {
     if (op === ' ' || op === ',') return xlError('#NULL!', 'Range intersections and unions are not supported here');
     const f = BINARY[op];
     if (!f) return xlError('#VALUE!', `Unknown operator ${op}`);
-    return zip2(this.value(a), this.value(b), f);
+    return zip2(this.value(a), this.value(b), (x, y) => f(x, y, this.dateSystem));
   }
 
   private call(rawName: string, args: (Node | null)[], env: Env): Result {
@@ -332,18 +332,21 @@ function divide(a: number | ErrorValue, b: number | ErrorValue): Value {
   return b === 0 ? xlError('#DIV/0!') : finite(a / b);
 }
 
-function arithmetic(f: (a: number, b: number) => number) {
-  return (x: Value, y: Value): Value => {
-    const a = toNumber(x);
+/** An operator on two cell values; text dates ("2024-03-15"+1) are read as the workbook's serials. */
+type BinaryOperator = (a: Value, b: Value, system: DateSystem) => Value;
+
+function arithmetic(f: (a: number, b: number) => number): BinaryOperator {
+  return (x, y, system) => {
+    const a = toNumber(x, system);
     if (typeof a !== 'number') return a;
-    const b = toNumber(y);
+    const b = toNumber(y, system);
     if (typeof b !== 'number') return b;
     return finite(f(a, b));
   };
 }
 
-function comparison(test: (c: number) => boolean) {
-  return (x: Value, y: Value): Value => {
+function comparison(test: (c: number) => boolean): BinaryOperator {
+  return (x, y) => {
     const a = plain(x);
     const b = plain(y);
     if (isErrorValue(a)) return a;
@@ -353,14 +356,14 @@ function comparison(test: (c: number) => boolean) {
 }
 
 /** Excel's binary operators, one row each. */
-const BINARY: Readonly<Record<string, (a: Value, b: Value) => Value>> = {
+const BINARY: Readonly<Record<string, BinaryOperator>> = {
   '+': arithmetic((a, b) => a + b),
   '-': arithmetic((a, b) => a - b),
   '*': arithmetic((a, b) => a * b),
-  '/': (x, y) => divide(toNumber(x), toNumber(y)),
-  '^': (x, y) => {
-    const a = toNumber(x);
-    const b = toNumber(y);
+  '/': (x, y, system) => divide(toNumber(x, system), toNumber(y, system)),
+  '^': (x, y, system) => {
+    const a = toNumber(x, system);
+    const b = toNumber(y, system);
     if (typeof a !== 'number') return a;
     if (typeof b !== 'number') return b;
     if (a === 0 && b === 0) return xlError('#NUM!');

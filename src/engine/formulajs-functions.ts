@@ -76,7 +76,7 @@ const TEXT: FunctionDef = def(2, 2, (args, ctx) =>
     if (typeof code !== 'string') return code;
     const x = plain(v);
     if (isErrorValue(x)) return x;
-    const n = typeof x === 'number' ? x : toNumber(x);
+    const n = typeof x === 'number' ? x : toNumber(x, ctx.dateSystem);
     try {
       return formatNumber(code, typeof n === 'number' ? n : (x ?? ''));
     } catch {

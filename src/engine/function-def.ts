@@ -87,7 +87,7 @@ export function numbersOf(args: Result[], ctx: Context): number[] | ErrorValue {
       }
       continue;
     }
-    const n = toNumber(v as Value);
+    const n = toNumber(v as Value, ctx.dateSystem);
     if (typeof n !== 'number') return n;
     out.push(n);
   }
@@ -98,8 +98,8 @@ export function numbersOf(args: Result[], ctx: Context): number[] | ErrorValue {
 export function numberArg(r: Result, ctx: Context, fallback?: number): number | ErrorValue {
   if (isOmitted(r) && fallback !== undefined) return fallback;
   const v = ctx.value(r);
-  if (isGrid(v)) return toNumber(v[0]?.[0] ?? null);
-  return toNumber(v);
+  if (isGrid(v)) return toNumber(v[0]?.[0] ?? null, ctx.dateSystem);
+  return toNumber(v, ctx.dateSystem);
 }
 
 export function textArg(r: Result, ctx: Context): string | ErrorValue {

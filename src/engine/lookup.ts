@@ -8,6 +8,7 @@
  */
 import { asGrid, booleanArg, def, gridArg, lifted, numberArg, vectorOf, type Context, type FunctionTable } from './function-def';
 import { criterion } from './criteria';
+import type { DateSystem } from './date-system';
 import {
   NA,
   REF,
@@ -70,10 +71,10 @@ function index(args: Result[], ctx: Context): Result {
 }
 
 /** Where `needle` is in `list`: exact (text without regard to case, wildcards when asked), or the next smaller/larger. */
-function find(needle: Value, list: Value[], mode: 0 | -1 | 1 | 2, reverse: boolean): number {
+function find(needle: Value, list: Value[], mode: 0 | -1 | 1 | 2, reverse: boolean, system: DateSystem): number {
   const n = plain(needle);
   if (isErrorValue(n)) return -1;
-  const exact = mode === 2 && typeof n === 'string' ? criterion(n) : (v: Value) => {
+  const exact = mode === 2 && typeof n === 'string' ? criterion(n, system) : (v: Value) => {
     const x = plain(v);
     return !isErrorValue(x) && x !== null && typeof x === typeof n && compareValues(x, n as Scalar) === 0;
   };
@@ -127,7 +128,7 @@ function xlookup(args: Result[], ctx: Context): Result {
     return xlError('#VALUE!', 'XLOOKUP: the return array must match the lookup array in length');
   }
   const pick = (needle: Value): Value | Grid => {
-    const i = find(needle, within.values, mode as 0 | -1 | 1 | 2, search < 0);
+    const i = find(needle, within.values, mode as 0 | -1 | 1 | 2, search < 0, ctx.dateSystem);
     if (i < 0) return ifNot === undefined || isOmitted(ifNot) ? notFound('XLOOKUP', needle) : ctx.value(ifNot);
     if (within.byRow) return cols(out) === 1 ? out[i][0] : [out[i]];
     return out.length === 1 ? out[0][i] : out.map((row) => [row[i]]);
@@ -146,7 +147,7 @@ function match(args: Result[], ctx: Context): Result {
   const type = numberArg(args[2] ?? 1, ctx, 1);
   if (typeof type !== 'number') return type;
   return lifted([ctx.value(args[0])], ([needle]) => {
-    const i = type === 0 ? find(needle, list.values, typeof plain(needle) === 'string' ? 2 : 0, false) : findSorted(needle, list.values, type < 0);
+    const i = type === 0 ? find(needle, list.values, typeof plain(needle) === 'string' ? 2 : 0, false, ctx.dateSystem) : findSorted(needle, list.values, type < 0);
     return i < 0 ? notFound('MATCH', needle) : i + 1;
   });
 }
@@ -159,7 +160,7 @@ function xmatch(args: Result[], ctx: Context): Result {
   if (typeof mode !== 'number') return mode;
   if (typeof search !== 'number') return search;
   return lifted([ctx.value(args[0])], ([needle]) => {
-    const i = find(needle, list.values, mode as 0 | -1 | 1 | 2, search < 0);
+    const i = find(needle, list.values, mode as 0 | -1 | 1 | 2, search < 0, ctx.dateSystem);
     return i < 0 ? notFound('XMATCH', needle) : i + 1;
   });
 }
@@ -177,7 +178,7 @@ function vlookup(vertical: boolean) {
     if (k > cols(table)) return xlError('#REF!', `${name}: column ${k} is outside the table`);
     const keys = table.map((r) => r[0]);
     return lifted([ctx.value(args[0])], ([needle]) => {
-      const i = approx ? findSorted(needle, keys, false) : find(needle, keys, typeof plain(needle) === 'string' ? 2 : 0, false);
+      const i = approx ? findSorted(needle, keys, false) : find(needle, keys, typeof plain(needle) === 'string' ? 2 : 0, false, ctx.dateSystem);
       return i < 0 ? notFound(name, needle) : table[i][Math.trunc(k) - 1];
     });
   };

@@ -6,6 +6,7 @@
  * for operators; each rule names its source.
  */
 import { isEntityValue, isErrorValue, isFormattedNumber, type EntityValue, type ErrorValue, type FormattedNumberValue } from '../preview/runtime/values';
+import { workbookSerial, type DateSystem } from './date-system';
 
 export { isEntityValue, isErrorValue, isFormattedNumber, type EntityValue, type ErrorValue, type FormattedNumberValue };
 
@@ -75,8 +76,11 @@ import { DAY_MS } from '../api/utc-day';
 export const serialOf = (ms: number) => (ms - EPOCH_MS) / DAY_MS;
 export const msOf = (serial: number) => EPOCH_MS + Math.round(serial * DAY_MS);
 
-/** Text Excel reads as a number when an operator needs one: "12", " 1.5e3 ", "5%", "$1,000", "2024-03-15". */
-export function numberFromText(s: string): number | null {
+/**
+ * Text Excel reads as a number when an operator needs one: "12", " 1.5e3 ", "5%", "$1,000", "2024-03-15"
+ * (that day's serial in the workbook's date system; text before the system's first day is no number).
+ */
+export function numberFromText(s: string, system: DateSystem): number | null {
   const t = s.trim();
   if (t === '') return null;
   const n = Number(t);
@@ -86,25 +90,26 @@ export function numberFromText(s: string): number | null {
     const v = Number(m[2].replace(/,/g, '')) * (m[1] === '-' ? -1 : 1);
     return m[3] ? v / 100 : v;
   }
-  return dateTextSerial(t);
+  const day = dateTextSerial(t);
+  return day === null ? null : workbookSerial(day, system);
 }
 
 /** Text that names a day ("2024-03-15") as its 1900-system serial; null for other text. */
-export function dateTextSerial(s: string): number | null {
-  const d = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(s.trim());
+function dateTextSerial(t: string): number | null {
+  const d = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(t);
   if (!d) return null;
   const ms = Date.UTC(Number(d[1]), Number(d[2]) - 1, Number(d[3]));
   const back = new Date(ms);
   return back.getUTCMonth() === Number(d[2]) - 1 && back.getUTCDate() === Number(d[3]) ? serialOf(ms) : null;
 }
 
-/** A value as an operator's number: blank is 0, TRUE is 1, numeric text its number, other text #VALUE!. */
-export function toNumber(v: Value | Omitted): number | ErrorValue {
+/** A value as an operator's number: blank is 0, TRUE is 1, numeric text its number (numberFromText), other text #VALUE!. */
+export function toNumber(v: Value | Omitted, system: DateSystem): number | ErrorValue {
   if (v === null || v === OMITTED) return 0;
   if (typeof v === 'number') return v;
   if (typeof v === 'boolean') return v ? 1 : 0;
   if (typeof v === 'string') {
-    const n = numberFromText(v);
+    const n = numberFromText(v, system);
     return n === null ? VALUE : n;
   }
   if (isFormattedNumber(v)) return v.basicValue;
