@@ -50,7 +50,8 @@ function rewriting(edits: ReadonlyMap<number, Edit>, on: () => boolean = () => t
 const keyOf = (m: MarketItem): HistoricalKey => ({ date: DATE, currency: 'USD', id: m.id, name: m.name });
 const hits = () => r.hits(HISTORICAL).length;
 const priceAsNumber: Edit = (x) => ({ ...x, price: 1234.5 });
-const withoutPrice: Edit = ({ price: _price, ...x }) => x;
+/** Without its name: an item cannot be read without what it is filed under, missing field or not. */
+const withoutName: Edit = ({ name: _name, ...x }) => x;
 
 describe('an unreadable item in the historical answer', () => {
   test("costs its coin only, with the item's reason (a wrong type): not 'no data'", async () => {
@@ -69,10 +70,10 @@ describe('an unreadable item in the historical answer', () => {
 
   test("a missing field is MISSING_FIELD naming it and the coin", async () => {
     const [a, b] = coins;
-    const client = r.client({ fetch: rewriting(new Map([[a.id, withoutPrice]])) });
+    const client = r.client({ fetch: rewriting(new Map([[a.id, withoutName]])) });
     const [ra, rb] = await Promise.allSettled([a, b].map((m) => client.historical(keyOf(m))));
     const e = await rejects(Promise.reject((ra as PromiseRejectedResult).reason), 'MISSING_FIELD');
-    assert.equal(e.message, `The API answered without price (${a.slug}, ${HISTORICAL})`);
+    assert.equal(e.message, `The API answered without name (${a.slug}, ${HISTORICAL})`);
     assert.equal(rb.status, 'fulfilled');
   });
 
