@@ -95,3 +95,11 @@ test('text dates in operators and criteria are the 1904 workbook\'s serials too,
   assert.equal(in1904('=COUNTIF(A1:A3,"2024-01-01")'), 1);
   assert.equal(workbook('1900')('="2024-01-01"+0'), 45292);
 });
+
+test('TEXT under a date format shows the 1904 workbook\'s day; under a number format, the number', () => {
+  const in1904 = workbook('1904');
+  assert.equal(in1904('=TEXT(DATE(2024,3,15),"yyyy-mm-dd")'), '2024-03-15');
+  assert.equal(in1904('=TEXT(TODAY(),"yyyy-mm-dd")'), '2026-01-15');
+  assert.equal(in1904('=TEXT(43830,"0")'), '43830');
+  assert.equal(workbook('1900')('=TEXT(43830,"yyyy-mm-dd")'), '2019-12-31');
+});

@@ -6,8 +6,9 @@
  * one value is lifted over an array argument, as Excel does.
  */
 import * as formulajs from '@formulajs/formulajs';
-import { format as formatNumber } from 'numfmt';
+import { format as formatNumber, isDateFormat } from 'numfmt';
 import { def, lifted, type Context, type FunctionDef } from './function-def';
+import { serial1900, type DateSystem } from './date-system';
 import { finite, isErrorValue, isGrid, isOmitted, plain, serialOf, toNumber, toText, xlError, type ErrorValue, type Grid, type Result, type Value } from './values';
 
 /** An error handed to formulajs: its code as the message (formulajs compares messages), ours kept beside it. */
@@ -69,6 +70,15 @@ function call(f: (...args: unknown[]) => unknown, args: unknown[]): Value | Grid
   }
 }
 
+/**
+ * A number as numfmt formats it: numfmt reads dates in the 1900 system only
+ * (its README: "it does not support the 1904 date system"), so a 1904
+ * workbook's serial under a date format is first its 1900 one.
+ */
+function formatted(code: string, n: number, system: DateSystem): string {
+  return formatNumber(code, isDateFormat(code) ? (serial1900(n, system) ?? n) : n);
+}
+
 /** TEXT(value, format_text) with Excel's format codes (numfmt, MIT). */
 const TEXT: FunctionDef = def(2, 2, (args, ctx) =>
   lifted([ctx.value(args[0]), ctx.value(args[1])], ([v, f]) => {
@@ -78,7 +88,7 @@ const TEXT: FunctionDef = def(2, 2, (args, ctx) =>
     if (isErrorValue(x)) return x;
     const n = typeof x === 'number' ? x : toNumber(x, ctx.dateSystem);
     try {
-      return formatNumber(code, typeof n === 'number' ? n : (x ?? ''));
+      return typeof n === 'number' ? formatted(code, n, ctx.dateSystem) : formatNumber(code, x ?? '');
     } catch {
       return xlError('#VALUE!', `TEXT: not a number format: ${code}`);
     }
