@@ -103,3 +103,13 @@ test('TEXT under a date format shows the 1904 workbook\'s day; under a number fo
   assert.equal(in1904('=TEXT(43830,"0")'), '43830');
   assert.equal(workbook('1900')('=TEXT(43830,"yyyy-mm-dd")'), '2019-12-31');
 });
+
+test('formulajs\'s date functions (WEEKNUM, WORKDAY, NETWORKDAYS, DATEDIF) read and return the 1904 workbook\'s serials', () => {
+  const in1904 = workbook('1904', { A1: 43831 }); // 2024-01-02 in the 1904 system
+  assert.equal(in1904('=WEEKNUM(43830)'), 1, '2024-01-01');
+  assert.equal(workbook('1900')('=WEEKNUM(43830)'), 53, '2019-12-31');
+  assert.equal(in1904('=WORKDAY(DATE(2024,1,5),1)'), 43830 + 7, 'Friday 2024-01-05 → Monday 2024-01-08');
+  assert.equal(in1904('=NETWORKDAYS(DATE(2024,1,1),DATE(2024,1,31),A1)'), 22, 'January 2024 has 23 workdays, less the holiday');
+  assert.equal(in1904('=DATEDIF(DATE(2024,1,31),DATE(2024,3,1),"m")'), 1);
+  assert.equal(errorOf(in1904('=WEEKNUM(-1)')), '#NUM!');
+});

@@ -8,8 +8,8 @@
 import * as formulajs from '@formulajs/formulajs';
 import { format as formatNumber, isDateFormat } from 'numfmt';
 import { def, lifted, type Context, type FunctionDef } from './function-def';
-import { serial1900, type DateSystem } from './date-system';
-import { finite, isErrorValue, isGrid, isOmitted, plain, serialOf, toNumber, toText, xlError, type ErrorValue, type Grid, type Result, type Value } from './values';
+import { serial1900, workbookSerial, type DateSystem } from './date-system';
+import { NUM, finite, isErrorValue, isGrid, isOmitted, mapGrid, plain, serialOf, toNumber, toText, xlError, type ErrorValue, type Grid, type Result, type Value } from './values';
 
 /** An error handed to formulajs: its code as the message (formulajs compares messages), ours kept beside it. */
 class CellErrorObject extends Error {
@@ -95,12 +95,47 @@ const TEXT: FunctionDef = def(2, 2, (args, ctx) =>
   }),
 );
 
+/**
+ * formulajs's date functions, which read and return 1900-system serials: the
+ * positions of their date parameters (holidays included), and whether the
+ * result is a date. Excel reads and returns the workbook's own serials.
+ */
+const DATE_PARAMETERS: Readonly<Record<string, { dates: readonly number[]; returnsDate?: true }>> = {
+  WEEKNUM: { dates: [0] },
+  ISOWEEKNUM: { dates: [0] },
+  DATEDIF: { dates: [0, 1] },
+  DAYS360: { dates: [0, 1] },
+  YEARFRAC: { dates: [0, 1] },
+  NETWORKDAYS: { dates: [0, 1, 2] },
+  'NETWORKDAYS.INTL': { dates: [0, 1, 3] },
+  WORKDAY: { dates: [0, 2], returnsDate: true },
+  'WORKDAY.INTL': { dates: [0, 3], returnsDate: true },
+};
+
+/** A date argument's cell as formulajs reads it: a 1900-system serial; text that is no date is left for formulajs to refuse. */
+function day1900(v: Value, system: DateSystem): Value {
+  const x = plain(v);
+  const n = typeof x === 'number' || typeof x === 'string' ? toNumber(x, system) : x;
+  return typeof n === 'number' ? (serial1900(n, system) ?? NUM) : v;
+}
+
+/** formulajs's function, its date arguments and dated result in the workbook's date system. */
+function inDateSystem(name: string, fn: FunctionDef['fn']): FunctionDef['fn'] {
+  const params = DATE_PARAMETERS[name];
+  if (!params) return fn;
+  return (args, ctx) => {
+    const dated = args.map((a, i) => (params.dates.includes(i) && !isOmitted(a) ? mapGrid(ctx.value(a), (v) => day1900(v, ctx.dateSystem)) : a));
+    const r = fn(dated, ctx);
+    return params.returnsDate ? mapGrid(r as Value | Grid, (v) => (typeof v === 'number' ? (workbookSerial(v, ctx.dateSystem) ?? NUM) : v)) : r;
+  };
+}
+
 export function formulajsDef(name: string): FunctionDef | undefined {
   if (name === 'TEXT') return TEXT;
   const f = formulajsFunction(name);
   if (!f) return undefined;
   const scalar = SCALAR.has(name);
-  return def(undefined, undefined, (args: Result[], ctx: Context) => {
+  return def(undefined, undefined, inDateSystem(name, (args: Result[], ctx: Context) => {
     const values = args.map((a) => (isOmitted(a) ? undefined : ctx.value(a)));
     if (scalar) {
       return lifted(values.map((v) => v ?? null), (xs) => {
@@ -114,5 +149,5 @@ export function formulajsDef(name: string): FunctionDef | undefined {
     const err = values.find((v) => v !== undefined && !isGrid(v) && isErrorValue(plain(v)));
     if (err !== undefined) return err as Value;
     return call(f, values.map((v) => (v === undefined ? undefined : isGrid(v) ? v.map((row) => row.map(toJs)) : toJs(v))));
-  });
+  }));
 }
