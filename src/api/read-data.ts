@@ -8,12 +8,19 @@
  *    then per record (per item of a list): the endpoint's documented variant
  *    adapter, then every missing nullable field as null
  *    (a missing optional field is an empty cell), then the strict check again.
+ *    Only the records that fail the strict check take this path.
  * 3. A record still failing is described by its first problem, naming the
- *    field ("The API answered without closingPrice"). In a list it costs that
- *    item only: it is set aside as rejected, with its id where it has one, and
- *    the other items are read as usual. A single record (with `partial`) whose
- *    only problems are missing fields is read as it is, with those fields'
- *    paths listed as `missing`: they cost only the cells that read them.
+ *    field ("The API answered without closingPrice"). With `partial`, a record
+ *    whose only problems are missing fields is read as it is, with those
+ *    fields' paths listed as `missing` (for a list, per item: `incomplete`):
+ *    they cost only the cells that read them.
+ * 4. In a list, an item that cannot be read costs that item only: it is set
+ *    aside as rejected, with its id where it has one, and the other items are
+ *    read as usual. An item stays unreadable, missing fields or not, without
+ *    what it is filed under (FILED_UNDER: its id, names, and place in the list
+ *    or series, which the client indexes, sorts and pages by) or a field its
+ *    endpoint names as `needed` (a markets item's price: a quote is its price).
+ *    A nullable one of these is never missing: it is null (2.).
  * Extra fields are ignored throughout (the schemas are not strict objects).
  */
 import * as v from 'valibot';
@@ -38,9 +45,23 @@ export interface RejectedItem {
   source?: string;
 }
 
+/** An item of a list read without some fields (rule 3): its place in `data`, and those fields' paths. */
+export interface IncompleteItem {
+  index: number;
+  missing: string[];
+}
+
 export type DataReading =
-  | { ok: true; data: unknown; rejected: RejectedItem[] | null; missing?: string[] }
+  | { ok: true; data: unknown; rejected: RejectedItem[] | null; missing?: string[]; incomplete?: IncompleteItem[] }
   | { ok: false; field: string; message: string; missing: boolean };
+
+/**
+ * What a list item is filed under (rule 4): its id (`currencyId` before the
+ * unlocks variant renames it), its names (the currency map indexes slug,
+ * symbol and name; messages name an item by them), and its place (trending and
+ * holders sort by rank, series by time or date, paging by time).
+ */
+export const FILED_UNDER: ReadonlySet<string> = new Set(['id', 'currencyId', 'slug', 'symbol', 'name', 'rank', 'time', 'date']);
 
 /** The parts of a valibot schema this reads (public properties of valibot 1.x). */
 interface Node {
@@ -50,38 +71,59 @@ interface Node {
   wrapped?: Node;
 }
 
-/** `partial`: a single record missing only some fields is still read (see 3. above). */
-export function readData(schema: v.GenericSchema, answer: unknown, variant?: Variant, answerVariant?: AnswerVariant, partial = false): DataReading {
+/**
+ * `partial`: a record missing only some fields is still read (rules 3, 4);
+ * `needed`: fields a list item cannot go without besides FILED_UNDER.
+ */
+export function readData(
+  schema: v.GenericSchema,
+  answer: unknown,
+  variant?: Variant,
+  answerVariant?: AnswerVariant,
+  partial = false,
+  needed: readonly string[] = [],
+): DataReading {
   const whole = strictly(schema, answer);
   if (whole) return whole;
   const raw = answerVariant ? answerVariant(answer) : answer;
   const node = schema as unknown as Node;
-  if (node.type === 'array' && node.item && Array.isArray(raw)) return readItems(node.item as unknown as v.GenericSchema, raw, variant);
-  return readRecord(schema, raw, variant, partial);
+  if (node.type === 'array' && node.item && Array.isArray(raw)) {
+    return readItems(node.item as unknown as v.GenericSchema, raw, variant, partial ? (path) => FILED_UNDER.has(path) || needed.includes(path) : null);
+  }
+  return readRecord(schema, raw, variant, partial ? () => false : null);
 }
 
-function readItems(item: v.GenericSchema, raw: readonly unknown[], variant?: Variant): DataReading {
+/** Which missing top-level fields a record cannot go without; null: none may be missing. */
+type Required = ((path: string) => boolean) | null;
+
+function readItems(item: v.GenericSchema, raw: readonly unknown[], variant: Variant | undefined, required: Required): DataReading {
   const data: unknown[] = [];
   let rejected: RejectedItem[] | null = null;
+  let incomplete: IncompleteItem[] | null = null;
   for (let i = 0; i < raw.length; i++) {
     const x = raw[i];
-    const r = readRecord(item, x, variant);
-    if (r.ok) data.push(r.data);
-    else (rejected ??= []).push({ index: i, id: idOf(x), label: labelOf(x), field: r.field, message: r.message, missing: r.missing });
+    const r = readRecord(item, x, variant, required);
+    if (!r.ok) (rejected ??= []).push({ index: i, id: idOf(x), label: labelOf(x), field: r.field, message: r.message, missing: r.missing });
+    else {
+      if (r.missing) (incomplete ??= []).push({ index: data.length, missing: r.missing });
+      data.push(r.data);
+    }
   }
-  return { ok: true, data, rejected };
+  return incomplete ? { ok: true, data, rejected, incomplete } : { ok: true, data, rejected };
 }
 
-function readRecord(schema: v.GenericSchema, raw: unknown, variant?: Variant, partial = false): DataReading {
+function readRecord(schema: v.GenericSchema, raw: unknown, variant: Variant | undefined, required: Required): DataReading {
   const plain = strictly(schema, raw);
   if (plain) return plain;
   const adapted = variant && isRecord(raw) ? variant(raw) : raw;
   const candidate = withNulls(schema as unknown as Node, adapted);
   const r = validate(schema, candidate);
   if (r.success) return { ok: true, data: r.output, rejected: null };
-  const missing = partial && isRecord(candidate) ? missingPaths(r.issues) : null;
-  if (missing) return { ok: true, data: candidate, rejected: null, missing };
-  return { ok: false, ...describe(r.issues) };
+  const missing = required && isRecord(candidate) ? missingPaths(r.issues) : null;
+  if (!missing) return { ok: false, ...describe(r.issues) };
+  const without = r.issues.find((i) => required!(v.getDotPath(i) ?? ''));
+  if (without) return { ok: false, ...describe([without]) };
+  return { ok: true, data: candidate, rejected: null, missing };
 }
 
 /** The dot paths of the missing fields, when every problem is a missing field; else null. */

@@ -1,11 +1,15 @@
 /**
- * A single record the service answered without fields the formulas need
- * (api/read-data.ts lists their paths). Each such field becomes a getter that
- * throws MISSING_FIELD naming it and the endpoint, so exactly the cells that
- * read it fail, and every other field of the record still reads. The getters
- * are not enumerable: copying or serializing the record skips them.
+ * A record the service answered without fields the formulas need (a single
+ * record, or an item of a list: api/read-data.ts lists their paths). Each such
+ * field becomes a getter that throws MISSING_FIELD naming it and the endpoint,
+ * so exactly the cells that read it fail, and every other field of the record
+ * still reads. The getters are not enumerable: copying or serializing the
+ * record skips them. FieldReader is the other side: code that builds one value
+ * from many fields (a quote) reads each through it, so a missing one costs
+ * only itself.
  */
-import { ApiError } from './api-error';
+import type { IncompleteItem } from '../api/read-data';
+import { ApiError, hasCode } from './api-error';
 import type { CanonicalRequest } from './canonical-request';
 
 export function guardMissing(
@@ -45,4 +49,55 @@ export function guardMissing(
     });
   }
   return root;
+}
+
+/**
+ * A reading's data with its missing fields guarded: the single record's, or
+ * each list item's read without some (in place: the reading's own array). A
+ * complete reading's data is returned as it is, untouched.
+ */
+export function guardReading(
+  r: { data: unknown; missing?: readonly string[]; incomplete?: readonly IncompleteItem[] },
+  endpoint: CanonicalRequest['name'],
+  source: string,
+): unknown {
+  if (r.missing) return guardMissing(r.data as Record<string, unknown>, r.missing, endpoint, source);
+  if (!r.incomplete) return r.data;
+  const items = r.data as unknown[];
+  for (const it of r.incomplete) items[it.index] = guardMissing(items[it.index] as Record<string, unknown>, it.missing, endpoint, source);
+  return items;
+}
+
+/** How to read each field of a record, by the name it is noted under when absent. */
+export type Getters<R> = Readonly<Record<string, (r: R) => unknown>>;
+
+/**
+ * Reads a record's fields through its table of getters (module-level
+ * functions: a page of 250 quotes allocates none, and a getter passed is
+ * cheaper than one looked up by name): each field, or null when the answer
+ * left it out (its getter threw MISSING_FIELD), its name in the table then
+ * noted in `missing`.
+ */
+export class FieldReader<R> {
+  #missing: Set<string> | null = null;
+
+  constructor(
+    private readonly record: R,
+    private readonly getters: Getters<R>,
+  ) {}
+
+  read<T>(get: (r: R) => T): T | null {
+    try {
+      return get(this.record);
+    } catch (e) {
+      if (!hasCode(e, 'MISSING_FIELD')) throw e;
+      (this.#missing ??= new Set()).add(Object.keys(this.getters).find((k) => this.getters[k] === get) ?? 'data');
+      return null;
+    }
+  }
+
+  /** The names of the fields left out, or null when none was. */
+  get missing(): ReadonlySet<string> | null {
+    return this.#missing;
+  }
 }

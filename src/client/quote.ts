@@ -2,9 +2,9 @@
  * Quote: one coin's market figures, normalised to numbers (null when missing),
  * from either a markets list item or a currency profile.
  */
-import type { ConvertCurrency } from '../api/endpoints';
+import { ENDPOINTS, type ConvertCurrency } from '../api/endpoints';
 import type { CurrencyListItem, MarketItem, Profile } from '../api/records';
-import { hasCode } from './api-error';
+import { FieldReader, type Getters } from './missing-fields';
 
 export interface Quote {
   id: number;
@@ -38,14 +38,16 @@ export interface Quote {
   imageUrl?: string | null;
   /**
    * Where the record this quote was read from lacks fields (the list of
-   * currencies): which, by QUOTE's field names, and what the record was. Their
-   * cells are #N/A naming the field, not empty as a null the service sent is.
+   * currencies never has some; the service may leave any but the price out of
+   * an answer: missing-fields.ts): which, by QUOTE's field names, and what the
+   * record was. Their cells are #N/A naming the field, not empty as a null the
+   * service sent is.
    */
   absent?: { fields: ReadonlySet<string>; source: string };
 }
 
 /** What `/v3/currencies/list` items do not carry (records.ts CurrencyListItem), by QUOTE's field names. */
-const NOT_IN_LIST: Quote['absent'] = {
+const NOT_IN_LIST: NonNullable<Quote['absent']> = {
   fields: new Set(['fullyDilutedValuation', 'high24h', 'low24h', 'percentChange.d7', 'percentChange.d30', 'percentChange.m3', 'percentChange.ytd', 'totalSupply', 'maxSupply']),
   source: 'the list of currencies, which this key is served instead of the markets list',
 };
@@ -62,8 +64,42 @@ function time(iso: string | null): number | null {
   return Number.isNaN(t) ? null : t;
 }
 
+/** A markets item's fields other than its price and what it is filed under, by QUOTE's names. */
+const MARKET_ITEM_FIELDS = {
+  marketCap: (m) => m.marketCap,
+  volume24h: (m) => m.volume24h,
+  volume24hBase: (m) => m.volume24hBase,
+  fullyDilutedValuation: (m) => m.fullyDilutedValuation,
+  high24h: (m) => m.high24h,
+  low24h: (m) => m.low24h,
+  'percentChange.h24': (m) => m.percentChange.h24,
+  'percentChange.d7': (m) => m.percentChange.d7,
+  'percentChange.d30': (m) => m.percentChange.d30,
+  'percentChange.m3': (m) => m.percentChange.m3,
+  'percentChange.ytd': (m) => m.percentChange.ytd,
+  circulatingSupply: (m) => m.circulatingSupply,
+  totalSupply: (m) => m.totalSupply,
+  maxSupply: (m) => m.maxSupply,
+  isTraded: (m) => m.isTraded,
+  lastUpdated: (m) => m.lastUpdated,
+  categoryId: (m) => m.categoryId,
+  imageUrl: (m) => m.images?.x60 ?? null,
+} satisfies Getters<MarketItem>;
+
+/** Where a markets item's absent fields come from, as their cells name it. */
+const MARKETS_ITEM = `this coin's item in the markets list (${ENDPOINTS.markets.path}), which the service answered without it`;
+
+/**
+ * A markets item as a quote. What it is filed under (id, names, rank) and its
+ * price are always there (api/read-data.ts, rule 4); any other field the
+ * service left out of the item (its getter throws MISSING_FIELD:
+ * missing-fields.ts) is null here and named in `absent`, so PRICE still reads
+ * the price and only that field's cells are #N/A.
+ */
 export function quoteFromMarketItem(m: MarketItem, currency: ConvertCurrency): Quote {
-  return {
+  const G = MARKET_ITEM_FIELDS;
+  const f = new FieldReader(m, G);
+  const q: Quote = {
     id: m.id,
     slug: m.slug,
     symbol: m.symbol,
@@ -71,27 +107,49 @@ export function quoteFromMarketItem(m: MarketItem, currency: ConvertCurrency): Q
     rank: m.rank,
     currency,
     price: num(m.price),
-    marketCap: num(m.marketCap),
-    volume24h: num(m.volume24h),
-    volume24hBase: num(m.volume24hBase),
-    fullyDilutedValuation: num(m.fullyDilutedValuation),
-    high24h: num(m.high24h),
-    low24h: num(m.low24h),
-    change24h: num(m.percentChange.h24),
-    change7d: num(m.percentChange.d7),
-    change30d: num(m.percentChange.d30),
-    change3m: num(m.percentChange.m3),
-    changeYtd: num(m.percentChange.ytd),
-    circulatingSupply: num(m.circulatingSupply),
-    totalSupply: num(m.totalSupply),
-    maxSupply: num(m.maxSupply),
-    isTraded: m.isTraded,
-    lastUpdated: time(m.lastUpdated),
+    marketCap: num(f.read(G.marketCap)),
+    volume24h: num(f.read(G.volume24h)),
+    volume24hBase: num(f.read(G.volume24hBase)),
+    fullyDilutedValuation: num(f.read(G.fullyDilutedValuation)),
+    high24h: num(f.read(G.high24h)),
+    low24h: num(f.read(G.low24h)),
+    change24h: num(f.read(G['percentChange.h24'])),
+    change7d: num(f.read(G['percentChange.d7'])),
+    change30d: num(f.read(G['percentChange.d30'])),
+    change3m: num(f.read(G['percentChange.m3'])),
+    changeYtd: num(f.read(G['percentChange.ytd'])),
+    circulatingSupply: num(f.read(G.circulatingSupply)),
+    totalSupply: num(f.read(G.totalSupply)),
+    maxSupply: num(f.read(G.maxSupply)),
+    isTraded: f.read(G.isTraded) ?? true, // its cell is #N/A all the same (absent)
+    lastUpdated: time(f.read(G.lastUpdated)),
     stale: false,
-    categoryId: m.categoryId,
-    imageUrl: m.images?.x60 ?? null,
+    categoryId: f.read(G.categoryId),
+    imageUrl: f.read(G.imageUrl),
   };
+  if (f.missing) q.absent = { fields: f.missing, source: MARKETS_ITEM };
+  return q;
 }
+
+/** A profile's fields other than its price and what it is filed under, by QUOTE's names. */
+const PROFILE_FIELDS = {
+  rank: (p) => p.rank,
+  marketCap: (p) => p.marketCap,
+  volume24h: (p) => p.volume24h,
+  fullyDilutedValuation: (p) => p.fullyDilutedValuation,
+  high24h: (p) => p.high24hUsd,
+  low24h: (p) => p.low24hUsd,
+  'percentChange.h24': (p) => p.pricePercentChange.h24,
+  'percentChange.d7': (p) => p.pricePercentChange.d7,
+  'percentChange.d30': (p) => p.pricePercentChange.d30,
+  'percentChange.m3': (p) => p.pricePercentChange.m3,
+  'percentChange.ytd': (p) => p.pricePercentChange.ytd,
+  circulatingSupply: (p) => p.circulatingSupply,
+  totalSupply: (p) => p.totalSupply,
+  maxSupply: (p) => p.maxSupply,
+  category: (p) => p.category?.id ?? null,
+  imageUrl: (p) => p.imageUrl,
+} satisfies Getters<Profile>;
 
 /**
  * A profile as a quote. Market fields are null unless the coin is traded (the
@@ -104,62 +162,64 @@ export function quoteFromMarketItem(m: MarketItem, currency: ConvertCurrency): Q
  * The price itself stays required: without it the quote is that error.
  */
 export function quoteFromProfile(p: Profile, currency: ConvertCurrency, timestamp: number | null): Quote {
-  const missing = new Set<string>();
-  /** The field, or null when the answer left it out (its QUOTE name noted). */
-  const read = <T>(name: string, get: () => T): T | null => {
-    try {
-      return get();
-    } catch (e) {
-      if (!hasCode(e, 'MISSING_FIELD')) throw e;
-      missing.add(name);
-      return null;
-    }
-  };
+  const G = PROFILE_FIELDS;
+  const f = new FieldReader(p, G);
   const traded = p.lifecycle === 'traded';
   const m = <T>(x: T): T | null => (traded ? x : null);
   const price = m(num(p.price));
-  const volume24h = m(num(read('volume24h', () => p.volume24h)));
+  const volume24h = m(num(f.read(G.volume24h)));
   const q: Quote = {
     id: p.id,
     slug: p.slug,
     symbol: p.symbol,
     name: p.name,
-    rank: read('rank', () => p.rank),
+    rank: f.read(G.rank),
     currency,
     price,
-    marketCap: m(num(read('marketCap', () => p.marketCap))),
+    marketCap: m(num(f.read(G.marketCap))),
     volume24h,
     volume24hBase: price !== null && price > 0 && volume24h !== null ? volume24h / price : null,
-    fullyDilutedValuation: m(num(read('fullyDilutedValuation', () => p.fullyDilutedValuation))),
-    high24h: currency === 'USD' ? m(num(read('high24h', () => p.high24hUsd))) : null,
-    low24h: currency === 'USD' ? m(num(read('low24h', () => p.low24hUsd))) : null,
-    change24h: m(num(read('percentChange.h24', () => p.pricePercentChange.h24))),
-    change7d: m(num(read('percentChange.d7', () => p.pricePercentChange.d7))),
-    change30d: m(num(read('percentChange.d30', () => p.pricePercentChange.d30))),
-    change3m: m(num(read('percentChange.m3', () => p.pricePercentChange.m3))),
-    changeYtd: m(num(read('percentChange.ytd', () => p.pricePercentChange.ytd))),
-    circulatingSupply: num(read('circulatingSupply', () => p.circulatingSupply)),
-    totalSupply: num(read('totalSupply', () => p.totalSupply)),
-    maxSupply: num(read('maxSupply', () => p.maxSupply)),
+    fullyDilutedValuation: m(num(f.read(G.fullyDilutedValuation))),
+    high24h: currency === 'USD' ? m(num(f.read(G.high24h))) : null,
+    low24h: currency === 'USD' ? m(num(f.read(G.low24h))) : null,
+    change24h: m(num(f.read(G['percentChange.h24']))),
+    change7d: m(num(f.read(G['percentChange.d7']))),
+    change30d: m(num(f.read(G['percentChange.d30']))),
+    change3m: m(num(f.read(G['percentChange.m3']))),
+    changeYtd: m(num(f.read(G['percentChange.ytd']))),
+    circulatingSupply: num(f.read(G.circulatingSupply)),
+    totalSupply: num(f.read(G.totalSupply)),
+    maxSupply: num(f.read(G.maxSupply)),
     isTraded: traded,
     lastUpdated: traded ? timestamp : null,
     stale: false,
-    categoryId: read('category', () => p.category?.id ?? null),
-    imageUrl: read('imageUrl', () => p.imageUrl),
+    categoryId: f.read(G.category),
+    imageUrl: f.read(G.imageUrl),
   };
-  if (missing.size > 0) q.absent = { fields: missing, source: "this coin's profile, which the service answered without it" };
+  if (f.missing) q.absent = { fields: f.missing, source: "this coin's profile, which the service answered without it" };
   return q;
 }
+
+/** A list item's fields other than its price and what it is filed under, by QUOTE's names. */
+const LIST_ITEM_FIELDS = {
+  marketCap: (it) => it.marketCap,
+  volume24h: (it) => it.volume24h,
+  'percentChange.h24': (it) => it.priceChangePercent24h,
+  circulatingSupply: (it) => it.circulatingSupply,
+} satisfies Getters<CurrencyListItem>;
 
 /**
  * A quote from `/v3/currencies/list` (the route a key without the markets list
  * is served: issue #21). USD only; the list has no 7-day-and-longer changes,
  * FDV, 24 h range or supplies beyond circulating: those are null and named
- * in `absent`, so their cells say the field is missing.
+ * in `absent`, so their cells say the field is missing, as are the fields the
+ * service left out of this coin's item (its price aside: api/read-data.ts).
  */
 export function quoteFromListItem(it: CurrencyListItem, timestamp: number | null): Quote {
+  const G = LIST_ITEM_FIELDS;
+  const f = new FieldReader(it, G);
   const price = num(it.price);
-  const volume24h = num(it.volume24h);
+  const volume24h = num(f.read(G.volume24h));
   return {
     id: it.id,
     slug: it.slug,
@@ -168,23 +228,23 @@ export function quoteFromListItem(it: CurrencyListItem, timestamp: number | null
     rank: it.rank,
     currency: 'USD',
     price,
-    marketCap: num(it.marketCap),
+    marketCap: num(f.read(G.marketCap)),
     volume24h,
     volume24hBase: price !== null && price > 0 && volume24h !== null ? volume24h / price : null,
     fullyDilutedValuation: null,
     high24h: null,
     low24h: null,
-    change24h: it.priceChangePercent24h,
+    change24h: num(f.read(G['percentChange.h24'])),
     change7d: null,
     change30d: null,
     change3m: null,
     changeYtd: null,
-    circulatingSupply: num(it.circulatingSupply),
+    circulatingSupply: num(f.read(G.circulatingSupply)),
     totalSupply: null,
     maxSupply: null,
     isTraded: price !== null,
     lastUpdated: timestamp,
     stale: false,
-    absent: NOT_IN_LIST,
+    absent: f.missing ? { fields: new Set([...NOT_IN_LIST.fields, ...f.missing]), source: NOT_IN_LIST.source } : NOT_IN_LIST,
   };
 }

@@ -18,7 +18,7 @@ import { expectation, readData, type DataReading, type RejectedItem } from '../a
 import { ApiError, abortedError, scrub } from './api-error';
 import { onAbort } from './cancellation';
 import { codeForStatus, errorRule, isErrorCode } from './error-rules';
-import { guardMissing } from './missing-fields';
+import { guardReading } from './missing-fields';
 import type { CanonicalRequest } from './canonical-request';
 
 export interface Attempt {
@@ -44,6 +44,9 @@ export interface Attempt {
  * 300 MB) would take the add-in's memory and its deadline.
  */
 export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+
+/** What a list item cannot go without besides what it is filed under (api/read-data.ts, rule 4): a quote is its price. */
+const ITEM_NEEDS: Partial<Record<CanonicalRequest['name'], readonly string[]>> = { markets: ['price'], currencyList: ['price'] };
 
 /** Server text as far as a message quotes it: the key scrubbed, one line, at most this long. */
 const MAX_SERVER_TEXT = 200;
@@ -210,10 +213,10 @@ export function unwrap(name: CanonicalRequest['name'], body: unknown, status: nu
   // A record missing some fields still serves its other fields, except the status the client itself reads (plan, rate).
   const partial = name !== 'status';
   /** The data, with a getter that throws MISSING_FIELD in each missing field's place. */
-  const dataOf = (r: Extract<DataReading, { ok: true }>): unknown =>
-    r.missing ? guardMissing(r.data as Record<string, unknown>, r.missing, name, spec.path) : r.data;
+  const dataOf = (r: Extract<DataReading, { ok: true }>): unknown => guardReading(r, name, spec.path);
+  const needed = ITEM_NEEDS[name] ?? [];
   if (spec.wrapped === false) {
-    const r = readData(spec.data, body, spec.variant, spec.answerVariant, partial);
+    const r = readData(spec.data, body, spec.variant, spec.answerVariant, partial, needed);
     if (!r.ok) throw unreadable('body', r);
     return withRejected({ data: dataOf(r), usedCredits: 0, timestamp: null }, r.rejected, spec.path);
   }
@@ -235,7 +238,7 @@ export function unwrap(name: CanonicalRequest['name'], body: unknown, status: nu
   } else if (env.meta && typeof env.meta === 'object') {
     meta = env.meta as Record<string, unknown>;
   }
-  const d = readData(spec.data, env.data, spec.variant, spec.answerVariant, partial);
+  const d = readData(spec.data, env.data, spec.variant, spec.answerVariant, partial, needed);
   if (!d.ok) throw unreadable('data', d);
   return withRejected({ data: dataOf(d), meta, usedCredits: st.output.usedCredits, timestamp: st.output.timestamp }, d.rejected, spec.path);
 }
