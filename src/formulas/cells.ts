@@ -187,7 +187,8 @@ export interface UnreadableRow {
  * hear why there is none (review of 2026-11-26; OHLCV's rule too, history.ts).
  * `unreadable` items of the answer (rows in answer order)
  * become a row of #N/A cells naming the missing field, at their place: one bad
- * item costs its own row, not the table.
+ * item costs its own row, not the table. A field the answer left out of an item
+ * it kept (client/missing-fields.ts) costs only its cell: #N/A naming it.
  */
 export function table<T>(
   rows: readonly T[],
@@ -196,7 +197,15 @@ export function table<T>(
   emptyMessage = 'No data',
   unreadable?: readonly UnreadableRow[],
 ): Grid {
-  const body: Grid = rows.map((r) => columns.map((c) => c.cell(r)));
+  const body: Grid = rows.map((r) =>
+    columns.map((c) => {
+      try {
+        return c.cell(r);
+      } catch (e) {
+        return missingCell(e);
+      }
+    }),
+  );
   for (const u of [...(unreadable ?? [])].sort((a, b) => a.index - b.index)) {
     const cell = new CellError('#N/A', `${u.message} (${itemName(u)}${u.source ? `, ${u.source}` : ''})`);
     body.splice(Math.min(u.index, body.length), 0, columns.map(() => cell));
@@ -233,9 +242,14 @@ function missingAsCell(read: () => Cell): Cell {
   try {
     return read();
   } catch (e) {
-    if (hasCode(e, 'MISSING_FIELD')) return new CellError('#N/A', e.message);
-    throw e;
+    return missingCell(e);
   }
+}
+
+/** A field the answer lacked (MISSING_FIELD) as its cell: #N/A with the message. Any other error goes on. */
+function missingCell(e: unknown): CellError {
+  if (hasCode(e, 'MISSING_FIELD')) return new CellError('#N/A', e.message);
+  throw e;
 }
 
 

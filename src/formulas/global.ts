@@ -23,42 +23,31 @@ const noField = (v: Arg) => notGivenText(scalar(v));
 
 // ---------------------------------------------------------------- TRENDING, GAINERS, LOSERS
 
-/** The columns TRENDING, GAINERS and LOSERS share, so the three tables line up. */
-interface MoverRow {
-  rank: number | null;
-  name: string;
-  symbol: string | null;
-  price: string | null;
-  change: number | null;
-  marketCap: string | null;
-  volume24h: string | null;
-  category: string | null;
+/**
+ * The columns TRENDING, GAINERS and LOSERS share, so the three tables line up.
+ * Each cell reads its item's field as the table shapes it: a field the
+ * service left out of one item is that cell's #N/A (cells.ts table), not the table's error.
+ */
+function moverColumns<T extends TrendingItem | GainerLoser>(change: (r: T) => number | null): Column<T>[] {
+  return [
+    { header: 'Rank', cell: (r) => numberCell(r.rank) },
+    { header: 'Name', cell: (r) => r.name },
+    { header: 'Symbol', cell: (r) => textCell(r.symbol) },
+    { header: 'Price', cell: (r) => decimalCell(r.price) },
+    { header: 'Change %', cell: (r) => numberCell(change(r)) },
+    { header: 'Market cap', cell: (r) => decimalCell(r.marketCap) },
+    { header: 'Volume 24h', cell: (r) => decimalCell(r.volume24h) },
+    { header: 'Category', cell: (r) => textCell(r.category?.name) },
+  ];
 }
-const MOVER_COLUMNS: Column<MoverRow>[] = [
-  { header: 'Rank', cell: (r) => numberCell(r.rank) },
-  { header: 'Name', cell: (r) => r.name },
-  { header: 'Symbol', cell: (r) => textCell(r.symbol) },
-  { header: 'Price', cell: (r) => decimalCell(r.price) },
-  { header: 'Change %', cell: (r) => numberCell(r.change) },
-  { header: 'Market cap', cell: (r) => decimalCell(r.marketCap) },
-  { header: 'Volume 24h', cell: (r) => decimalCell(r.volume24h) },
-  { header: 'Category', cell: (r) => textCell(r.category) },
-];
-
-const trendingRow = (t: TrendingItem): MoverRow => ({
-  rank: t.rank, name: t.name, symbol: t.symbol, price: t.price, change: t.priceChangePercent24h,
-  marketCap: t.marketCap, volume24h: t.volume24h, category: t.category?.name ?? null,
-});
-const moverRow = (g: GainerLoser): MoverRow => ({
-  rank: g.rank, name: g.name, symbol: g.symbol, price: g.price, change: g.pricePercentChange,
-  marketCap: g.marketCap, volume24h: g.volume24h, category: g.category?.name ?? null,
-});
+const TRENDING_COLUMNS = moverColumns<TrendingItem>((t) => t.priceChangePercent24h);
+const MOVER_COLUMNS = moverColumns<GainerLoser>((g) => g.pricePercentChange);
 
 async function trending(ctx: FormulaContext, headers: Arg): Promise<Grid> {
   const show = headersArg(headers);
   const res = await ctx.client.get('trending');
-  const rows = [...res.data].sort((a, b) => a.rank - b.rank).map(trendingRow);
-  return table(rows, MOVER_COLUMNS, show, 'No trending coins right now');
+  const rows = [...res.data].sort((a, b) => a.rank - b.rank);
+  return table(rows, TRENDING_COLUMNS, show, 'No trending coins right now');
 }
 
 type Period = (typeof ENDPOINTS.gainersLosers.params.period.values)[number];
@@ -74,7 +63,7 @@ function movers(type: 'gainers' | 'losers') {
     const res = await ctx.client.get('gainersLosers', {
       query: { type, period: p, limit: n },
     });
-    const rows = res.data.slice(0, n).map(moverRow);
+    const rows = res.data.slice(0, n);
     return table(rows, MOVER_COLUMNS, show, `No ${type} over ${p}`);
   };
 }
