@@ -178,3 +178,32 @@ test('formulas around CRYPTO calls answer as in the preview: arithmetic, TODAY()
   assert.deepEqual(name.out, { error: '#NAME?', message: 'Unknown function NOSUCH' });
   assert.equal((ref.out as { error: string }).error, '#REF!');
 });
+
+test('--date-system 1904: DATE, TODAY and YEAR follow the workbook\'s system as the CRYPTO functions do, so a dated formula asks about the same day', async () => {
+  const dated = [
+    '=CRYPTO.HISTORICAL("bitcoin",DATE(2024,1,1))', // one call: DATE bound as a literal
+    '=CRYPTO.HISTORICAL("bitcoin",DATE(2024,1,1)+0)', // through the engine
+    '=CRYPTO.FEARGREED(TODAY()-3,TODAY())',
+    '=YEAR(INDEX(CRYPTO.OHLCV("bitcoin",DATE(2024,1,1),DATE(2024,1,2),"daily",0,"date"),1,1))',
+  ];
+  const [in1900, in1904, file1904] = await Promise.all([
+    run(['--file', file('dated.txt', dated)]),
+    run(['--date-system', '1904', '--file', file('dated.txt', dated)]),
+    Promise.all(dated.map((f) => cli('--date-system', '1904', f))),
+  ]);
+  assert.equal(in1900.code, 0, in1900.stderr);
+  assert.equal(in1904.code, 0, in1904.stderr);
+  const [a, b] = [lines(in1900.stdout), lines(in1904.stdout)];
+  assert.deepEqual(file1904.map((r) => r.out), b, 'one formula at a time as in a file');
+  for (const out of [...a, ...b]) assert.ok('value' in out, JSON.stringify(out));
+  const value = (l: Line) => (l as { value: unknown[][] }).value;
+  assert.equal(typeof value(a[0])[0][0], 'number');
+  assert.deepEqual(value(b[0]), value(a[0]), 'the price on 2024-01-01 in either system');
+  assert.deepEqual(value(b[1]), value(a[0]));
+  const fear1900 = value(a[2]);
+  const fear1904 = value(b[2]);
+  assert.equal(fear1904.length, fear1900.length);
+  assert.deepEqual(fear1904.map((r) => r.slice(1)), fear1900.map((r) => r.slice(1)), 'the same days\' readings');
+  assert.deepEqual(fear1904.slice(1).map((r) => (r[0] as number) + 1462), fear1900.slice(1).map((r) => r[0]), 'dated 1,462 days lower');
+  assert.deepEqual(value(b[3]), [[2024]]);
+});

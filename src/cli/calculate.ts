@@ -13,7 +13,7 @@
  * parsed and bound once per text, then handed to the host.
  * The result is always 2-D; a cell error is {"error", "message"}.
  */
-import { CellError, DateCell, FormattedCell, FormulaError, type Cell, type FormattedNumber, type FormulaResult } from '../formulas/cells';
+import { CellError, DateCell, FormattedCell, FormulaError, type Cell, type DateSystem, type FormattedNumber, type FormulaResult } from '../formulas/cells';
 import { EntityCell } from '../formulas/entity-cell';
 import type { CalculationHost, EvaluateOptions } from '../formulas/host';
 import type { Arg } from '../formulas/args';
@@ -70,20 +70,22 @@ const bindings = new Map<string, Bound>();
 const MAX_BINDINGS = 20_000;
 const CRYPTO_CALL = /^\s*=?\s*CRYPTO\./i;
 
-function bind(functions: readonly FunctionMeta[], text: string): Bound {
-  let b = bindings.get(text);
+function bind(functions: readonly FunctionMeta[], text: string, dates: DateSystem): Bound {
+  // DATE(y,m,d) binds to the system's serial: a 1904 workbook's text has a key of its own (no formula holds \u0000).
+  const key = dates === '1900' ? text : `${dates}\u0000${text}`;
+  let b = bindings.get(key);
   if (b) return b;
   if (bindings.size >= MAX_BINDINGS) bindings.clear();
-  b = bindOnce(functions, text);
-  bindings.set(text, b);
+  b = bindOnce(functions, text, dates);
+  bindings.set(key, b);
   return b;
 }
 
-function bindOnce(functions: readonly FunctionMeta[], text: string): Bound {
+function bindOnce(functions: readonly FunctionMeta[], text: string, dates: DateSystem): Bound {
   if (!CRYPTO_CALL.test(text)) return { engine: true };
   let parsed;
   try {
-    parsed = parseFormula(text);
+    parsed = parseFormula(text, dates);
   } catch (e) {
     if (e instanceof FormulaSyntaxError) return { engine: true }; // not one call with literal arguments
     throw e;
@@ -130,7 +132,7 @@ function calculateAs(host: CalculationHost, text: string, opts: CalculateOptions
   if (!functions) return loadFunctionMetadata().then((f) => ((functions = f), calculateAs(host, text, opts, parseOutcome)));
   let b: Bound;
   try {
-    b = bind(functions, text);
+    b = bind(functions, text, host.settings.dateSystem);
   } catch (e) {
     return Promise.reject(e);
   }
@@ -167,6 +169,8 @@ async function evaluateFormula(host: CalculationHost, metas: readonly FunctionMe
     cell: (): Value => NO_CELLS,
     range: (): Value[][] => [[NO_CELLS]],
     now: opts.now,
+    // The host's date system (--date-system), for DATE, TODAY, YEAR... as for the CRYPTO functions: in Excel both follow the workbook's.
+    dateSystem: host.settings.dateSystem,
     started: [] as Promise<void>[],
     customFunction(id: string, args: ArgumentValue[]): ResultGrid | null {
       const key = `${id}\u0000${JSON.stringify(args)}`;

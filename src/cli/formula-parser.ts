@@ -1,9 +1,11 @@
 /**
  * Parses one CRYPTO.* formula as typed in a cell: `=CRYPTO.OHLCV("solana","2024-01-01",,"daily",1)`.
  * Arguments may be text ("" escapes a quote), numbers, TRUE/FALSE, omitted
- * (,,), array constants ({1,2;3,4}: a range, as a 2-D array) and DATE(y,m,d).
+ * (,,), array constants ({1,2;3,4}: a range, as a 2-D array) and DATE(y,m,d),
+ * the serial the workbook holds in its date system (1900 unless given).
  */
-import { toSerial } from '../formulas/cells';
+import { dateSerial } from '../engine/dates';
+import type { DateSystem } from '../engine/date-system';
 
 export type ParsedArg = string | number | boolean | null | ParsedArg[][];
 
@@ -15,7 +17,7 @@ export interface ParsedFormula {
 
 export class FormulaSyntaxError extends Error {}
 
-export function parseFormula(text: string): ParsedFormula {
+export function parseFormula(text: string, dates: DateSystem = '1900'): ParsedFormula {
   let i = 0;
   const s = text.trim();
   const fail = (what: string): never => {
@@ -87,7 +89,8 @@ export function parseFormula(text: string): ParsedFormula {
         const args = argList();
         if (args.length !== 3 || !args.every((a) => typeof a === 'number')) fail('DATE needs (year, month, day)');
         const [y, m, d] = args as number[];
-        return toSerial(Date.UTC(y, m - 1, d));
+        const serial = dateSerial(y, m, d, dates); // the engine's DATE, so both paths agree
+        return typeof serial === 'number' ? serial : fail(`DATE(${y},${m},${d}) is no date in the ${dates} date system`);
       }
     }
     return fail('expected a value');

@@ -18,7 +18,8 @@
  * ({"type":"FormattedNumber","basicValue":45292,"numberFormat":"yyyy-mm-dd"}).
  * --blanks zero passes each omitted argument as the 0 an older desktop build
  * passes for a blank cell (headers excepted); --date-system 1904 reads and
- * writes dates as a 1904-system workbook holds them (src/cli/workbook-host.ts).
+ * writes dates as a 1904-system workbook holds them, in the CRYPTO functions
+ * (src/cli/workbook-host.ts) and in DATE, TODAY, YEAR... (src/engine/date-system.ts).
  * Exits 0 even when cells are errors; non-zero only when a formula cannot be
  * parsed (every line is printed first).
  */

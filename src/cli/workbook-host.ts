@@ -11,7 +11,8 @@
  * - formattedNumbers: dates come back as date cells (printed as Excel's
  *   FormattedNumber, what CustomFunctionsRuntime 1.4 gets) rather than the
  *   plain serials Excel's Range.values holds and 1.3 clients show.
- * - dateSystem: the workbook's 1900 or 1904 system, for date arguments and results.
+ * - dateSystem: the workbook's 1900 or 1904 system, for date arguments and results
+ *   (and, through the host's settings, for the engine's DATE, TODAY... in calculate.ts).
  */
 import { DateCell, serialIn, type Cell, type DateSystem, type FormulaResult } from '../formulas/cells';
 import { EntityCell } from '../formulas/entity-cell';

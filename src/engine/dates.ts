@@ -47,7 +47,8 @@ function dated(min: number, max: number, f: (xs: number[], system: DateSystem) =
   );
 }
 
-function date(y: number, m: number, d: number, system: DateSystem): Value {
+/** Excel's DATE(year, month, day): the day's serial in the workbook's system, or #NUM!. The formula CLI's literal DATE is this one too. */
+export function dateSerial(y: number, m: number, d: number, system: DateSystem): number | ErrorValue {
   let year = Math.trunc(y);
   if (year < 1900) year += 1900; // DATE(24,1,1) is 1924 in either system (DATE page)
   const s = year > 9999 ? null : workbookSerial(serialOf(Date.UTC(year, Math.trunc(m) - 1, Math.trunc(d))), system);
@@ -65,7 +66,7 @@ function addMonths(serial: number, months: number, endOfMonth: boolean): number 
 export const DATES: FunctionTable = {
   TODAY: def(0, 0, (_a, ctx) => dayOut(Math.floor(serialOf(ctx.now())), ctx.dateSystem)),
   NOW: def(0, 0, (_a, ctx) => dayOut(serialOf(ctx.now()), ctx.dateSystem)),
-  DATE: dated(3, 3, ([y, m, d], system) => date(y, m, d, system), 0),
+  DATE: dated(3, 3, ([y, m, d], system) => dateSerial(y, m, d, system), 0),
   TIME: dated(3, 3, ([h, m, s]) => finite((((h * 60 + m) * 60 + s) / 86_400) % 1), 0),
   YEAR: dated(1, 1, ([s]) => dateOf(Math.floor(s)).getUTCFullYear()),
   MONTH: dated(1, 1, ([s]) => dateOf(Math.floor(s)).getUTCMonth() + 1),
