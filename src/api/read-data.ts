@@ -120,9 +120,10 @@ function readRecord(schema: v.GenericSchema, raw: unknown, variant: Variant | un
   const r = validate(schema, candidate);
   if (r.success) return { ok: true, data: r.output, rejected: null };
   const missing = required && isRecord(candidate) ? missingPaths(r.issues) : null;
-  if (!missing) return { ok: false, ...describe(r.issues) };
-  const without = r.issues.find((i) => required!(v.getDotPath(i) ?? ''));
-  if (without) return { ok: false, ...describe([without]) };
+  if (!required || !missing) return { ok: false, ...describe(r.issues) };
+  // However complete the rest, an item without what it is filed under is unreadable (rule 4).
+  const key = r.issues.find((i) => required(v.getDotPath(i) ?? ''));
+  if (key) return { ok: false, ...describe([key]) };
   return { ok: true, data: candidate, rejected: null, missing };
 }
 
