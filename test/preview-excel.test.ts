@@ -4,7 +4,8 @@
  * the preview's custom-functions runtime. ?runtime=1.4 advertises
  * CustomFunctionsRuntime 1.4 (dates reach the workbook as formatted numbers),
  * ?runtime=1.3 does not (plain serials); ?blanks=zero passes blank cells as 0
- * as older desktop builds do; ?dates=1904 puts the workbook on the 1904 system.
+ * as older desktop builds do; ?dates=1904 puts the workbook on the 1904 system,
+ * for the add-in's dates and for the preview's own DATE, YEAR...
  *
  *   node --import tsx --test test/preview-excel.test.ts
  */
@@ -123,6 +124,31 @@ test('a workbook on the 1904 system: its date serials are read and written 1,462
   const in1900 = await delivered(plain, 'Sheet1!A1');
   assert.deepEqual(in1900.map((r) => r[0]), [45292, 45293]);
   assert.deepEqual(in1904.map((r) => r[1]), in1900.map((r) => r[1]), 'the same days\' closes');
+});
+
+test('a workbook on the 1904 system: the preview\'s own DATE, YEAR and text dates compute in it, as Excel\'s follow the workbook\'s system', async () => {
+  const [in1904, in1900] = await Promise.all([openPreview('dates=1904'), openPreview('dates=1900')]);
+  for (const page of [in1904, in1900]) {
+    await enter(page, 'A1', '=DATE(2024,1,1)');
+    await enter(page, 'A2', '=YEAR(A1)');
+    await enter(page, 'A3', '="2024-01-02"-A1');
+    await idle(page);
+  }
+  assert.deepEqual([await cell(in1904, 'A1'), await cell(in1904, 'A2'), await cell(in1904, 'A3')], [43830, 2024, 1]);
+  assert.deepEqual([await cell(in1900, 'A1'), await cell(in1900, 'A2'), await cell(in1900, 'A3')], [45292, 2024, 1]);
+});
+
+test('a workbook on the 1904 system: a dated CRYPTO formula asks about the same day as in the 1900 system', async () => {
+  const formula = '=CRYPTO.HISTORICAL("bitcoin",DATE(2024,1,1))';
+  const [in1904, in1900] = await Promise.all([openPreview('dates=1904'), openPreview('dates=1900')]);
+  await enter(in1904, 'A1', formula);
+  await enter(in1904, 'A2', '=CRYPTO.HISTORICAL("bitcoin","2024-01-01")');
+  await enter(in1900, 'A1', formula);
+  await Promise.all([idle(in1904), idle(in1900)]);
+  const price = await cell(in1900, 'A1');
+  assert.equal(typeof price, 'number', JSON.stringify(price));
+  assert.equal(await cell(in1904, 'A1'), price, 'the price on 2024-01-01 in either system');
+  assert.equal(await cell(in1904, 'A2'), price);
 });
 
 test('the development pages carry the policy with the hosts Office.js needs when the build is sideloaded into Excel', () => {

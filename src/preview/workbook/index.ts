@@ -12,6 +12,7 @@
  * the user opens the pane or a formula needs one of its functions.
  */
 import { RuntimeKvStore, StoredKeyStore } from '../../office/storage';
+import { previewExcel } from '../host/options';
 import { HOST_GLOBAL, type CustomFunctionsHost } from '../protocol';
 import type { FunctionMetadata, FunctionsJson } from '../runtime/metadata';
 import type { Call, CallRequest, ResultListener } from '../runtime/runtime';
@@ -201,7 +202,8 @@ async function main(): Promise<void> {
   await saveDemoKeyOnce();
 
   const invoker = new DeferredInvoker();
-  const workbook = new PreviewWorkbook(new FormulaEngine(await declaredFunctions()), invoker);
+  // The workbook's date system (?dates=1904) for its own DATE, TODAY, YEAR... as for the add-in's dates.
+  const workbook = new PreviewWorkbook(new FormulaEngine(await declaredFunctions(), previewExcel(location.search).dates), invoker);
   const pane = new Pane(el<HTMLIFrameElement>('pane'), workbook);
   invoker.pane = pane;
   const views = new SheetViews(workbook);
