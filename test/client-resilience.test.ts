@@ -122,6 +122,29 @@ describe('retries', () => {
     assert.equal(typeof f.data.currentValue, 'number');
   });
 
+  test('a 503 with Retry-After: the retry waits as it says (the outage is expected to last that long), not the backoff', async () => {
+    // RFC 9110 §10.2.3: with a 503, Retry-After says how long the service expects to be unavailable.
+    // 20 s is past the longest backoff (BACKOFF_MAX_MS, 10 s), so only the header can explain the wait.
+    let servedAt: number | null = null;
+    const c = r.client({
+      fetch: async (input, init) => {
+        if (servedAt === null && new URL(String(input)).pathname === FG) {
+          servedAt = r.em.clock.now();
+          return new Response(JSON.stringify({ error: { code: 'INTERNAL_ERROR', message: 'maintenance' } }), { status: 503, headers: { 'content-type': 'application/json', 'retry-after': '20' } });
+        }
+        return fetch(input, init);
+      },
+    });
+    await c.status();
+    const since = r.log.length;
+    c.refreshAll();
+    const f = await c.get('fearGreed');
+    assert.equal(typeof f.data.currentValue, 'number');
+    const retried = r.log.slice(since).filter((e) => e.url.startsWith(FG));
+    assert.equal(retried.length, 1, 'one retry reached the server');
+    assert.ok(servedAt !== null && retried[0].at - servedAt >= 20_000, `retried ${retried[0].at - (servedAt ?? 0)} ms after the 503`);
+  });
+
   test('the 429 hold applies to the whole pacer, not just the request that got it', async () => {
     const c = r.client();
     await c.status();

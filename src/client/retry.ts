@@ -1,9 +1,9 @@
 /**
  * Retry policy: 429, 500/502/503/504, network errors, timeouts and malformed
  * JSON are retried up to `maxRetries` times; other errors (4xx, validation,
- * schema mismatch, abort) never. A 429 waits as Retry-After says and holds the
- * whole pacer until then; without Retry-After, and for the other retryable
- * failures, exponential backoff with full jitter.
+ * schema mismatch, abort) never. A 429 or a 503 with Retry-After waits as it
+ * says and holds the whole pacer until then; without Retry-After, and for the
+ * other retryable failures, exponential backoff with full jitter.
  */
 import { ApiError, abortedError } from './api-error';
 import type { Sleep } from './clock';
@@ -51,8 +51,10 @@ export async function withRetries<T>(run: (signal?: AbortSignal) => Promise<T>, 
       if (o.signal?.aborted) throw abortedError(e instanceof ApiError ? e.endpoint : undefined);
       if (e instanceof ApiError && o.refundSlot?.(e, o.now() - sentAt)) o.pacer.refund(sentAt);
       if (!(e instanceof ApiError) || !e.retryable || attemptNo >= o.maxRetries) throw e;
-      if (e.code === 'RATE_LIMIT_EXCEEDED' && e.retryAfterMs !== undefined) {
-        // Everyone waits: the server said when the window has room again.
+      if (e.retryAfterMs !== undefined) {
+        // Everyone waits: the server said when the window has room again (429) or when its outage should
+        // be over (503; transport.ts reads the header of these two only). Asking sooner spends tries on
+        // answers it already gave; the hold is capped at MAX_HOLD_MS (pacer.ts) and cells keep their deadline.
         o.pacer.holdUntil(o.now() + e.retryAfterMs);
         continue;
       }
