@@ -5,7 +5,7 @@
  * CustomFunctionsRuntime 1.4 (dates reach the workbook as formatted numbers),
  * ?runtime=1.3 does not (plain serials); ?blanks=zero passes blank cells as 0
  * as older desktop builds do; ?dates=1904 puts the workbook on the 1904 system,
- * for the add-in's dates and for the preview's own DATE, YEAR...
+ * for the add-in's dates and for the preview's own DATE, YEAR... and date formats.
  *
  *   node --import tsx --test test/preview-excel.test.ts
  */
@@ -126,6 +126,8 @@ test('a workbook on the 1904 system: its date serials are read and written 1,462
   assert.deepEqual(in1904.map((r) => r[1]), in1900.map((r) => r[1]), 'the same days\' closes');
 });
 
+const shown = async (page: Page, address: string) => (await page.getByRole('gridcell', { name: address, exact: true }).textContent())?.trim();
+
 test('a workbook on the 1904 system: the preview\'s own DATE, YEAR and text dates compute in it, as Excel\'s follow the workbook\'s system', async () => {
   const [in1904, in1900] = await Promise.all([openPreview('dates=1904'), openPreview('dates=1900')]);
   for (const page of [in1904, in1900]) {
@@ -136,6 +138,25 @@ test('a workbook on the 1904 system: the preview\'s own DATE, YEAR and text date
   }
   assert.deepEqual([await cell(in1904, 'A1'), await cell(in1904, 'A2'), await cell(in1904, 'A3')], [43830, 2024, 1]);
   assert.deepEqual([await cell(in1900, 'A1'), await cell(in1900, 'A2'), await cell(in1900, 'A3')], [45292, 2024, 1]);
+});
+
+test('a workbook on the 1904 system: a date format shows the day its serial is there, in the grid and on a data type\'s card', async () => {
+  const page = await openPreview('runtime=1.4&dates=1904');
+  await enter(page, 'A1', '=DATE(2024,1,1)'); // Excel's automatic date format
+  await enter(page, 'B1', '=CRYPTO.OHLCV("bitcoin","2024-01-01","2024-01-02","daily",0,"date")'); // the add-in's formatted dates
+  await enter(page, 'C1', '=CRYPTO.COIN("bitcoin")');
+  await enter(page, 'D1', '=TEXT(C1.[Last updated],"yyyy-mm-dd hh:mm")');
+  await idle(page);
+  assert.equal(await cell(page, 'A1'), 43830);
+  assert.equal(await shown(page, 'A1'), '2024-01-01');
+  assert.deepEqual(await cell(page, 'B1'), { type: 'FormattedNumber', basicValue: 43830, numberFormat: 'yyyy-mm-dd' });
+  assert.deepEqual([await shown(page, 'B1'), await shown(page, 'B2')], ['2024-01-01', '2024-01-02']);
+  const updated = (await cell(page, 'D1')) as string;
+  assert.match(updated, new RegExp(`^${new Date().getUTCFullYear()}-\\d\\d-\\d\\d \\d\\d:\\d\\d$`), 'the coin\'s last update, this year');
+  await page.getByRole('gridcell', { name: 'C1', exact: true }).click();
+  const card = page.getByRole('dialog', { name: 'Bitcoin card' });
+  await card.waitFor({ timeout: 5000 });
+  assert.equal(await card.locator('dt', { hasText: /^Last updated$/ }).locator('xpath=following-sibling::dd[1]').textContent(), updated);
 });
 
 test('a workbook on the 1904 system: a dated CRYPTO formula asks about the same day as in the 1900 system', async () => {

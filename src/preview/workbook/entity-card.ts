@@ -8,6 +8,7 @@
  * layout every property is listed. Images are not downloaded (the preview has
  * no internet): the main image shows its alternative text.
  */
+import type { DateSystem } from '../../engine/date-system';
 import { isEntityValue, isFormattedNumber, type EntityValue } from '../../engine/values';
 import { displayText } from './format';
 
@@ -20,16 +21,16 @@ interface CardLayout {
 
 const obj = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 
-/** A property's value as the card shows it. */
-export function propertyText(p: unknown): string {
+/** A property's value as the card shows it; a date in the workbook's date system (`dates`), as the add-in writes it. */
+export function propertyText(p: unknown, dates: DateSystem = '1900'): string {
   if (p === null || p === undefined) return '';
   if (typeof p !== 'object') return typeof p === 'boolean' ? (p ? 'TRUE' : 'FALSE') : String(p);
-  if (isFormattedNumber(p)) return displayText(p);
+  if (isFormattedNumber(p)) return displayText(p, undefined, dates);
   if (isEntityValue(p)) return p.text;
   const o = obj(p);
   if (o.type === 'WebImage') return typeof o.altText === 'string' ? o.altText : 'Image';
   const b = o.basicValue;
-  if (typeof b === 'number') return typeof o.numberFormat === 'string' ? displayText({ type: 'FormattedNumber', basicValue: b, numberFormat: o.numberFormat }) : displayText(b);
+  if (typeof b === 'number') return typeof o.numberFormat === 'string' ? displayText({ type: 'FormattedNumber', basicValue: b, numberFormat: o.numberFormat }, undefined, dates) : displayText(b);
   if (typeof b === 'boolean') return b ? 'TRUE' : 'FALSE';
   return typeof b === 'string' ? b : '';
 }
@@ -52,10 +53,10 @@ function link(href: string, text: string): HTMLAnchorElement {
 }
 
 /** The card's element for an entity (a dialog labelled by its title). */
-export function cardElement(entity: EntityValue): HTMLElement {
+export function cardElement(entity: EntityValue, dates: DateSystem = '1900'): HTMLElement {
   const props = obj(entity.properties);
   const layout = obj(obj(entity.layouts).card) as CardLayout;
-  const named = (ref: { property?: string } | undefined) => (ref?.property && Object.hasOwn(props, ref.property) ? propertyText(props[ref.property]) : '');
+  const named = (ref: { property?: string } | undefined) => (ref?.property && Object.hasOwn(props, ref.property) ? propertyText(props[ref.property], dates) : '');
   const title = typeof layout.title === 'string' ? layout.title : named(layout.title) || entity.text;
 
   const card = el('div', 'entity-card');
@@ -86,7 +87,7 @@ export function cardElement(entity: EntityValue): HTMLElement {
     if (names.length === 0) continue;
     const list = el('dl');
     for (const n of names) {
-      const dd = el('dd', undefined, propertyText(props[n]));
+      const dd = el('dd', undefined, propertyText(props[n], dates));
       const attribution = obj(obj(props[n]).propertyMetadata).attribution;
       const source = Array.isArray(attribution) ? attribution[0] : undefined;
       const href = httpsLink(obj(source).sourceAddress);
@@ -136,9 +137,9 @@ export class CardPopup {
     return this.open?.address ?? null;
   }
 
-  show(entity: EntityValue, address: string, anchor: HTMLElement): void {
+  show(entity: EntityValue, address: string, anchor: HTMLElement, dates: DateSystem = '1900'): void {
     this.close();
-    const card = cardElement(entity);
+    const card = cardElement(entity, dates);
     card.dataset.address = address;
     const r = anchor.getBoundingClientRect();
     card.style.left = `${Math.round(r.left + window.scrollX)}px`;

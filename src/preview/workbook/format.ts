@@ -7,8 +7,14 @@
  * 1.4), Excel's automatic date format for a formula that is a DATE, TODAY or
  * NOW call, and otherwise General. Excel does not guess formats from column
  * headings, and neither does this.
+ *
+ * A date format shows the day the serial is in the workbook's date system:
+ * numfmt reads serials in the 1900 system only ("it does not support the 1904
+ * date system", its README), so a 1904 workbook's serial is first read as its
+ * 1900 one (serial1900, src/engine/date-system.ts), as the engine's TEXT does.
  */
-import { format as formatNumber } from 'numfmt';
+import { format as formatNumber, isDateFormat } from 'numfmt';
+import { serial1900, type DateSystem } from '../../engine/date-system';
 import { isEntityValue, isErrorValue, isFormattedNumber, type Value } from '../../engine/values';
 
 /** Named formats the templates and the format buttons use. */
@@ -31,21 +37,21 @@ export const GENERAL = 'General';
 /** A format name or an Excel format code, as a code. */
 export const formatCode = (f: NumberFormat | string): string => (Object.hasOwn(FORMAT_CODES, f) ? FORMAT_CODES[f as NumberFormat] : f);
 
-function applyCode(code: string, n: number): string {
+function applyCode(code: string, n: number, dates: DateSystem): string {
   try {
-    return formatNumber(code, n);
+    return formatNumber(code, isDateFormat(code) ? (serial1900(n, dates) ?? n) : n);
   } catch {
     return formatNumber(GENERAL, n); // a format code numfmt cannot read shows the number in General
   }
 }
 
-/** The text a cell shows: `code` is the cell's own format, if it has one. */
-export function displayText(v: Value, code?: string): string {
+/** The text a cell shows: `code` is the cell's own format, if it has one; `dates` the workbook's date system. */
+export function displayText(v: Value, code?: string, dates: DateSystem = '1900'): string {
   if (v === null) return '';
   if (isErrorValue(v)) return v.error;
   if (typeof v === 'boolean') return v ? 'TRUE' : 'FALSE';
-  if (typeof v === 'number') return applyCode(code ?? GENERAL, v);
-  if (isFormattedNumber(v)) return applyCode(code ?? v.numberFormat, v.basicValue);
+  if (typeof v === 'number') return applyCode(code ?? GENERAL, v, dates);
+  if (isFormattedNumber(v)) return applyCode(code ?? v.numberFormat, v.basicValue, dates);
   if (isEntityValue(v)) return v.text; // an entity shows its text (the grid adds its icon)
   return v;
 }

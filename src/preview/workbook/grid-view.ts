@@ -99,7 +99,7 @@ export class GridView {
     const v = this.sheet.value(address);
     const td = this.cell(address);
     if (!isEntityValue(v) || !td) return false;
-    this.card.show(v, address, td);
+    this.card.show(v, address, td, this.sheet.dateSystem);
     return true;
   }
 
@@ -215,7 +215,7 @@ export class GridView {
       const line: string[] = [];
       for (let col = r.left; col <= r.right; col++) {
         const a = toAddress({ row, col });
-        line.push(displayText(this.sheet.value(a), this.formatOf(a)));
+        line.push(displayText(this.sheet.value(a), this.formatOf(a), this.sheet.dateSystem));
       }
       rows.push(line);
     }
@@ -359,7 +359,7 @@ export class GridView {
     for (const [address, td] of this.cells) {
       const v = this.sheet.value(address);
       const err = isErrorValue(v) ? v : null;
-      const text = displayText(v, this.formatOf(address));
+      const text = displayText(v, this.formatOf(address), this.sheet.dateSystem);
       const title = err ? (err.message ? `${err.error} ${err.message}` : err.error) : '';
       const spilled = Boolean(this.sheet.spilledFrom(address));
       const key = `${text}\u0000${title}\u0000${spilled}\u0000${isEntityValue(v)}`;

@@ -4,6 +4,7 @@
  * renders it. Recalculations are batched: results arriving together are shown
  * together.
  */
+import type { DateSystem } from '../../engine/date-system';
 import type { Value } from '../../engine/values';
 import type { CellValue } from '../runtime/values';
 import { byPosition, parseAddress, toAddress, type Position } from './address';
@@ -51,6 +52,11 @@ export class Sheet extends EventTarget {
 
   input(address: string): string {
     return this.inputs.get(address) ?? '';
+  }
+
+  /** The workbook's date system, which its formulas compute in and its date formats show. */
+  get dateSystem(): DateSystem {
+    return this.engine.dateSystem;
   }
 
   /** The cell's value: a formatted number as it came (the grid shows its format), errors with their messages. */
