@@ -152,7 +152,8 @@ test('a workbook on the 1904 system: a date format shows the day its serial is t
   assert.deepEqual(await cell(page, 'B1'), { type: 'FormattedNumber', basicValue: 43830, numberFormat: 'yyyy-mm-dd' });
   assert.deepEqual([await shown(page, 'B1'), await shown(page, 'B2')], ['2024-01-01', '2024-01-02']);
   const updated = (await cell(page, 'D1')) as string;
-  assert.match(updated, new RegExp(`^${new Date().getUTCFullYear()}-\\d\\d-\\d\\d \\d\\d:\\d\\d$`), 'the coin\'s last update, this year');
+  assert.match(updated, /^\d{4}-\d\d-\d\d \d\d:\d\d$/);
+  assert.ok(Math.abs(Number(updated.slice(0, 4)) - new Date().getUTCFullYear()) <= 1, `the coin's last update is recent, not 4 years early: ${updated}`);
   await page.getByRole('gridcell', { name: 'C1', exact: true }).click();
   const card = page.getByRole('dialog', { name: 'Bitcoin card' });
   await card.waitFor({ timeout: 5000 });
