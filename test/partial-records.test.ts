@@ -4,8 +4,10 @@
  * alone is #N/A "The API answered without <field> (<endpoint>)", the
  * Field/Value table shows that value cell as #N/A and every other row intact,
  * and the pane's error log names the field and the endpoint. A field of the
- * wrong type still fails the whole record (strict core). Over real HTTP: the
- * local API server's answers are rewritten in flight.
+ * wrong type still fails the whole record (strict core). A profile converted
+ * at the fiat rate (PROFILE in GBP) keeps the same cells: its copy keeps the
+ * missing fields' guards. Over real HTTP: the local API server's answers are
+ * rewritten in flight.
  *
  *   node --import tsx --test test/partial-records.test.ts
  */
@@ -17,6 +19,7 @@ import type { Profile } from '../src/api/records';
 import { guardMissing } from '../src/client/missing-fields';
 import { quoteFromProfile } from '../src/client/quote';
 import { CellError } from '../src/formulas/cells';
+import { convertProfile } from '../src/formulas/currency';
 import { QUOTE_FIELDS } from '../src/formulas/quote-fields';
 import { calculate, type JsonCell } from '../src/cli/calculate';
 import type { Session } from '../src/cli/session';
@@ -171,5 +174,73 @@ describe('reading a single record', () => {
     const cell = QUOTE_FIELDS['percentChange.d7'].cell(q);
     assert.ok(cell instanceof CellError && /^No percentChange\.d7 in this coin's profile/.test(cell.message), String(cell));
     assert.equal(QUOTE_FIELDS.price.cell(q), 12.5);
+  });
+});
+
+describe('PROFILE converted at the fiat rate (a currency the API does not price) from a record without some fields', () => {
+  /**
+   * Fields the service left out, copied as they came into a converted profile and guarded (not nullable). The
+   * money fields it converts are all nullable: left out, they are null (read-data.ts rule 2), an empty cell in
+   * any currency; a guarded one is convertProfile's last test.
+   */
+  const left = ['slug', 'tags'];
+  let whole: Session;
+  let lacking: Session;
+  before(async () => {
+    [whole, lacking] = await Promise.all([
+      frozenSession(),
+      frozenSession({ client: { fetch: rewritingFetch(PROFILE, (d) => left.forEach((k) => delete d[k])) } }),
+    ]);
+  });
+  after(async () => {
+    await Promise.all([whole?.close(), lacking?.close()]);
+  });
+
+  const withoutIt = (name: string) => `The API answered without ${name} (${ENDPOINTS.profile.path})`;
+
+  /** `got` as the whole answer's `want`, except the value cells of `missing`: #N/A naming their field. */
+  function eachMissingCostsItsCell(got: JsonCell[][], want: JsonCell[][], missing: readonly string[]): void {
+    assert.equal(got.length, want.length);
+    for (const name of missing) assert.ok(want.some((row) => row[0] === name && !isError(row[1]) && row[1] !== ''), `${name} has a value on the whole answer`);
+    for (let r = 0; r < want.length; r++) {
+      const name = want[r][0] as string;
+      if (!missing.includes(name)) {
+        assert.deepEqual(got[r], want[r], name);
+        continue;
+      }
+      const cell = got[r][1];
+      assert.ok(isError(cell), `${name}: ${JSON.stringify(cell)}`);
+      assert.equal(cell.error, '#N/A');
+      assert.equal(cell.message, withoutIt(name));
+    }
+  }
+
+  for (const currency of ['USD', 'GBP']) {
+    test(`in ${currency}: every value of the Field/Value table but the missing fields', each #N/A naming it`, async () => {
+      const f = `=CRYPTO.PROFILE("bitcoin",,"${currency}")`;
+      eachMissingCostsItsCell(await value(lacking, f), await value(whole, f), left);
+    });
+  }
+
+  test('in GBP: a missing field asked alone is #N/A naming it; the converted price is as on the whole answer', async () => {
+    for (const name of left) {
+      const out = await calculate(lacking.host, `=CRYPTO.PROFILE("bitcoin","${name}","GBP")`);
+      assert.ok('error' in out && out.error === '#N/A', `${name}: ${JSON.stringify(out)}`);
+      assert.equal(out.message, withoutIt(name));
+    }
+    assert.deepEqual(await value(lacking, '=CRYPTO.PROFILE("bitcoin","price","GBP")'), await value(whole, '=CRYPTO.PROFILE("bitcoin","price","GBP")'));
+  });
+
+  test('convertProfile: a guarded field stays guarded, converted (marketCap) or copied (tags); the rest converted or copied', async () => {
+    const { data } = await whole.client.get('profile', { id: 1 });
+    const guarded = guardMissing({ ...data }, ['marketCap', 'tags'], 'profile', ENDPOINTS.profile.path) as Profile;
+    const p = convertProfile(guarded, { code: 'GBP', name: 'Pound Sterling', usdPerUnit: 2 });
+    for (const name of ['marketCap', 'tags'] as const) {
+      assert.throws(() => p[name], (e: Error & { code?: string }) => e.code === 'MISSING_FIELD' && e.message === withoutIt(name), name);
+    }
+    assert.equal(p.price, String(Number(data.price) / 2));
+    assert.equal(p.volume24h, String(Number(data.volume24h) / 2));
+    assert.equal(p.description, data.description);
+    assert.deepEqual(p.pricePercentChange, data.pricePercentChange);
   });
 });

@@ -116,16 +116,23 @@ function decimalFromUsd(s: string | null, rate: FiatRate): string | null {
   return Number.isFinite(n) ? String(n / rate.usdPerUnit) : s;
 }
 
-/** A USD profile's money fields in the currency of `rate`; high24hUsd and low24hUsd stay USD, as their names say. */
+/** A profile's money fields: what convertProfile converts. */
+const PROFILE_MONEY = ['price', 'volume24h', 'marketCap', 'fullyDilutedValuation'] as const;
+
+/**
+ * A USD profile's money fields in the currency of `rate`; high24hUsd and low24hUsd stay USD, as their names say.
+ * Copied with its property descriptors, not spread: a field the answer left out is a non-enumerable getter that
+ * throws MISSING_FIELD (client/missing-fields.ts), and it stays one, converted or not, so it costs its own cell.
+ */
 export function convertProfile(p: Profile, rate: FiatRate): Profile {
   if (rate.code === 'USD') return p;
-  return {
-    ...p,
-    price: decimalFromUsd(p.price, rate),
-    volume24h: decimalFromUsd(p.volume24h, rate),
-    marketCap: decimalFromUsd(p.marketCap, rate),
-    fullyDilutedValuation: decimalFromUsd(p.fullyDilutedValuation, rate),
-  };
+  const fields = Object.getOwnPropertyDescriptors(p);
+  for (const k of PROFILE_MONEY) {
+    const d = fields[k];
+    // A getter is a guarded field: reading it to convert would fail the whole record.
+    if (d && 'value' in d) fields[k] = { ...d, value: decimalFromUsd(d.value as string | null, rate) };
+  }
+  return Object.defineProperties({}, fields) as Profile;
 }
 
 /**
