@@ -1,6 +1,6 @@
 /**
  * The README's formula table, from the generated functions metadata and
- * docs/formula-examples/*.json. `npm run -s formula-table` prints it; a test
+ * docs/formula-examples/*.json. `node --import tsx scripts/formula-table.ts` prints it; a test
  * checks the README carries exactly this table.
  */
 import { readdirSync, readFileSync } from 'node:fs';
