@@ -107,6 +107,19 @@ test('--file: 200 formulas at 80 % of each fault kind finish with one clear answ
   }
 });
 
+test('several formulas, one argument each, are each evaluated and printed as --file prints them (they were joined into one comparison: =1+1 =2+2 was false)', async () => {
+  const formulas = ['=1+1', '=2+2', '=CRYPTO.OHLCV("bitcoin","2024-01-01","2024-01-02","daily",0,"close")', '=1+'];
+  const [args, fromFile, two] = await Promise.all([run(formulas), run(['--file', file('args.txt', formulas)]), run(['=1+1', '=2+2'])]);
+  assert.equal(args.stdout, fromFile.stdout, 'the same lines as --file');
+  assert.equal(args.code, 1, 'exit 1 when one of them cannot be parsed, as with --file');
+  const out = lines(args.stdout);
+  assert.deepEqual(out.slice(0, 2), [{ value: [[2]] }, { value: [[4]] }]);
+  assert.equal(typeof (out[2] as { value: unknown[][] }).value[0][0], 'number');
+  assert.equal((out[3] as { error: string }).error, '#PARSE!');
+  assert.equal(two.code, 0, two.stderr);
+  assert.deepEqual(lines(two.stdout), [{ value: [[2]] }, { value: [[4]] }]);
+});
+
 test('a formula prints {"value": [[...]]}, always 2-D', async () => {
   const r = await cli('=CRYPTO.PRICE("bitcoin")');
   assert.equal(r.code, 0, r.stderr);

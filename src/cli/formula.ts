@@ -1,95 +1,112 @@
 /**
- * npm run -s formula -- [--key KEY] [--api URL] [--deadline S] [--blanks zero] [--formats] [--date-system 1904] '<formula>'
- * npm run -s formula -- [...] --file F
+ * npm run -s formula -- [options] '<formula>' ['<formula>' ...]
+ * npm run -s formula -- [options] --file F
  *
- * Evaluates one formula as the preview workbook does (the same engine and
+ * Evaluates formulas as the preview workbook does (the same engine and
  * messages): CRYPTO calls, Excel's operators and functions around them
  * (`=0.75*CRYPTO.PRICE("bitcoin")+10*CRYPTO.PRICE("ethereum")`, `=MAX(1,2)`,
- * `=CRYPTO.FEARGREED(TODAY()-90,TODAY())`), and prints one JSON object:
- * {"value": [[...]]} or {"error": "#VALUE!", "message": "..."}. There are no
- * cells: a reference (A1) is #REF!. With --file, every non-empty line of F
- * (- for stdin) is a formula: all are evaluated at once, as one
- * recalculation (lines cannot refer to one another), and one JSON line per
- * formula is printed in the file's order. Without --api the local API server runs in-process; the default
- * key is demo-pro and --key "" means no key. --deadline is each formula's
- * deadline in seconds (default 45). Dates print as the serial numbers a cell
- * holds (Excel's Range.values; what a CustomFunctionsRuntime 1.3 client shows);
- * --formats prints them as the formatted numbers a 1.4 client gets
- * ({"type":"FormattedNumber","basicValue":45292,"numberFormat":"yyyy-mm-dd"}).
- * --blanks zero passes each omitted argument as the 0 an older desktop build
- * passes for a blank cell (headers excepted); --date-system 1904 reads and
- * writes dates as a 1904-system workbook holds them, in the CRYPTO functions
- * (src/cli/workbook-host.ts) and in DATE, TODAY, YEAR... (src/engine/date-system.ts).
- * Exits 0 even when cells are errors; non-zero only when a formula cannot be
- * parsed (every line is printed first).
+ * `=CRYPTO.FEARGREED(TODAY()-90,TODAY())`), and prints one JSON object per
+ * formula: {"value": [[...]]} or {"error": "#VALUE!", "message": "..."}. There
+ * are no cells: a reference (A1) is #REF!. Each argument is one formula; with
+ * several, or with --file (every non-empty line of F, - for stdin), all are
+ * evaluated at once, as one recalculation (they cannot refer to one another),
+ * and one JSON line per formula is printed in their order. Dates print as the serial numbers a cell holds
+ * (Excel's Range.values; what a CustomFunctionsRuntime 1.3 client shows);
+ * --blanks and --date-system imitate other Excel builds and workbooks in the
+ * CRYPTO functions (src/cli/workbook-host.ts) and in DATE, TODAY, YEAR...
+ * (src/engine/date-system.ts). Exits 0 even when cells are errors; 1 when a
+ * formula cannot be parsed (every formula is printed first); 2 for a usage
+ * error; 3 for any other failure.
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { calculate } from './calculate';
 import { FormulaSyntaxError, syntaxTree } from '../engine/syntax';
 import { formulaLines, recalculate } from './recalculation';
-import { DEFAULT_KEY, openSession, type Session } from './session';
+import { DEFAULT_KEY, openSession, type Session, type SessionOptions } from './session';
 
-const USAGE = `usage: npm run -s formula -- [--key KEY] [--api URL] [--deadline S] [--blanks zero] [--formats] [--date-system 1904] '=CRYPTO.PRICE("bitcoin")*2'
+const USAGE = `usage: npm run -s formula -- [--key KEY] [--api URL] [--deadline S] [--blanks zero] [--formats] [--date-system 1904] '=CRYPTO.PRICE("bitcoin")*2' ['=MAX(1,2)' ...]
        npm run -s formula -- [same options] --file formulas.txt\n`;
 
+const OPTIONS = {
+  key: { type: 'string' },
+  api: { type: 'string' },
+  currency: { type: 'string' },
+  file: { type: 'string' },
+  deadline: { type: 'string' },
+  blanks: { type: 'string' },
+  formats: { type: 'boolean' },
+  'date-system': { type: 'string' },
+} as const;
+
+function readArgs() {
+  return parseArgs({ options: OPTIONS, allowPositionals: true });
+}
+
 async function main(): Promise<number> {
-  const { values, positionals } = parseArgs({
-    options: {
-      key: { type: 'string' }, api: { type: 'string' }, currency: { type: 'string' }, file: { type: 'string' }, deadline: { type: 'string' },
-      blanks: { type: 'string' }, formats: { type: 'boolean' }, 'date-system': { type: 'string' },
-    },
-    allowPositionals: true,
-  });
-  const text = positionals.join(' ');
-  const deadline = values.deadline === undefined ? undefined : Number(values.deadline);
-  if (values.file !== undefined ? text.trim() !== '' : !text.trim()) {
+  const args = readArgs();
+  // Each argument is one formula: joined, '=1+1' '=2+2' read as the one comparison =1+1 =2+2.
+  const { values, positionals: formulas } = args;
+  const file = values.file;
+  if (file !== undefined ? formulas.length > 0 : !formulas.some((f) => f.trim())) {
     process.stderr.write(USAGE);
     return 2;
   }
-  if (deadline !== undefined && !(deadline > 0 && deadline <= 600)) {
-    process.stderr.write('formula: --deadline takes seconds, more than 0 and at most 600\n');
+  const opts = sessionOptions(values);
+  if (typeof opts === 'string') {
+    process.stderr.write(`formula: ${opts}\n`);
     return 2;
   }
+  const several = file !== undefined ? formulaLines(readFileSync(file === '-' ? 0 : file, 'utf8')) : formulas.length > 1 ? formulas : null;
+  return several ? withSession(opts, (s) => printAll(s, several)) : printOne(opts, formulas[0]);
+}
+
+type Values = ReturnType<typeof readArgs>['values'];
+
+/** The session the options ask for, or what is wrong with them. */
+function sessionOptions(values: Values): SessionOptions | string {
+  const deadline = values.deadline === undefined ? undefined : Number(values.deadline);
+  if (deadline !== undefined && !(deadline > 0 && deadline <= 600)) return '--deadline takes seconds, more than 0 and at most 600';
   const blanks = values.blanks ?? 'null';
   const dateSystem = values['date-system'] ?? '1900';
-  if ((blanks !== 'null' && blanks !== 'zero') || (dateSystem !== '1900' && dateSystem !== '1904')) {
-    process.stderr.write('formula: --blanks takes null or zero; --date-system takes 1900 or 1904\n');
-    return 2;
-  }
-  let lines: string[] | null = null;
-  if (values.file !== undefined) {
-    lines = formulaLines(readFileSync(values.file === '-' ? 0 : values.file, 'utf8'));
-  } else {
-    try {
-      syntaxTree(text); // a formula that cannot be parsed needs no API server
-    } catch (e) {
-      if (!(e instanceof FormulaSyntaxError)) throw e;
-      process.stdout.write(JSON.stringify({ error: '#PARSE!', message: e.message }) + '\n');
-      return 1;
-    }
-  }
-  const key = values.key === undefined ? DEFAULT_KEY : values.key === '' ? null : values.key;
-  const session = await openSession({
+  if ((blanks !== 'null' && blanks !== 'zero') || (dateSystem !== '1900' && dateSystem !== '1904')) return '--blanks takes null or zero; --date-system takes 1900 or 1904';
+  return {
     apiUrl: values.api,
-    key,
+    key: values.key === undefined ? DEFAULT_KEY : values.key === '' ? null : values.key,
     settings: values.currency === 'EUR' ? { defaultCurrency: 'EUR' } : undefined,
     host: deadline === undefined ? undefined : { deadlineMs: deadline * 1000 },
     workbook: { blanks, formattedNumbers: values.formats === true, dateSystem },
-  });
+  };
+}
+
+async function withSession(opts: SessionOptions, run: (session: Session) => Promise<number>): Promise<number> {
+  const session = await openSession(opts);
   try {
-    if (lines) return await printAll(session, lines);
-    const emulator = session.emulator;
-    // TODAY() and NOW() read the local API server's clock when it runs in-process: its market is that day's.
-    const now = emulator ? () => emulator.clock.now() : undefined;
-    await print(JSON.stringify(await calculate(session.host, text, { now })) + '\n');
-    return 0;
+    return await run(session);
   } finally {
     await session.close();
   }
 }
 
-/** One recalculation of the file's formulas; one JSON line each, in order. */
+/** One formula: one JSON line; a formula that cannot be parsed needs no API server. */
+async function printOne(opts: SessionOptions, text: string): Promise<number> {
+  try {
+    syntaxTree(text);
+  } catch (e) {
+    if (!(e instanceof FormulaSyntaxError)) throw e;
+    await print(JSON.stringify({ error: '#PARSE!', message: e.message }) + '\n');
+    return 1;
+  }
+  return withSession(opts, async (session) => {
+    const emulator = session.emulator;
+    // TODAY() and NOW() read the local API server's clock when it runs in-process: its market is that day's.
+    const now = emulator ? () => emulator.clock.now() : undefined;
+    await print(JSON.stringify(await calculate(session.host, text, { now })) + '\n');
+    return 0;
+  });
+}
+
+/** One recalculation of several formulas (a file's, or the arguments); one JSON line each, in order. */
 async function printAll(session: Session, lines: string[]): Promise<number> {
   const outcomes = await recalculate(session.host, lines);
   await print(outcomes.map((o) => JSON.stringify(o) + '\n').join(''));
