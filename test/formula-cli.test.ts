@@ -120,6 +120,20 @@ test('several formulas, one argument each, are each evaluated and printed as --f
   assert.deepEqual(lines(two.stdout), [{ value: [[2]] }, { value: [[4]] }]);
 });
 
+test('-h and --help print the usage on stdout, exit 0, with a line saying what each option does; an unknown option is a usage error pointing there', async () => {
+  const [long, short, unknown] = await Promise.all([run(['--help']), run(['-h']), run(['--nope', '=1'])]);
+  assert.equal(long.code, 0, long.stderr);
+  assert.equal(short.code, 0, short.stderr);
+  assert.equal(short.stdout, long.stdout);
+  const usage = long.stdout.split('\n');
+  for (const option of ['-h, --help', '--file F', '--key KEY', '--api URL', '--currency EUR', '--deadline S', '--formats', '--blanks zero', '--date-system 1904']) {
+    const line = usage.find((l) => l.trimStart().startsWith(option));
+    assert.ok(line && line.trim().length > option.length + 10, `${option}: ${line}`);
+  }
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /--nope[\s\S]*--help/);
+});
+
 test('a formula prints {"value": [[...]]}, always 2-D', async () => {
   const r = await cli('=CRYPTO.PRICE("bitcoin")');
   assert.equal(r.code, 0, r.stderr);

@@ -1,6 +1,7 @@
 /**
  * npm run -s formula -- [options] '<formula>' ['<formula>' ...]
  * npm run -s formula -- [options] --file F
+ * npm run -s formula -- --help
  *
  * Evaluates formulas as the preview workbook does (the same engine and
  * messages): CRYPTO calls, Excel's operators and functions around them
@@ -10,7 +11,8 @@
  * are no cells: a reference (A1) is #REF!. Each argument is one formula; with
  * several, or with --file (every non-empty line of F, - for stdin), all are
  * evaluated at once, as one recalculation (they cannot refer to one another),
- * and one JSON line per formula is printed in their order. Dates print as the serial numbers a cell holds
+ * and one JSON line per formula is printed in their order. USAGE below says
+ * what each option does. Dates print as the serial numbers a cell holds
  * (Excel's Range.values; what a CustomFunctionsRuntime 1.3 client shows);
  * --blanks and --date-system imitate other Excel builds and workbooks in the
  * CRYPTO functions (src/cli/workbook-host.ts) and in DATE, TODAY, YEAR...
@@ -25,10 +27,28 @@ import { FormulaSyntaxError, syntaxTree } from '../engine/syntax';
 import { formulaLines, recalculate } from './recalculation';
 import { DEFAULT_KEY, openSession, type Session, type SessionOptions } from './session';
 
-const USAGE = `usage: npm run -s formula -- [--key KEY] [--api URL] [--deadline S] [--blanks zero] [--formats] [--date-system 1904] '=CRYPTO.PRICE("bitcoin")*2' ['=MAX(1,2)' ...]
-       npm run -s formula -- [same options] --file formulas.txt\n`;
+const USAGE = `usage: npm run -s formula -- [options] '=CRYPTO.PRICE("bitcoin")*2' ['=MAX(1,2)' ...]
+       npm run -s formula -- [options] --file formulas.txt
+
+Prints one JSON line per formula: {"value":[[...]]} or {"error":"#N/A","message":"..."}.
+Several formulas (one argument each, or --file) are one recalculation, printed in order.
+
+options:
+  -h, --help          print this help
+  --file F            read one formula per non-empty line of F (- for stdin)
+  --key KEY           the API key (default demo-pro; --key "" means no key)
+  --api URL           the API to ask (default: the local API server, started in-process)
+  --currency EUR      the default currency, as set in the task pane (USD or EUR; default USD)
+  --deadline S        each formula's deadline in seconds, more than 0 and at most 600 (default 45)
+  --formats           dates as formatted numbers ({"type":"FormattedNumber",...}), as Excel 1.4 clients get them; default serial numbers
+  --blanks zero       omitted arguments as 0, as older desktop Excel passes a blank cell (default null, as Excel on the web)
+  --date-system 1904  dates as a 1904-date-system workbook holds them (default 1900)
+
+exit status: 0 even when cells are errors; 1 when a formula cannot be parsed; 2 for a usage error; 3 when it fails (an unreadable file, say)
+`;
 
 const OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
   key: { type: 'string' },
   api: { type: 'string' },
   currency: { type: 'string' },
@@ -39,15 +59,27 @@ const OPTIONS = {
   'date-system': { type: 'string' },
 } as const;
 
-function readArgs() {
-  return parseArgs({ options: OPTIONS, allowPositionals: true });
+/** The command line, or null (and a message on stderr) when it is not one this CLI takes: Node's own wording, then where help is. */
+function readArgs(): ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>> | null {
+  try {
+    return parseArgs({ options: OPTIONS, allowPositionals: true });
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
+    process.stderr.write(`formula: ${e.message}\nformula: npm run -s formula -- --help lists the options\n`);
+    return null;
+  }
 }
 
 async function main(): Promise<number> {
   const args = readArgs();
+  if (!args) return 2;
   // Each argument is one formula: joined, '=1+1' '=2+2' read as the one comparison =1+1 =2+2.
   const { values, positionals: formulas } = args;
   const file = values.file;
+  if (values.help) {
+    await print(USAGE);
+    return 0;
+  }
   if (file !== undefined ? formulas.length > 0 : !formulas.some((f) => f.trim())) {
     process.stderr.write(USAGE);
     return 2;
@@ -61,7 +93,7 @@ async function main(): Promise<number> {
   return several ? withSession(opts, (s) => printAll(s, several)) : printOne(opts, formulas[0]);
 }
 
-type Values = ReturnType<typeof readArgs>['values'];
+type Values = NonNullable<ReturnType<typeof readArgs>>['values'];
 
 /** The session the options ask for, or what is wrong with them. */
 function sessionOptions(values: Values): SessionOptions | string {
@@ -70,10 +102,12 @@ function sessionOptions(values: Values): SessionOptions | string {
   const blanks = values.blanks ?? 'null';
   const dateSystem = values['date-system'] ?? '1900';
   if ((blanks !== 'null' && blanks !== 'zero') || (dateSystem !== '1900' && dateSystem !== '1904')) return '--blanks takes null or zero; --date-system takes 1900 or 1904';
+  const currency = values.currency?.toUpperCase() ?? 'USD';
+  if (currency !== 'USD' && currency !== 'EUR') return '--currency takes USD or EUR';
   return {
     apiUrl: values.api,
     key: values.key === undefined ? DEFAULT_KEY : values.key === '' ? null : values.key,
-    settings: values.currency === 'EUR' ? { defaultCurrency: 'EUR' } : undefined,
+    settings: { defaultCurrency: currency },
     host: deadline === undefined ? undefined : { deadlineMs: deadline * 1000 },
     workbook: { blanks, formattedNumbers: values.formats === true, dateSystem },
   };
