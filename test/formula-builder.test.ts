@@ -20,7 +20,8 @@ import { candidateLabel, findCoin, searchCoins, sharedSymbolNote } from '../src/
 import { currentErrors, errorWords } from '../src/taskpane/error-words';
 import { bucketsBetween, estimateCredits } from '../src/taskpane/builder-cost';
 import { dryRun, planNote } from '../src/taskpane/builder-dry-run';
-import { buildCall, builderFunctions, fieldsOf, type FunctionsJson } from '../src/taskpane/formula-builder';
+import { buildCall, builderFunctions, builderGroups, fieldsOf, type FunctionsJson } from '../src/taskpane/formula-builder';
+import areas from '../src/help/areas.json';
 import { cryptoCalls, usesDefaultCurrency } from '../src/taskpane/formula-calls';
 import { freezePlan, frozenKey, readRecord, restorePlan, EMPTY_RECORD } from '../src/taskpane/freeze';
 import { openRefreshDecision } from '../src/taskpane/open-refresh';
@@ -92,6 +93,16 @@ describe('fields and formula text', () => {
     const ids = builderFunctions(meta).map((f) => f.id);
     assert.ok(!ids.includes('ASOF'));
     assert.equal(ids.length, meta.functions.length - 1);
+  });
+
+  test('the list by area, in the help index\'s order: PRICE first, each formula once; one no area lists comes last, not lost', () => {
+    const groups = builderGroups(meta, areas.areas);
+    const ids = groups.flatMap((g) => g.functions.map((f) => f.id));
+    assert.equal(ids[0], 'PRICE');
+    assert.deepEqual(groups.map((g) => g.title), areas.areas.map((a) => a.title), 'every area has a formula the builder offers');
+    assert.deepEqual([...ids].sort(), builderFunctions(meta).map((f) => f.id).sort(), 'each formula once, ASOF aside');
+    const unlisted = builderGroups(meta, [{ title: 'Prices', functions: ['PRICE', 'ASOF', 'NOSUCH', 'PRICE'] }]);
+    assert.deepEqual(unlisted.map((g) => [g.title, g.functions.length]), [['Prices', 1], ['Other', builderFunctions(meta).length - 1]]);
   });
 });
 

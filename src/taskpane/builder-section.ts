@@ -7,6 +7,7 @@
  */
 import { hasCode } from '../client/api-error';
 import { CATALOG } from '../formulas/catalog';
+import helpIndex from '../help/areas.json';
 import { toFormulaError } from '../formulas/failure';
 import { loadCoinDirectory, type CoinDirectory } from '../office/coin-directory';
 import type { Runtime } from '../office/runtime';
@@ -16,7 +17,7 @@ import { busy, el, isBusy, show } from './dom';
 import { estimateCredits } from './builder-cost';
 import { dryRun, planNote, type DryRun } from './builder-dry-run';
 import {
-  buildCall, builderFunctions, fieldsOf,
+  buildCall, builderFunctions, builderGroups, fieldsOf,
   type BuiltCall, type Field, type FormValues, type FunctionMeta, type FunctionsJson,
 } from './formula-builder';
 import { formatInt } from './format';
@@ -82,11 +83,18 @@ export class BuilderSection {
     }
     const select = el<HTMLSelectElement>('formula-select');
     select.replaceChildren(
-      ...builderFunctions(this.#meta).map((f) => {
-        const o = document.createElement('option');
-        o.value = f.id;
-        o.textContent = f.name;
-        return o;
+      ...builderGroups(this.#meta, helpIndex.areas).map((g) => {
+        const group = document.createElement('optgroup');
+        group.label = g.title;
+        group.append(
+          ...g.functions.map((f) => {
+            const o = document.createElement('option');
+            o.value = f.id;
+            o.textContent = f.name;
+            return o;
+          }),
+        );
+        return group;
       }),
     );
     select.value = 'PRICE';

@@ -83,6 +83,34 @@ const NOT_BUILT = new Set(['ASOF']);
 
 export const builderFunctions = (meta: FunctionsJson): FunctionMeta[] => meta.functions.filter((f) => !NOT_BUILT.has(f.id));
 
+export interface FormulaGroup {
+  title: string;
+  functions: FunctionMeta[];
+}
+
+/**
+ * The formula list as a user scans it: by area, in the help index's groups and
+ * order (src/help/areas.json: prices first, PRICE first of all, then history,
+ * supply, market-wide, chains, account). functions.json's order is the
+ * generator's (its source files alphabetically: account.ts first), not meant to
+ * be read. A formula no area lists (none, test/help-pages.test.ts checks) comes
+ * last under "Other" rather than missing; each formula is listed once.
+ */
+export function builderGroups(meta: FunctionsJson, areas: readonly { title: string; functions: readonly string[] }[]): FormulaGroup[] {
+  const byId = new Map(builderFunctions(meta).map((f) => [f.id, f]));
+  const groups: FormulaGroup[] = [];
+  for (const a of areas) {
+    const functions = a.functions.flatMap((id) => {
+      const f = byId.get(id);
+      byId.delete(id);
+      return f ? [f] : [];
+    });
+    if (functions.length > 0) groups.push({ title: a.title, functions });
+  }
+  if (byId.size > 0) groups.push({ title: 'Other', functions: [...byId.values()] });
+  return groups;
+}
+
 const words = (name: string) => name.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/^./, (c) => c.toUpperCase());
 
 export function fieldsOf(fn: FunctionMeta, meta: FunctionsJson): Field[] {
