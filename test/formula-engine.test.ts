@@ -119,6 +119,16 @@ test('a function the engine does not know is #NAME? naming it; a pending CRYPTO 
   assert.equal((g.evaluate('=SUM(CRYPTO.SLOW(),1)', { row: 1, col: 1 }, scope) as { error: string }).error, '#BUSY!');
 });
 
+test('an error argument is the CRYPTO call\'s result, as Excel does not call a custom function with one: #REF! and #NAME? too, which a function cannot return', () => {
+  const REF_MSG: Value = { error: '#REF!', message: 'no such cell' };
+  const f = sheet({ A1: REF_MSG, A2: { error: '#NAME?' }, A3: NA_KEY, A4: 'bitcoin' }, { PRICE: [[5]] });
+  assert.deepEqual(f('=CRYPTO.PRICE(A1)'), REF_MSG);
+  assert.deepEqual(f('=CRYPTO.PRICE(A4,A2)'), { error: '#NAME?' });
+  assert.deepEqual(f('=CRYPTO.PRICE(A3)*2'), NA_KEY);
+  assert.deepEqual(f('=CRYPTO.PRICE(1/0)'), { error: '#DIV/0!' });
+  assert.equal(f('=CRYPTO.PRICE(A4)'), 5);
+});
+
 test('dates in UTC: TODAY, DATE, EOMONTH, EDATE, YEAR; text dates in arithmetic', () => {
   const f = sheet({});
   assert.equal(f('=TODAY()'), 46037, '2026-01-15');

@@ -279,10 +279,17 @@ class Run implements Context {
       return isRef(r) ? { value, address: addressOf(r) } : { value };
     });
     const grid = this.scope.customFunction(id, values);
+    // Excel does not call a custom function with an error argument: the error is the cell's, #NAME? and #REF! too (which
+    // a function cannot return). The call above still reaches its site, since the preview numbers sites in formula order.
+    const failed = values.map(argumentError).find((e) => e !== undefined);
+    if (failed) return failed;
     if (grid === null) return BUSY;
     return grid.length === 1 && grid[0].length === 1 ? (grid[0][0] as Value) : (grid as Grid);
   }
 }
+
+/** The argument's error when it is one error value (an error inside a range is the function's to marshal). */
+const argumentError = (a: ArgumentValue): ErrorValue | undefined => ('value' in a && isErrorValue(a.value) ? a.value : undefined);
 
 /**
  * A cell value as a custom function's argument: a formatted number is its number (the runtime
