@@ -4,6 +4,11 @@
  * checked by the formula's own argument readers), the formula text, its cost
  * by the endpoint table, a preview of its result on request, and Insert into
  * the active cell through the Excel API.
+ *
+ * A field's error shows once the user has edited or left that field, or
+ * pressed Insert or Preview result (the constraint-validation pattern): a form
+ * just opened, or a formula just chosen, shows what is required as a hint
+ * (aria-required, "(optional)" on the others), not as an error.
  */
 import { hasCode } from '../client/api-error';
 import { CATALOG } from '../formulas/catalog';
@@ -47,6 +52,13 @@ export class BuilderSection {
   #timer: ReturnType<typeof setTimeout> | null = null;
   #searchTimer: ReturnType<typeof setTimeout> | null = null;
   #check: Promise<BuilderCheck | null> = Promise.resolve(null);
+  /** The last check's outcome, shown again when a field is touched. */
+  #last: BuilderCheck | null = null;
+  /** Fields the user has edited or left ('coin' for the coin search); all of them once Insert or Preview was pressed. */
+  #touched = new Set<string>();
+  #submitted = false;
+  /** Why the coin search could not run (no key, the list unreadable): shown in place of the coin's error. */
+  #searchError = '';
   readonly #inExcel: Promise<boolean>;
 
   constructor(inExcel: Promise<boolean>) {
@@ -54,7 +66,10 @@ export class BuilderSection {
     const input = el<HTMLInputElement>('coin-input');
     input.addEventListener('input', () => this.#onType());
     input.addEventListener('keydown', (e) => this.#onKey(e));
-    input.addEventListener('blur', () => setTimeout(() => this.#close(), 150));
+    input.addEventListener('blur', () => {
+      this.#touch('coin');
+      setTimeout(() => this.#close(), 150);
+    });
     el('coin-list').addEventListener('mousedown', (e) => {
       const li = (e.target as HTMLElement).closest('li');
       if (!li?.dataset.index) return;
@@ -62,8 +77,15 @@ export class BuilderSection {
       this.#pick(Number(li.dataset.index));
     });
     el<HTMLSelectElement>('formula-select').addEventListener('change', () => this.#chooseFormula());
-    el('builder-fields').addEventListener('input', () => this.#scheduleCheck());
-    el('builder-fields').addEventListener('change', () => this.#scheduleCheck());
+    const fields = el('builder-fields');
+    const fieldName = (e: Event) => (e.target as HTMLElement).id?.replace(/^bf-/, '') ?? '';
+    for (const type of ['input', 'change']) {
+      fields.addEventListener(type, (e) => {
+        this.#touched.add(fieldName(e));
+        this.#scheduleCheck();
+      });
+    }
+    fields.addEventListener('focusout', (e) => this.#touch(fieldName(e)));
     el('builder-insert').addEventListener('click', () => void this.#insert());
     el('builder-try').addEventListener('click', () => void this.#tryIt());
   }
@@ -116,6 +138,8 @@ export class BuilderSection {
 
   #onType(): void {
     this.#coin = null;
+    this.#touched.add('coin');
+    this.#searchError = '';
     el('coin-error').textContent = '';
     this.#scheduleCheck();
     if (this.#searchTimer) clearTimeout(this.#searchTimer);
@@ -131,8 +155,9 @@ export class BuilderSection {
       d = await this.#directoryReady();
     } catch (e) {
       note.textContent = '';
-      el('coin-error').textContent =
+      this.#searchError =
         hasCode(e, 'NO_API_KEY', 'API_KEY_MISSING') ? 'Add your API key above to search coins.' : `The coin list could not be read: ${e instanceof Error ? e.message : String(e)}`;
+      el('coin-error').textContent = this.#searchError;
       return;
     }
     if (el<HTMLInputElement>('coin-input').value !== text) return; // typed on meanwhile
@@ -211,6 +236,14 @@ export class BuilderSection {
     this.#fn = builderFunctions(this.#meta).find((f) => f.id === id) ?? null;
     if (!this.#fn) return;
     this.#fields = fieldsOf(this.#fn, this.#meta);
+    // The new formula's fields start untouched; the coin box stays as the user left it.
+    const coinTouched = this.#submitted || this.#touched.has('coin');
+    this.#touched = new Set(coinTouched ? ['coin'] : []);
+    this.#submitted = false;
+    this.#last = null; // the last check was of the formula before: its errors are not this one's
+    const coinField = this.#fields.find((f) => f.kind === 'coin' || f.kind === 'coins');
+    if (coinField?.required) el('coin-input').setAttribute('aria-required', 'true');
+    else el('coin-input').removeAttribute('aria-required');
     el('formula-desc').textContent = this.#fn.description;
     el('builder-fields').replaceChildren(...this.#fields.filter((f) => f.kind !== 'coin').map((f) => fieldElement(f)));
     el('coin-hint').textContent = this.#fields.some((f) => f.kind === 'coin' || f.kind === 'coins')
@@ -254,11 +287,6 @@ export class BuilderSection {
     const seq = ++this.#seq;
     const built = buildCall(fn, this.#fields, this.#values(), this.#coin);
     el('builder-text').textContent = built.text;
-    for (const f of this.#fields) {
-      const err = document.getElementById(`bf-${f.name}-error`);
-      if (err) err.textContent = built.errors[f.name] ?? '';
-      document.getElementById(`bf-${f.name}`)?.toggleAttribute('aria-invalid', Boolean(built.errors[f.name]));
-    }
     let run: DryRun | null = null;
     if (Object.keys(built.errors).length === 0) {
       const coins = this.#coins;
@@ -273,20 +301,50 @@ export class BuilderSection {
     }
     if (seq !== this.#seq) return this.#check;
     const error = run?.error ?? null;
-    const coinError = error && (error.field === 'coin' || error.field === 'coins') ? error.message : '';
-    el('coin-error').textContent = coinError;
-    for (const f of this.#fields) {
-      if (f.kind === 'coin' || built.errors[f.name]) continue;
-      const msg = error && error.field === f.name ? error.message : '';
-      const errEl = document.getElementById(`bf-${f.name}-error`);
-      if (errEl) errEl.textContent = msg;
-      document.getElementById(`bf-${f.name}`)?.toggleAttribute('aria-invalid', Boolean(msg));
-    }
-    el('builder-error').textContent = error && !error.field ? `${error.code} ${error.message}` : '';
     const estimate = run && !error ? estimateCredits(run.requests, Date.now(), run.complete) : null;
     el('builder-cost').textContent = estimate ? costText(estimate.credits, estimate.exact, estimate.lines, planNote(run!.requests, this.#rt.client.meter.snapshot().plan?.plan)) : '';
     el('builder-cost').dataset.credits = estimate ? String(estimate.credits) : '';
-    return { built, run, credits: estimate?.credits ?? 0 };
+    this.#last = { built, run, credits: estimate?.credits ?? 0 };
+    this.#showErrors();
+    return this.#last;
+  }
+
+  /** A field left: touched, its error (if any) shows now, without waiting for another check. */
+  #touch(name: string): void {
+    if (!name) return;
+    this.#touched.add(name);
+    this.#showErrors();
+  }
+
+  /** Whether a field's error is shown: touched, or Insert or Preview was pressed. */
+  #shows(name: string): boolean {
+    return this.#submitted || this.#touched.has(name);
+  }
+
+  /**
+   * The last check's errors on the fields the user has touched (a field's
+   * own reading first, then the formula's). The coin's error waits while a
+   * coin is being searched (text typed, none picked yet, the box focused).
+   */
+  #showErrors(): void {
+    const c = this.#last;
+    if (!c) return;
+    const error = c.run?.error ?? null;
+    const mark = (input: Element | null, msg: string) => input?.toggleAttribute('aria-invalid', Boolean(msg));
+    for (const f of this.#fields) {
+      if (f.kind === 'coin') continue;
+      const msg = !this.#shows(f.name) ? '' : (c.built.errors[f.name] ?? (error && error.field === f.name ? error.message : ''));
+      const errEl = document.getElementById(`bf-${f.name}-error`);
+      if (errEl) errEl.textContent = msg;
+      mark(document.getElementById(`bf-${f.name}`), msg);
+    }
+    const input = el<HTMLInputElement>('coin-input');
+    const searching = !this.#coin && input.value.trim() !== '' && document.activeElement === input && !this.#submitted;
+    const coinError =
+      error && (error.field === 'coin' || error.field === 'coins') && !searching && (this.#shows('coin') || this.#shows('coins')) ? error.message : '';
+    el('coin-error').textContent = this.#searchError || coinError;
+    mark(input, coinError);
+    el('builder-error').textContent = error && !error.field ? `${error.code} ${error.message}` : '';
   }
 
   /** The first field the check found wrong, focused; false when none. */
@@ -302,7 +360,9 @@ export class BuilderSection {
   async #insert(): Promise<void> {
     const button = el('builder-insert');
     if (isBusy(button)) return;
+    this.#submitted = true;
     const c = await this.#checkNow();
+    this.#showErrors();
     if (!c || this.#focusProblem(c)) {
       show(el('builder-message'), { tone: 'error', text: 'The formula needs fixing first: see the fields marked above.' });
       return;
@@ -326,7 +386,9 @@ export class BuilderSection {
   async #tryIt(): Promise<void> {
     const button = el('builder-try');
     if (isBusy(button) || !this.#fn) return;
+    this.#submitted = true;
     const c = await this.#checkNow();
+    this.#showErrors();
     if (!c || this.#focusProblem(c)) {
       show(el('builder-message'), { tone: 'error', text: 'The formula needs fixing first: see the fields marked above.' });
       return;

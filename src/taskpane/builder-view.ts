@@ -55,6 +55,8 @@ export function fieldElement(f: Field): HTMLElement {
   }
   control.id = id;
   control.setAttribute('aria-describedby', `${id}-hint ${id}-error`);
+  // Required is said here and by "(optional)" on the others; "is required" shows as an error only once the field was touched.
+  if (f.required && f.kind !== 'coins') control.setAttribute('aria-required', 'true');
   const hint = document.createElement('p');
   hint.className = 'hint';
   hint.id = `${id}-hint`;
