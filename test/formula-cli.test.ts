@@ -206,6 +206,15 @@ test('formulas around CRYPTO calls answer as in the preview: arithmetic, TODAY()
   assert.equal((ref.out as { error: string }).error, '#REF!');
 });
 
+test('an unquoted coin or one in curly quotes is #NAME? saying how to quote it, not "wrong type" #VALUE!', async () => {
+  const r = await run(['=CRYPTO.PRICE(bitcoin)', '=CRYPTO.PRICE(“bitcoin”)']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(lines(r.stdout), [
+    { error: '#NAME?', message: '"bitcoin" is not a defined name: put text in double quotes, e.g. "bitcoin"' },
+    { error: '#NAME?', message: 'Use straight double quotes (") around text, not “ ”' },
+  ]);
+});
+
 test('--date-system 1904: DATE, TODAY and YEAR follow the workbook\'s system as the CRYPTO functions do, so a dated formula asks about the same day', async () => {
   const dated = [
     '=CRYPTO.HISTORICAL("bitcoin",DATE(2024,1,1))', // one call: DATE bound as a literal

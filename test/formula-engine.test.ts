@@ -129,6 +129,19 @@ test('an error argument is the CRYPTO call\'s result, as Excel does not call a c
   assert.equal(f('=CRYPTO.PRICE(A4)'), 5);
 });
 
+test('an undefined name is #NAME? saying to put text in double quotes; text in curly quotes, to use straight ones (both were "wrong type" in a CRYPTO call)', () => {
+  const f = sheet({}, { PRICE: [[5]] });
+  const unquoted = { error: '#NAME?', message: '"bitcoin" is not a defined name: put text in double quotes, e.g. "bitcoin"' };
+  const curly = { error: '#NAME?', message: 'Use straight double quotes (") around text, not “ ”' };
+  assert.deepEqual(f('=CRYPTO.PRICE(bitcoin)'), unquoted);
+  assert.deepEqual(f('=bitcoin*2'), unquoted);
+  assert.deepEqual(f('=CRYPTO.PRICE(“bitcoin”)'), curly);
+  assert.deepEqual(f('=CRYPTO.PRICE(“bitcoin cash”)'), curly, 'two names around a space: the name is the error, not the intersection');
+  assert.deepEqual(f('=CRYPTO.PRICE(‘bitcoin’)'), curly);
+  assert.equal(f('=CRYPTO.PRICE("“bitcoin”")'), 5, 'curly quotes inside text are text');
+  assert.equal(f('=LET(coin,"bitcoin",LEN(coin))'), 7, 'a LET name is defined');
+});
+
 test('dates in UTC: TODAY, DATE, EOMONTH, EDATE, YEAR; text dates in arithmetic', () => {
   const f = sheet({});
   assert.equal(f('=TODAY()'), 46037, '2026-01-15');

@@ -183,7 +183,7 @@ class Run implements Context {
     }
     if (kind === 'name') {
       if (/^(TRUE|FALSE)$/i.test(text)) return /^TRUE$/i.test(text);
-      return xlError('#NAME?', `Unknown name ${text}`);
+      return unknownName(text);
     }
     if (kind === 'table') return xlError('#REF!', 'Tables are not supported here');
     const parsed = parseA1Ref(text);
@@ -251,7 +251,12 @@ class Run implements Context {
       if (!isRef(a) || !isRef(b)) return xlError('#VALUE!', 'A range (:) joins two references');
       return { kind: 'ref', top: Math.min(a.top, b.top), left: Math.min(a.left, b.left), bottom: Math.max(a.bottom, b.bottom), right: Math.max(a.right, b.right) };
     }
-    if (op === ' ' || op === ',') return xlError('#NULL!', 'Range intersections and unions are not supported here');
+    if (op === ' ' || op === ',') {
+      // An operand's error first: “bitcoin cash” is two names around a space, and its #NAME? says what is wrong.
+      if (isErrorValue(a)) return a;
+      if (isErrorValue(b)) return b;
+      return xlError('#NULL!', 'Range intersections and unions are not supported here');
+    }
     const f = BINARY[op];
     if (!f) return xlError('#VALUE!', `Unknown operator ${op}`);
     return zip2(this.value(a), this.value(b), (x, y) => f(x, y, this.dateSystem));
@@ -296,6 +301,15 @@ const argumentError = (a: ArgumentValue): ErrorValue | undefined => ('value' in 
  * sees plain cells); an entity stays itself (the runtime hands it to an `any` parameter).
  */
 const argumentCell = (v: Value): CellValue => (isEntityValue(v) ? v : plain(v));
+
+/** Quotes a word processor or chat puts around text: Excel reads only straight ones, so the text became a name. */
+const CURLY_QUOTES = /[“”„‟‘’‚‛«»＂″]/;
+
+/** #NAME? for a name nothing defines: most often text typed without its double quotes, or in curly ones. */
+function unknownName(text: string): ErrorValue {
+  if (CURLY_QUOTES.test(text)) return xlError('#NAME?', 'Use straight double quotes (") around text, not “ ”');
+  return xlError('#NAME?', `"${text}" is not a defined name: put text in double quotes, e.g. "${text}"`);
+}
 
 /** A cell reference, a dot, then a field name or a bracketed one: how @borgar/fx tokenizes `A1.Price` (a name) and `A1.[Market cap]` (a structured reference). */
 const FIELD_ACCESS = /^(\$?[A-Z]{1,3}\$?\d+)\.(?:\[([^\]]+)\]|([^.[\]]+))$/i;
