@@ -83,16 +83,15 @@ async function settle(page: Page) {
 }
 
 /**
- * Every error text in the builder, and every control marked invalid. The pane
- * marks a control with a bare aria-invalid attribute (test/workbook-day.test.ts
- * holds it to ""): its presence is what is checked here.
+ * Every error text in the builder, and every control marked invalid
+ * (aria-invalid="true"; a field without a problem has no such attribute).
  */
 async function shownErrors(page: Page): Promise<{ errors: string[]; invalid: string[] }> {
   return page.evaluate(() => {
     const section = document.getElementById('builder-section')!;
     return {
       errors: [...section.querySelectorAll('.field-error')].map((e) => `${e.id}: ${e.textContent ?? ''}`).filter((s) => !s.endsWith(': ')),
-      invalid: [...section.querySelectorAll('[aria-invalid]')].map((e) => e.id),
+      invalid: [...section.querySelectorAll('[aria-invalid]')].map((e) => `${e.id}=${e.getAttribute('aria-invalid')}`),
     };
   });
 }
@@ -121,7 +120,7 @@ describe('formula builder in the pane', { timeout: 180_000 }, () => {
     await coinBox(page).fill('');
     await settle(page);
     assert.match(await text(page, 'coin-error'), /^coin is required/);
-    assert.notEqual(await coinBox(page).getAttribute('aria-invalid'), null, 'marked invalid');
+    assert.equal(await coinBox(page).getAttribute('aria-invalid'), 'true', 'marked invalid ("true": ARIA reads a bare attribute as false)');
     // A coin picked: the error is gone.
     await coinBox(page).fill('bitcoin');
     await page.getByRole('option', { name: /^Bitcoin \(BTC\)/ }).first().click();
@@ -153,7 +152,7 @@ describe('formula builder in the pane', { timeout: 180_000 }, () => {
     await page.getByRole('button', { name: 'Insert', exact: true }).click();
     await until('the coin error', async () => (await text(page, 'coin-error')) !== '');
     assert.match(await text(page, 'coin-error'), /^coin is required/);
-    assert.notEqual(await coinBox(page).getAttribute('aria-invalid'), null, 'marked invalid');
+    assert.equal(await coinBox(page).getAttribute('aria-invalid'), 'true', 'marked invalid ("true": ARIA reads a bare attribute as false)');
     assert.equal(await page.evaluate(() => document.activeElement?.id), 'coin-input');
     assert.match(await text(page, 'builder-message'), /needs fixing first/);
     await page.context().close();
@@ -171,7 +170,7 @@ describe('formula builder in the pane', { timeout: 180_000 }, () => {
     await page.getByRole('button', { name: 'Insert', exact: true }).click();
     await until('the start error', async () => (await text(page, 'bf-start-error')) !== '');
     assert.match(await text(page, 'bf-start-error'), /^start is required/);
-    assert.notEqual(await byId(page, 'bf-start').getAttribute('aria-invalid'), null, 'marked invalid');
+    assert.equal(await byId(page, 'bf-start').getAttribute('aria-invalid'), 'true', 'marked invalid');
     assert.equal(await page.evaluate(() => document.activeElement?.id), 'bf-start');
     // Typed into: a wrong date says so as it is typed, a good one clears it.
     await page.getByRole('textbox', { name: 'Start', exact: true }).fill('2024-02-30');

@@ -143,7 +143,7 @@ describe('Insert formula', () => {
     await p.getByRole('combobox', { name: 'Formula', exact: true }).selectOption('OHLCV');
     await p.getByRole('textbox', { name: 'Start', exact: true }).fill('2024-02-30');
     await until('the field error', async () => /start is not a date that exists/.test((await p.locator('#bf-start-error').textContent()) ?? ''));
-    assert.equal(await p.getByRole('textbox', { name: 'Start', exact: true }).getAttribute('aria-invalid'), '');
+    assert.equal(await p.getByRole('textbox', { name: 'Start', exact: true }).getAttribute('aria-invalid'), 'true');
     await p.getByRole('button', { name: 'Insert', exact: true }).click();
     await until('the refusal', async () => /needs fixing/.test((await p.locator('#builder-message').textContent()) ?? ''));
     assert.equal(await input(page, 'D4'), '');

@@ -330,7 +330,9 @@ export class BuilderSection {
     const c = this.#last;
     if (!c) return;
     const error = c.run?.error ?? null;
-    const mark = (input: Element | null, msg: string) => input?.toggleAttribute('aria-invalid', Boolean(msg));
+    // aria-invalid="true", not a bare attribute: ARIA reads an empty value as false (WAI-ARIA 1.2, aria-invalid),
+    // and the pane's red border matches [aria-invalid='true'] only, as the settings and snapshot fields set it.
+    const mark = (input: Element | null, msg: string) => (msg ? input?.setAttribute('aria-invalid', 'true') : input?.removeAttribute('aria-invalid'));
     for (const f of this.#fields) {
       if (f.kind === 'coin') continue;
       const msg = !this.#shows(f.name) ? '' : (c.built.errors[f.name] ?? (error && error.field === f.name ? error.message : ''));
