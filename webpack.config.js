@@ -24,8 +24,10 @@ import { tsImport } from 'tsx/esm/api';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const pkg = JSON.parse(readFileSync(path.join(here, 'package.json'), 'utf8'));
+/** The development URL and its port rule, shared with scripts/start.ts (the manifest it sideloads). */
+const devUrls = await tsImport('./scripts/dev-url.ts', import.meta.url);
 /** The development URL the sources name (manifest.xml, each @helpurl); rewritten when DEV_SERVER_PORT differs. */
-const DEV_URL = `https://localhost:${pkg.config.dev_server_port}/`;
+const DEV_URL = devUrls.SOURCE_DEV_URL;
 const PROD_URL = (process.env.ADDIN_PUBLIC_URL || 'https://crypto-addin.example.com/').replace(/\/?$/, '/');
 const OFFICE_CDN = 'https://appsforoffice.microsoft.com/lib/1/hosted/office.js';
 /** Every file in src/functions declares custom functions (the Excel glue lives in src/office). */
@@ -210,7 +212,7 @@ export default async (env, options) => {
   const dev = options.mode === 'development';
   const emulatorPort = Number(process.env.EMULATOR_PORT || pkg.config.emulator_port);
   const devServerPort = Number(process.env.DEV_SERVER_PORT || pkg.config.dev_server_port);
-  const devUrl = `https://localhost:${devServerPort}/`;
+  const devUrl = devUrls.devUrl(devServerPort);
   const officeJs = dev && process.env.ADDIN_OFFICE_JS === 'local' ? 'office-js/office.js' : OFFICE_CDN;
   // Excel needs HTTPS with a trusted dev certificate (office-addin-dev-certs); a plain
   // browser demo on Linux runs over HTTP (DEV_HTTPS=false), where no certificate can be trusted without sudo.
