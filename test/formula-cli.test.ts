@@ -215,6 +215,14 @@ test('an unquoted coin or one in curly quotes is #NAME? saying how to quote it, 
   ]);
 });
 
+test('a reference anywhere is the #REF! of =A1, saying there are no cells: in a CRYPTO call, a range, a field, around one (inside a call it was "wrong type" #VALUE!)', async () => {
+  const formulas = ['=A1', '=CRYPTO.OHLCV(A1,"2024-01-01")', '=CRYPTO.PRICE("bitcoin",B1)', '=CRYPTO.PRICE(A1:B2)', '=CRYPTO.QUOTE(A1:A3,"price")', '=CRYPTO.PRICE(A:A)', '=CRYPTO.PRICE(A1.Price)', '=SUM(A1:A3)*CRYPTO.PRICE("bitcoin")'];
+  const r = await run(formulas);
+  assert.equal(r.code, 0, r.stderr);
+  const noCells = { error: '#REF!', message: 'The formula CLI has no cells: give values, not references' };
+  for (const [i, out] of lines(r.stdout).entries()) assert.deepEqual(out, noCells, formulas[i]);
+});
+
 test('--date-system 1904: DATE, TODAY and YEAR follow the workbook\'s system as the CRYPTO functions do, so a dated formula asks about the same day', async () => {
   const dated = [
     '=CRYPTO.HISTORICAL("bitcoin",DATE(2024,1,1))', // one call: DATE bound as a literal

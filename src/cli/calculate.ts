@@ -161,6 +161,9 @@ function resultGrid(result: FormulaResult): ResultGrid {
 const MAX_ROUNDS = 16;
 const NO_CELLS = xlError('#REF!', 'The formula CLI has no cells: give values, not references');
 
+/** An argument read from cells: the engine names their address. */
+const isReference = (a: ArgumentValue): boolean => 'address' in a && a.address !== undefined;
+
 async function evaluateFormula(host: CalculationHost, metas: readonly FunctionMeta[], text: string, opts: CalculateOptions): Promise<Outcome> {
   engine ??= new Engine(metas);
   const byId = new Map(metas.map((m) => [m.id.toUpperCase(), m]));
@@ -173,6 +176,8 @@ async function evaluateFormula(host: CalculationHost, metas: readonly FunctionMe
     dateSystem: host.settings.dateSystem,
     started: [] as Promise<void>[],
     customFunction(id: string, args: ArgumentValue[]): ResultGrid | null {
+      // The CLI has no cells: a reference is the #REF! of =A1, a range too (marshalled, it was "one value, not a range" or a bare #VALUE!).
+      if (args.some(isReference)) return [[NO_CELLS]];
       const key = `${id}\u0000${JSON.stringify(args)}`;
       const known = answers.get(key);
       if (known) return known;
