@@ -1,7 +1,7 @@
 /**
  * "Did you mean": the coin a user most likely meant comes first (review F8).
  * Small scripted maps and rank books, no HTTP; the same on the demo data:
- * client-quotes.test.ts, formulas-market.test.ts.
+ * client-quotes.test.ts, formulas-market.test.ts, formulas-chains.test.ts.
  *
  *   node --import tsx --test test/coin-suggestions.test.ts
  */
@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { CoinMap, RankBook } from '../src/client/coin-map';
 import { editDistance, nearness, suggest } from '../src/client/coin-resolver';
 import type { CoinRef } from '../src/client/coin-ref';
+import { closestChains } from '../src/formulas/chains';
 
 const coin = (id: number, slug: string, symbol: string | null, name: string): CoinRef => ({ id, slug, symbol, name });
 /** A rank book that knows these ranks (null: known to be unranked). */
@@ -138,5 +139,16 @@ describe('suggest: the coin the user most likely meant first', () => {
     assert.deepEqual(slugs(suggest(map, 'bitco', ranks)).slice(0, 2), ['bitcoin', 'bitcoin-cash']);
     assert.equal(suggest(map, 'solana token', ranks)[0]?.slug, 'solana');
     assert.deepEqual(suggest(map, 'zzzzzzzz', ranks), []);
+  });
+});
+
+describe('closestChains', () => {
+  const chain = (id: number, slug: string, name: string) => ({ id, slug, name });
+  const chains = [chain(1, 'bitcoin', 'Bitcoin'), chain(19, 'litecoin', 'Litecoin'), chain(20, 'dogecoin', 'Dogecoin'), chain(2, 'ethereum', 'Ethereum')];
+  test('a swap of two letters is one edit: "litceoin" is Litecoin first, not Bitcoin', () => {
+    assert.equal(closestChains('litceoin', chains)[0], 'Litecoin');
+    assert.equal(closestChains('etheruem', chains)[0], 'Ethereum');
+    assert.equal(closestChains('etherium', chains)[0], 'Ethereum');
+    assert.equal(closestChains('litceoin', chains).length, 3, 'three names, as before');
   });
 });

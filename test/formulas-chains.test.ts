@@ -60,6 +60,9 @@ describe('BLOCKCHAINS and BLOCKCHAIN', () => {
     assert.equal(logged?.code, 'NOT_FOUND');
     const arb = await failure('=CRYPTO.TVL("arbitrun")');
     assert.match(arb.message, /closest: Arbitrum/);
+    // a swap of two letters is one edit: Litecoin first, not Bitcoin (two edits either way by plain Levenshtein)
+    const ltc = await failure('=CRYPTO.BLOCKCHAIN("litceoin")');
+    assert.match(ltc.message, /closest: Litecoin, /);
     const fld = await failure('=CRYPTO.BLOCKCHAIN("ethereum","tvl")');
     assert.equal(fld.error, '#VALUE!');
     assert.match(fld.message, /marketCap/);

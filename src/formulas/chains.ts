@@ -8,6 +8,7 @@
 import { DAY_MS, startOfUtcDay } from '../api/utc-day';
 import { ENDPOINTS } from '../api/endpoints';
 import type { Blockchain, BlockchainMapItem } from '../api/records';
+import { editDistance } from '../client/coin-resolver';
 import { choiceArg, choicesOf, fieldArg, headersArg, scalar, textArg, type Arg } from './args';
 import {
   dateCell, decimalCell, recordCells, formulaError, invalidValue, numberCell, table, textCell, type Cell, type Grid,
@@ -20,26 +21,13 @@ import type { Catalog, FormulaContext } from './host';
 const norm = (s: string) => s.trim().toLowerCase();
 const squash = (s: string) => norm(s).replace(/[^a-z0-9]/g, '');
 
-/** Edit distance (two-row Levenshtein), for "did you mean". */
-function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = cur;
-  }
-  return prev[b.length];
-}
-
-/** Up to `n` chain names closest to the input: substring matches first, then by edit distance. */
+/** Up to `n` chain names closest to the input: substring matches first, then by edit distance (a swap of two letters is one edit, as for coins). */
 export function closestChains(input: string, chains: readonly BlockchainMapItem[], n = 3): string[] {
   const q = squash(input);
   const scored = chains.map((c) => {
     const keys = [squash(c.name), squash(c.slug)];
     const contains = q.length > 0 && keys.some((k) => k.includes(q) || q.includes(k));
-    const d = Math.min(...keys.map((k) => distance(q, k)));
+    const d = Math.min(...keys.map((k) => editDistance(q, k)));
     return { name: c.name, score: (contains ? 0 : 1000) + d };
   });
   return scored.sort((a, b) => a.score - b.score || a.name.localeCompare(b.name)).slice(0, n).map((s) => s.name);
