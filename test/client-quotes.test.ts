@@ -67,6 +67,26 @@ describe('resolution', () => {
     seenErrors.push(all[1] as ApiError);
   });
 
+  test('unknown coin: the coin the user most likely meant is suggested first (review F8), ranks known or not', async () => {
+    const cases: [string, string, RegExp][] = [
+      ['bitcon', 'bitcoin', /Did you mean bitcoin \(BTC\)/],
+      ['bitocin', 'bitcoin', /Did you mean bitcoin \(BTC\)/],
+      ['solano', 'solana', /Did you mean solana \(SOL\)/],
+      ['etherium', 'ethereum', /Did you mean ethereum \(ETH\)/],
+    ];
+    const cold = r.client(); // no rank known yet: nearness alone
+    const warm = r.client();
+    await warm.quote('bitcoin'); // reads the first page of the markets list: the top coins' ranks
+    for (const c of [cold, warm]) {
+      for (const [input, first, message] of cases) {
+        const e = await rejects(c.resolveCoin(input), 'UNKNOWN_COIN');
+        assert.equal(e.suggestions?.[0]?.slug, first, `${input}: ${e.message}`);
+        assert.match(e.message, message);
+        assert.ok((e.suggestions?.length ?? 0) <= 3);
+      }
+    }
+  });
+
   test('an ambiguous symbol resolves to the higher-ranked coin and is recorded', async () => {
     // find every symbol the map holds more than once, and the expected winner from the listing
     const bySymbol = new Map<string, CurrencyMapItem[]>();

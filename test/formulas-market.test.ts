@@ -48,6 +48,12 @@ describe('PRICE', () => {
     assert.equal(o.error, '#N/A');
     assert.match(o.message, /bitcoinn/);
     assert.match(o.message, /bitcoin/i);
+    // the obvious coin first, not after obscure ones whose symbols begin the input (review F8)
+    for (const [input, first] of [['bitcon', 'bitcoin (BTC)'], ['bitocin', 'bitcoin (BTC)'], ['solano', 'solana (SOL)'], ['etherium', 'ethereum (ETH)']]) {
+      const e = await calc(`=CRYPTO.PRICE("${input}")`);
+      assert.ok('error' in e && e.error === '#N/A', input);
+      assert.ok(e.message.startsWith(`Unknown coin "${input}". Did you mean ${first}`), e.message);
+    }
   });
 
   test('an unknown currency is #VALUE! naming the codes the fiat list has; a non-code names the form', async () => {
