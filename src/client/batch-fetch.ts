@@ -246,7 +246,9 @@ export class BatchFetch {
           this.#list.load({ id, caller, signal }).then(
             (r) => {
               if (!r) return; // not in the list: a profile, below (the quote itself was kept: onQuote)
-              settle(id, r.stale ? { ...r.quote, stale: true } : r.quote);
+              // An item that could not be read costs its own coin, as on a markets page (took, above).
+              if ('unreadable' in r) settle(id, this.#quotes.fallback(id, currency, r.unreadable));
+              else settle(id, r.stale ? { ...r.quote, stale: true } : r.quote);
             },
             (e: unknown) => {
               failure ??= e;

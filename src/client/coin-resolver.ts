@@ -23,7 +23,7 @@
 import { ApiError, abortedError, hasCode, routeUnavailable } from './api-error';
 import { canonicalRequest } from './canonical-request';
 import { abortable } from './cancellation';
-import { LIST_IDS, type ListKey, type ListQuote } from './list-quotes';
+import { LIST_IDS, type ListKey, type ListResult } from './list-quotes';
 import { describeCoin, type Ambiguity, type CoinRef } from './coin-ref';
 import { MARKETS_PAGE_SIZE, type CoinMap, type RankBook } from './coin-map';
 import type { CallOptions, Requester } from './types';
@@ -43,7 +43,7 @@ export interface ResolverDeps {
   /** The request lifecycle: listing pages and profiles. */
   requester: Requester;
   /** The list of currencies by ids (list-quotes.ts), for a key without the markets list; the client learns ranks from its answers. */
-  list?: { load(key: ListKey): Promise<ListQuote | null> };
+  list?: { load(key: ListKey): Promise<ListResult> };
 }
 
 /** Pages of the markets list read to settle an ambiguous symbol before falling back to profiles. */
@@ -238,14 +238,15 @@ export class CoinResolver {
   /**
    * Ask the list of currencies for the candidates, with the prices asked at the
    * moment (list-quotes.ts; the client learns their ranks from the answer):
-   * whether it listed any.
+   * whether it listed any it could read.
    */
   async #ranksFromList(cands: readonly CoinRef[], o: ResolveOptions): Promise<boolean> {
     const list = this.#deps.list;
     if (!list) return false;
     try {
       const found = await Promise.all(cands.slice(0, LIST_IDS).map((c) => list.load({ id: c.id, caller: o.caller, signal: o.signal })));
-      return found.some((q) => q !== null);
+      // A candidate whose item could not be read taught no rank: as if not listed.
+      return found.some((q) => q !== null && 'quote' in q);
     } catch (e) {
       if (routeUnavailable(e)) return false; // profiles, then
       throw e;

@@ -9,15 +9,20 @@
  * workload).
  * The coin resolver asks here too (the ranks of an ambiguous symbol's
  * candidates): its ids join the same requests.
+ * A coin whose item came but could not be read (api/read-data.ts sets it
+ * aside as rejected) is answered with that item's error, for it alone: not
+ * "not in the list", which would ask its profile (a credit) and lose the reason.
  */
 import DataLoader from 'dataloader';
 import { ENDPOINTS } from '../api/endpoints';
+import type { RejectedItem } from '../api/read-data';
 import type { CurrencyListItem } from '../api/records';
+import { type ApiError, unreadableItemError } from './api-error';
 import { canonicalRequest } from './canonical-request';
 import { quoteFromListItem, type Quote } from './quote';
 import { QUIET_MS, whenQuiet } from './quiet';
 import { SharedWork } from './shared-work';
-import type { Requester } from './types';
+import type { Answer, Requester } from './types';
 
 /** Coins per request: the endpoint table's currencyIds limit. */
 export const LIST_IDS = ENDPOINTS.currencyList.params.currencyIds.max;
@@ -31,12 +36,20 @@ export interface ListKey {
   signal?: AbortSignal;
 }
 
-/** A coin's quote from the list, with its answer's fetch time (null: the list did not have it). */
+/** A coin's quote from the list, with its answer's fetch time. */
 export interface ListQuote {
   quote: Quote;
   fetchedAt: number;
   stale: boolean;
 }
+
+/** A coin whose item the list answered but could not be read: why (api-error.ts unreadableItemError). */
+export interface UnreadableListItem {
+  unreadable: ApiError;
+}
+
+/** What the list says of a coin: its quote, its unreadable item, or null (the list did not have it). */
+export type ListResult = ListQuote | UnreadableListItem | null;
 
 export interface ListQuotesSource {
   requester: Requester;
@@ -48,40 +61,43 @@ export interface ListQuotesSource {
 
 export class ListQuotes {
   readonly #src: ListQuotesSource;
-  readonly #loader: DataLoader<ListKey, ListQuote | null, ListKey>;
+  readonly #loader: DataLoader<ListKey, ListResult, ListKey>;
   #asked = 0;
 
   constructor(src: ListQuotesSource) {
     this.#src = src;
-    this.#loader = new DataLoader<ListKey, ListQuote | null, ListKey>((keys) => this.#batch(keys), {
+    this.#loader = new DataLoader<ListKey, ListResult, ListKey>((keys) => this.#batch(keys), {
       cache: false,
       batchScheduleFn: (send) => whenQuiet(send, { asked: () => this.#asked, busy: () => this.#src.gathering(), quietMs: QUIET_MS, maxMs: MAX_GATHER_MS }),
     });
   }
 
-  load(key: ListKey): Promise<ListQuote | null> {
+  /** Rejects only when the coin's request failed; an item that could not be read is its UnreadableListItem. */
+  load(key: ListKey): Promise<ListResult> {
     this.#asked++;
     return this.#loader.load(key);
   }
 
   /** Every id gathered, LIST_IDS a request (chunked here, not by DataLoader: ids that come while a full batch waits join the last one). */
-  async #batch(keys: readonly ListKey[]): Promise<(ListQuote | null | Error)[]> {
+  async #batch(keys: readonly ListKey[]): Promise<(ListResult | Error)[]> {
     const ids = [...new Set(keys.map((k) => k.id))].sort((a, b) => a - b);
     // The requests stop only when every asker has gone.
     const work = new SharedWork();
     for (const k of keys) work.join(k.signal);
-    const answers = new Map<number, ListQuote | Error>();
+    const answers = new Map<number, ListQuote | UnreadableListItem | Error>();
     const chunks: number[][] = [];
     for (let i = 0; i < ids.length; i += LIST_IDS) chunks.push(ids.slice(i, i + LIST_IDS));
     await Promise.all(
       chunks.map(async (chunk) => {
         try {
-          const a = await this.#src.requester.request(canonicalRequest('currencyList', undefined, { currencyIds: chunk.join(',') }), { caller: keys[0].caller, signal: work.signal });
+          const a = await this.#ask(chunk, keys[0].caller, work.signal);
           for (const it of a.entry.data as readonly CurrencyListItem[]) {
             const q: ListQuote = { quote: quoteFromListItem(it, a.entry.timestamp), fetchedAt: a.entry.fetchedAt, stale: a.stale };
             answers.set(it.id, q);
             this.#src.onQuote?.(q);
           }
+          // An item that came but could not be read is its coin's error, not "not in the list" (a profile, its reason lost).
+          for (const bad of rejectedOf(a)) if (bad.id !== null && !answers.has(bad.id)) answers.set(bad.id, { unreadable: unreadableItemError(bad, 'currencyList') });
         } catch (e) {
           const err = e instanceof Error ? e : new Error(String(e));
           for (const id of chunk) answers.set(id, err);
@@ -90,4 +106,17 @@ export class ListQuotes {
     );
     return keys.map((k) => answers.get(k.id) ?? null);
   }
+
+  /**
+   * The list's answer for `ids`. One with items that could not be read, still fresh in the response cache, is
+   * asked again, once: a bad answer never outlives itself (as batch-fetch.ts #page, historical-batcher.ts).
+   */
+  async #ask(ids: readonly number[], caller: string | undefined, signal: AbortSignal): Promise<Answer> {
+    const cr = canonicalRequest('currencyList', undefined, { currencyIds: ids.join(',') });
+    const a = await this.#src.requester.request(cr, { caller, signal });
+    if (rejectedOf(a).length === 0 || !a.fromCache || a.stale) return a;
+    return this.#src.requester.request(cr, { caller, signal, force: true });
+  }
 }
+
+const rejectedOf = (a: Answer): readonly RejectedItem[] => a.entry.rejected ?? [];
