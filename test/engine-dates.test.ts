@@ -102,6 +102,10 @@ test('TEXT under a date format shows the 1904 workbook\'s day; under a number fo
   assert.equal(in1904('=TEXT(TODAY(),"yyyy-mm-dd")'), '2026-01-15');
   assert.equal(in1904('=TEXT(43830,"0")'), '43830');
   assert.equal(workbook('1900')('=TEXT(43830,"yyyy-mm-dd")'), '2019-12-31');
+  // An elapsed time reads no day: 1.5 is 36 hours in either system (it was 35124:00 in 1904).
+  assert.equal(in1904('=TEXT(1.5,"[h]:mm")'), '36:00');
+  assert.equal(in1904('=TEXT(0.75,"[mm]:ss")'), '1080:00');
+  assert.equal(in1904('=TEXT(1.5,"hh:mm")'), '12:00');
 });
 
 test('formulajs\'s date functions (WEEKNUM, WORKDAY, NETWORKDAYS, DATEDIF) read and return the 1904 workbook\'s serials', () => {

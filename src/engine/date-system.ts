@@ -8,6 +8,7 @@
  * The offset is the add-in's own (serialFrom/serialIn, formulas/cells.ts);
  * this adds the lower limit: in either system a serial below 0 is no date.
  */
+import { isDateFormat } from 'numfmt';
 import { serialFrom, serialIn, type DateSystem } from '../formulas/cells';
 
 export type { DateSystem };
@@ -24,4 +25,19 @@ export function workbookSerial(serial1900: number, system: DateSystem): number |
 /** A serial the workbook holds, as the 1900-system serial the functions compute with; null before the system's first day. */
 export function serial1900(serial: number, system: DateSystem): number | null {
   return serial < 0 ? null : serialFrom(serial, system);
+}
+
+/** An elapsed-time token ([h], [mm], [ss]): the format counts a duration, not a day's clock. */
+const ELAPSED = /\[(h+|m+|s+)\]/i;
+
+/**
+ * The number numfmt (which reads serials in the 1900 system only) should format
+ * under `code`: a calendar format's 1900 serial, so a 1904 workbook shows its own
+ * day; the number itself for a number format or an elapsed time ([h]:mm counts
+ * 1.5 as 36:00 in either system: no day is read). Before the system's first day,
+ * the number as it is. TEXT and the preview's cells both format through this.
+ */
+export function serialToFormat(code: string, n: number, system: DateSystem): number {
+  if (system === '1900' || !isDateFormat(code) || ELAPSED.test(code)) return n;
+  return serial1900(n, system) ?? n;
 }

@@ -6,9 +6,9 @@
  * one value is lifted over an array argument, as Excel does.
  */
 import * as formulajs from '@formulajs/formulajs';
-import { format as formatNumber, isDateFormat } from 'numfmt';
+import { format as formatNumber } from 'numfmt';
 import { def, lifted, type Context, type FunctionDef } from './function-def';
-import { serial1900, workbookSerial, type DateSystem } from './date-system';
+import { serial1900, serialToFormat, workbookSerial, type DateSystem } from './date-system';
 import { NUM, finite, isErrorValue, isGrid, isOmitted, mapGrid, plain, serialOf, toNumber, toText, xlError, type ErrorValue, type Grid, type Result, type Value } from './values';
 
 /** An error handed to formulajs: its code as the message (formulajs compares messages), ours kept beside it. */
@@ -76,7 +76,7 @@ function call(f: (...args: unknown[]) => unknown, args: unknown[]): Value | Grid
  * workbook's serial under a date format is first its 1900 one.
  */
 function formatted(code: string, n: number, system: DateSystem): string {
-  return formatNumber(code, isDateFormat(code) ? (serial1900(n, system) ?? n) : n);
+  return formatNumber(code, serialToFormat(code, n, system));
 }
 
 /** TEXT(value, format_text) with Excel's format codes (numfmt, MIT). */

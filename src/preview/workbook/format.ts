@@ -11,10 +11,10 @@
  * A date format shows the day the serial is in the workbook's date system:
  * numfmt reads serials in the 1900 system only ("it does not support the 1904
  * date system", its README), so a 1904 workbook's serial is first read as its
- * 1900 one (serial1900, src/engine/date-system.ts), as the engine's TEXT does.
+ * 1900 one (serialToFormat, src/engine/date-system.ts; an elapsed time such as [h]:mm is left as it is), as the engine's TEXT does.
  */
-import { format as formatNumber, isDateFormat } from 'numfmt';
-import { serial1900, type DateSystem } from '../../engine/date-system';
+import { format as formatNumber } from 'numfmt';
+import { serialToFormat, type DateSystem } from '../../engine/date-system';
 import { isEntityValue, isErrorValue, isFormattedNumber, type Value } from '../../engine/values';
 
 /** Named formats the templates and the format buttons use. */
@@ -39,7 +39,7 @@ export const formatCode = (f: NumberFormat | string): string => (Object.hasOwn(F
 
 function applyCode(code: string, n: number, dates: DateSystem): string {
   try {
-    return formatNumber(code, isDateFormat(code) ? (serial1900(n, dates) ?? n) : n);
+    return formatNumber(code, serialToFormat(code, n, dates));
   } catch {
     return formatNumber(GENERAL, n); // a format code numfmt cannot read shows the number in General
   }
