@@ -6,7 +6,7 @@
 import { ENDPOINTS } from '../api/endpoints';
 import type { Candle, HistoricalItem, Performance } from '../api/records';
 import type { Fetched } from '../client';
-import { isDepthLimit } from '../client/api-error';
+import { hasCode, isDepthLimit } from '../client/api-error';
 import {
   choiceArg, choicesOf, coinArg, currencyArg, dateArg, fieldArg, flatValues, headersArg, rangeArgs, type Arg,
 } from './args';
@@ -17,7 +17,7 @@ import {
 import { isIsoCurrency } from './currency';
 import { chartRange } from './global';
 import type { Catalog, FormulaContext } from './host';
-import { candleRefusal, checkCandleReach, checkSparklineReach, planName, sparklineReachMessage } from './reach';
+import { candleRefusal, checkCandleReach, checkSparklineReach, noHistoricalDay, planName, sparklineReachMessage } from './reach';
 
 const HOUR = 3_600_000;
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -155,7 +155,9 @@ async function historical(ctx: FormulaContext, coin: Arg, date: Arg, field: Arg,
   // Money fields in another fiat are refused; supply and time are the same in any currency.
   const cur = f === 'price' || f === 'marketCap' || f === 'volume24h' ? historyCurrency(code, 'HISTORICAL', true) : code === 'EUR' ? 'EUR' : 'USD';
   const ref = await ctx.client.resolveCoin(input);
-  const item = await ctx.client.historical({ date: at, currency: cur, id: ref.id, name: ref.name });
+  const item = await ctx.client.historical({ date: at, currency: cur, id: ref.id, name: ref.name }).catch((e: unknown) =>
+    hasCode(e, 'NOT_FOUND') ? noHistoricalDay(ctx, ref, at, e) : Promise.reject(e),
+  );
   return HISTORICAL_FIELDS[f](item);
 }
 

@@ -12,6 +12,8 @@
  * | OHLCV: 403 PLAN_LIMIT_EXCEEDED                                    | #N/A with the service's words and the way out       |
  * | OHLCV/SPARKLINE: the whole range before the coin's history        | #N/A "no bitcoin candles between A and B; its       |
  * |                                                                   | history starts D" (one 1-credit request finds D)    |
+ * | HISTORICAL: no item for a day before the coin's history           | #N/A "no Bitcoin data on A; its history starts D"   |
+ * |                                                                   | (the same request, made on that failure only)       |
  * | the range starts before the coin's history and ends after it      | partial: from its first candle, as STOCKHISTORY     |
  * | OHLCV daily/weekly/monthly: the answer starts later than asked     | partial, read as the history start (see below)      |
  * | the range ends after now                                          | up to the current, incomplete candle                |
@@ -113,6 +115,17 @@ export function hourlyReachMessage(plan: string | undefined, firstHour: number, 
 export function noHistoryMessage(name: string, span: { start: number; end: number }, historyStart: number | null): string {
   const between = `No ${name} candles between ${isoDay(span.start)} and ${isoDay(span.end - 1)}`;
   return historyStart === null ? `${between}; the service has none from ${isoDay(span.start)} on` : `${between}; its history starts ${isoDay(historyStart)}`;
+}
+
+/**
+ * HISTORICAL found no item for `day` (NOT_FOUND): when the coin's daily history starts later,
+ * the cell says when, as OHLCV's does (one 1-credit request, on this failure only); else the
+ * service's own "no data" stands.
+ */
+export async function noHistoricalDay(ctx: FormulaContext, coin: { id: number; name: string }, day: number, notFound: unknown): Promise<never> {
+  const start = await firstDailyCandle(ctx, coin.id, day).catch(() => null);
+  if (start !== null && dayOf(start) > dayOf(day)) throw formulaError('NOT_FOUND', `No ${coin.name} data on ${isoDay(day)}; its history starts ${isoDay(start)}`);
+  throw notFound;
 }
 
 /**
