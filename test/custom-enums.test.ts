@@ -122,6 +122,13 @@ test('free text the formulas took before still works: aliases and STOCKHISTORY\'
     const o = await calculate(s.host, f);
     assert.ok('value' in o, `${f}: ${JSON.stringify(o).slice(0, 200)}`);
   }
+  // The period words OHLCV takes name the same spans in GAINERS, LOSERS and TVLCHANGE (newcomer review F19).
+  for (const [word, code, f] of [['weekly', '7d', 'GAINERS'], ['Monthly', '30d', 'LOSERS'], ['daily', '24h', 'GAINERS']] as const) {
+    assert.deepEqual(await calculate(s.host, `=CRYPTO.${f}("${word}",3,0)`), await calculate(s.host, `=CRYPTO.${f}("${code}",3,0)`), `${f} ${word}`);
+  }
+  for (const [word, code] of [['weekly', '7d'], ['quarterly', '90d'], ['yearly', '1y']]) {
+    assert.deepEqual(await calculate(s.host, `=CRYPTO.TVLCHANGE("ethereum","${word}")`), await calculate(s.host, `=CRYPTO.TVLCHANGE("ethereum","${code}")`), word);
+  }
   const monthly = await calculate(s.host, '=CRYPTO.OHLCV("bitcoin","2024-01-01","2024-03-31",2,0,"date")');
   assert.ok('value' in monthly && monthly.value.length === 3, 'interval 2 is monthly');
 });

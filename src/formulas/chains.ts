@@ -122,7 +122,12 @@ async function tvl(ctx: FormulaContext, chain: Arg, start: Arg, end: Arg, header
 }
 
 type TvlPeriod = (typeof ENDPOINTS.tvlChange.params.period.values)[number];
-const TVL_PERIODS: Record<string, TvlPeriod> = { ...choicesOf(ENDPOINTS.tvlChange.params.period.values), '24h': '1d', '1w': '7d', '1m': '30d', '3m': '90d', '12m': '1y', '365d': '1y' };
+// The period words other formulas take ("weekly", "yearly") as well (newcomer review F19).
+const TVL_PERIODS: Record<string, TvlPeriod> = {
+  ...choicesOf(ENDPOINTS.tvlChange.params.period.values),
+  ...{ '24h': '1d', '1w': '7d', '1m': '30d', '3m': '90d', '12m': '1y', '365d': '1y' },
+  ...{ daily: '1d', weekly: '7d', monthly: '30d', quarterly: '90d', yearly: '1y' },
+};
 
 async function tvlChange(ctx: FormulaContext, chain: Arg, period: Arg): Promise<number> {
   const p = choiceArg(period, 'period', TVL_PERIODS, '1d', '"1d" (default), "7d", "30d", "90d" or "1y"');

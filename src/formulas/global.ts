@@ -51,7 +51,8 @@ async function trending(ctx: FormulaContext, headers: Arg): Promise<Grid> {
 }
 
 type Period = (typeof ENDPOINTS.gainersLosers.params.period.values)[number];
-const PERIODS: Record<string, Period> = { ...choicesOf(ENDPOINTS.gainersLosers.params.period.values), '1d': '24h', '1w': '7d', '1m': '30d' };
+// The words OHLCV and RETURNS take are read here too: GAINERS("weekly") was refused while OHLCV took "weekly" (newcomer review F19).
+const PERIODS: Record<string, Period> = { ...choicesOf(ENDPOINTS.gainersLosers.params.period.values), '1d': '24h', '1w': '7d', '1m': '30d', daily: '24h', weekly: '7d', monthly: '30d' };
 const PERIODS_SHOWN = '"24h" (default), "7d" or "30d"';
 
 function movers(type: 'gainers' | 'losers') {
