@@ -92,6 +92,29 @@ test('a call that cannot wait for a slow answer counts the workbook as 1900; the
   assert.deepEqual(calls, ['DATE(1904,1,1)', 'load'], 'still asked once');
 });
 
+test('a 1904 answer that comes after a call went on as 1900 asks for the workbook again, once; a 1900 one or a timely one does not', async () => {
+  // The calls that counted the workbook 1900 answered for days 4 years and 1 day off, with no error: the runtime recalculates.
+  const late: string[] = [];
+  office('1.4', '1904', { slowMs: 60 });
+  const dates = new DateSystemProbe({ onLateAnswer: (d) => late.push(d) });
+  assert.equal(await dates.read(5), '1900', 'this call could not wait');
+  assert.equal(await dates.read(5), '1900', 'nor this one');
+  await new Promise((r) => setTimeout(r, 100));
+  assert.deepEqual(late, ['1904'], 'asked again once');
+  assert.equal(await dates.read(5), '1904');
+  assert.deepEqual(late, ['1904']);
+
+  const none: string[] = [];
+  office('1.4', '1900', { slowMs: 60 });
+  const slow1900 = new DateSystemProbe({ onLateAnswer: (d) => none.push(d) });
+  assert.equal(await slow1900.read(5), '1900');
+  office('1.4', '1904', { slowMs: 10 });
+  const timely = new DateSystemProbe({ onLateAnswer: (d) => none.push(d) });
+  assert.equal(await timely.read(200), '1904', 'waited for');
+  await new Promise((r) => setTimeout(r, 100));
+  assert.deepEqual(none, [], 'a 1900 answer was right all along; a timely one was used');
+});
+
 test('ask() puts the question as the runtime starts; a read after it waits on that answer, not a second one', async () => {
   const calls = office('1.4', '1904', { slowMs: 30 });
   const dates = new DateSystemProbe();

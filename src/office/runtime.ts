@@ -12,6 +12,7 @@ import { CalculationHost } from '../formulas/host';
 import { PriceStream } from '../formulas/live';
 import { loadSettings, type AddinSettings } from './settings';
 import { RuntimeKvStore, StoredKeyStore } from './storage';
+import { recalculateWorkbook } from './workbook-cells';
 import { DateSystemProbe } from './workbook-traits';
 
 /** What a start of the add-in (a workbook opening) keeps when settings rebuild the rest. */
@@ -47,11 +48,16 @@ function build({ store, keys, dateSystem, opening }: Start, settings: AddinSetti
   return { store, keys, dateSystem, opening, settings, client, host, stream };
 }
 
+/** Excel said 1904 after the first cells went on as 1900: every formula again, so none keeps a day 4 years off. */
+function recalculateLate(): void {
+  recalculateWorkbook().catch(() => undefined); // a workbook closing meanwhile: nothing left to correct
+}
+
 export function getRuntime(): Promise<Runtime> {
   if (!current) {
     current = (async () => {
       const store = new RuntimeKvStore();
-      const start: Start = { store, keys: new StoredKeyStore(store), dateSystem: new DateSystemProbe(), opening: { refreshChecked: false } };
+      const start: Start = { store, keys: new StoredKeyStore(store), dateSystem: new DateSystemProbe({ onLateAnswer: recalculateLate }), opening: { refreshChecked: false } };
       void start.dateSystem.ask(); // beside the settings' read: the first cell waits on both, not one after the other
       return build(start, await loadSettings(store));
     })();

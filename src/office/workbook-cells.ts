@@ -62,6 +62,14 @@ function rectOf(address: string): { top: number; left: number; bottom: number; r
   return { top, left, bottom: m[4] ? Number(m[4]) : top, right: m[3] ? col(m[3]) : left };
 }
 
+/** Every formula in every open workbook, dirty or not: re-runs the CRYPTO functions (F9 would not). */
+export async function recalculateWorkbook(): Promise<void> {
+  await Excel.run(async (ctx) => {
+    ctx.workbook.application.calculate(Excel.CalculationType.full);
+    await ctx.sync();
+  });
+}
+
 /** The CRYPTO formula cells in scope, each with its spill, values and number formats. */
 export async function cryptoCells(scope: Scope): Promise<CryptoCell[]> {
   return Excel.run(async (ctx) => {

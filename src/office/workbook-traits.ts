@@ -19,7 +19,10 @@
  *   calculation"). Asked once; a call that cannot wait for the answer (it is
  *   slow) counts the workbook as 1900, Excel's default, while the question
  *   stays open for the calls after it; an answer Excel cannot give at all
- *   (the API fails) is 1900 for good.
+ *   (the API fails) is 1900 for good. When the slow answer turns out to be
+ *   1904, the calls that counted it 1900 answered for the wrong days with no
+ *   error: `onLateAnswer` (the runtime: a full recalculation) has them asked
+ *   again, once.
  */
 import type { DateSystem, WorkbookTraits } from '../formulas/cells';
 
@@ -53,12 +56,23 @@ async function askDateSystem(): Promise<DateSystem> {
 export class DateSystemProbe {
   #answer: Promise<DateSystem> | null = null;
   #known: DateSystem | null = null;
+  /** A call went on as 1900 before Excel said. */
+  #guessed = false;
+  readonly #onLateAnswer: ((d: DateSystem) => void) | undefined;
+
+  /** `onLateAnswer`: Excel said 1904 after some call had gone on as 1900 (called once). */
+  constructor(o: { onLateAnswer?: (d: DateSystem) => void } = {}) {
+    this.#onLateAnswer = o.onLateAnswer;
+  }
 
   /** Ask Excel now, if not asked yet (the runtime asks as it starts, beside reading its settings). */
   ask(): Promise<DateSystem> {
     if (!this.#answer) {
       this.#answer = askDateSystem().catch((): DateSystem => '1900');
-      void this.#answer.then((d) => (this.#known = d));
+      void this.#answer.then((d) => {
+        this.#known = d;
+        if (this.#guessed && d !== '1900') this.#onLateAnswer?.(d);
+      });
     }
     return this.#answer;
   }
@@ -68,7 +82,10 @@ export class DateSystemProbe {
     if (this.#known) return Promise.resolve(this.#known);
     const pending = this.ask();
     return new Promise<DateSystem>((resolve) => {
-      const timer = setTimeout(() => resolve('1900'), waitMs);
+      const timer = setTimeout(() => {
+        this.#guessed = true;
+        resolve('1900');
+      }, waitMs);
       void pending.then((d) => {
         clearTimeout(timer);
         resolve(d);
