@@ -20,14 +20,17 @@ import { rejects, rig, serverData, type Rig } from './client-harness';
 const LIST = ENDPOINTS.currencyList.path;
 const PROFILES = /^\/v3\/currencies\/\d+(\?|$)/;
 
-/** A fetch whose first `times` answers of the list of currencies give coins `ids` a price of the wrong type and leave out `dropped`. */
+/**
+ * A fetch whose first `times` answers of the list of currencies that hold one of coins `ids` give
+ * those a price of the wrong type and leave out `dropped`.
+ */
 function badPriceFor(ids: readonly number[], times = Infinity, dropped: readonly number[] = []): typeof fetch {
   let left = times;
   return async (input, init) => {
     const res = await fetch(input, init);
     if (new URL(String(input)).pathname !== LIST || res.status !== 200) return res;
     const body = (await res.json()) as { data: Record<string, unknown>[] };
-    if (left-- > 0) {
+    if (body.data.some((x) => ids.includes(x.id as number)) && left-- > 0) {
       body.data = body.data.filter((x) => !dropped.includes(x.id as number));
       for (const x of body.data) if (ids.includes(x.id as number)) x.price = true;
     }
@@ -63,8 +66,11 @@ describe('quotes from the list of currencies with an item that could not be read
 
   test('a recalculation asks the list again rather than serving the bad answer from the response cache', async () => {
     const bad = coins[4];
-    const from = r.log.length;
     const c = r.client({ key: 'demo-sandbox', fetch: badPriceFor([bad.id], 1) });
+    // Map and route learned first: on a loaded machine the markets route's 404, arriving after the map,
+    // could send this coin to the list twice in one fill, and the second reader re-asks the fresh bad answer.
+    await c.quote(coins[5].slug);
+    const from = r.log.length;
     await rejects(c.quote(bad.slug), 'UNEXPECTED_RESPONSE');
     assert.equal(listsAsked(from), 1);
     const q = await c.quote(bad.slug);
