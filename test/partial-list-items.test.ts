@@ -15,9 +15,9 @@ import { ENDPOINTS } from '../src/api/endpoints';
 import type { MarketItem } from '../src/api/records';
 import { readData } from '../src/api/read-data';
 import { unwrap } from '../src/client/transport';
-import { calculate, type JsonCell } from '../src/cli/calculate';
 import type { Session } from '../src/cli/session';
 import { rig, serverMarket, type Rig } from './client-harness';
+import { formulaChecks } from './support/formula-checks';
 import { frozenSession } from './support/frozen-session';
 
 const MARKETS = ENDPOINTS.markets.path;
@@ -189,16 +189,12 @@ describe('table formulas over a list with an item missing a shown field', () => 
     await Promise.all([good?.close(), bad?.close()]);
   });
 
-  async function grid(s: Session, f: string): Promise<JsonCell[][]> {
-    const out = await calculate(s.host, f);
-    assert.ok('value' in out, `${f}: ${JSON.stringify(out)}`);
-    return out.value;
-  }
+  const { grid } = formulaChecks(() => good);
 
   /** Every cell as on the good answer, except `[row, col]`: #N/A whose message matches `message`. */
   async function oneCellMissing(f: string, header: string, row: number, message: RegExp): Promise<void> {
-    const want = await grid(good, f);
-    const got = await grid(bad, f);
+    const want = await grid(f);
+    const got = await grid(f, bad);
     const col = want[0].indexOf(header);
     assert.ok(col >= 0, `${header} in ${JSON.stringify(want[0])}`);
     assert.equal(got.length, want.length, 'every row spills');

@@ -21,6 +21,7 @@ import areas from '../src/help/areas.json';
 import { launchBrowser } from '../harness/browser';
 import { developmentBuild } from '../harness/dev-build';
 import { startPaneServer, type PaneServer } from '../harness/pane-server';
+import { until } from './support/waiting';
 
 let em: Emulator;
 let server: PaneServer;
@@ -48,15 +49,6 @@ after(async () => {
 const byId = (page: Page, id: string) => page.locator(`#${id}`);
 const text = async (page: Page, id: string) => ((await byId(page, id).textContent()) ?? '').trim();
 const coinBox = (page: Page) => page.getByRole('combobox', { name: 'Coin', exact: true });
-
-async function until(what: string, cond: () => Promise<boolean> | boolean, timeoutMs = 10_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    if (await cond()) return;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** The pane, as the review saw it: standalone, with the key demo-pro saved, the builder's first check done. */
 async function openPane(): Promise<Page> {

@@ -31,6 +31,7 @@ import { developmentBuild } from '../harness/dev-build';
 import { contrastFailures, overflow, textSamples } from './support/page-checks';
 import { freePort } from './support/ports';
 import { startPaneServer, type PaneServer } from '../harness/pane-server';
+import { until } from './support/waiting';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // The README's screenshots are rewritten only when asked (UPDATE_SCREENSHOTS=1), so a test
@@ -192,15 +193,6 @@ async function openPane(opts: PaneOptions = {}): Promise<{ page: Page; excel: Ex
 const byId = (page: Page, id: string) => page.locator(`#${id}`);
 const text = async (page: Page, id: string) => ((await byId(page, id).textContent()) ?? '').trim();
 const num = async (page: Page, id: string) => Number((await text(page, id)).replace(/[^\d.-]/g, ''));
-
-async function until(what: string, cond: () => Promise<boolean> | boolean, timeoutMs = 10_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    if (await cond()) return;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** Type a key, press Save, wait for the outcome; returns the message and its tone. */
 async function saveKey(page: Page, key: string): Promise<{ text: string; tone: string }> {

@@ -24,6 +24,7 @@ import { buildCall, builderFunctions, fieldsOf, type FunctionsJson } from '../sr
 import { launchBrowser } from '../harness/browser';
 import { developmentBuild } from '../harness/dev-build';
 import { startPaneServer, type PaneServer } from '../harness/pane-server';
+import { until as untilHolds, type Condition } from './support/waiting';
 
 type Cell = number | string | boolean | null | { error: string; message?: string } | { type: string; basicValue: number };
 
@@ -84,14 +85,8 @@ const started = (page: Page) => page.evaluate(() => window.__previewWorkbook!.wo
 const credits = (page: Page) => page.evaluate(() => (document.getElementById('pane') as HTMLIFrameElement).contentWindow!.__cryptoAddin!.runtime.client.meter.snapshot().credits);
 const isNumber = (v: Cell) => typeof v === 'number' || (typeof v === 'object' && v !== null && 'basicValue' in v);
 
-async function until(what: string, cond: () => Promise<boolean> | boolean, timeoutMs = 20_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    if (await cond()) return;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** The workbook's round trips (pane, grid, recalculation) take longer than the pane's alone. */
+const until = (what: string, cond: Condition, timeoutMs = 20_000) => untilHolds(what, cond, timeoutMs);
 
 /** "Reopen workbook": saved and opened again, as Excel opens a saved file. */
 async function reopen(page: Page): Promise<void> {
