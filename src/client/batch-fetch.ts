@@ -30,13 +30,14 @@ import type { ConvertCurrency } from '../api/endpoints';
 import type { MarketItem, Profile } from '../api/records';
 import type { RejectedItem } from '../api/read-data';
 import { ApiError, routeUnavailable, unreadableItemError } from './api-error';
+import { askPastBadAnswer } from './bad-answer';
 import { canonicalRequest } from './canonical-request';
 import { MARKETS_PAGE_SIZE, type RankBook } from './coin-map';
 import { errorRule } from './error-rules';
 import type { ListQuotes } from './list-quotes';
 import { quoteFromMarketItem, quoteFromProfile, type Quote } from './quote';
 import type { QuoteCache } from './quote-cache';
-import type { Requester } from './types';
+import type { Answer, Requester } from './types';
 
 export const WALK_PAGE_CAP = 8;
 
@@ -282,18 +283,17 @@ export class BatchFetch {
    * quotes stand in); one the response cache still holds as fresh is asked again first, so it does not outlive
    * the batch it failed.
    */
-  async #page(page: number, currency: ConvertCurrency, caller: string | undefined, signal: AbortSignal, force = false): Promise<PageAnswer> {
+  async #page(page: number, currency: ConvertCurrency, caller: string | undefined, signal: AbortSignal): Promise<PageAnswer> {
     const cr = canonicalRequest('markets', undefined, { offset: page * MARKETS_PAGE_SIZE, limit: MARKETS_PAGE_SIZE, convert: currency });
-    const a = await this.#src.requester.request(cr, { caller, signal, force });
-    const r: PageAnswer = {
+    const emptyFirst = (a: Answer) => page === 0 && (a.entry.data as readonly MarketItem[]).length === 0 && (a.entry.rejected?.length ?? 0) === 0;
+    const a = await askPastBadAnswer(this.#src.requester, cr, { caller, signal }, emptyFirst);
+    if (emptyFirst(a)) throw new ApiError({ code: 'UNEXPECTED_RESPONSE', message: 'markets: the first page of the list came back empty; it was not used.', endpoint: 'markets' });
+    return {
       items: a.entry.data as readonly MarketItem[],
       rejected: a.entry.rejected as readonly RejectedItem[] | undefined,
       stale: a.stale,
       fetchedAt: a.entry.fetchedAt,
     };
-    if (page > 0 || r.items.length > 0 || (r.rejected?.length ?? 0) > 0) return r;
-    if (a.fromCache && !a.stale && !force) return this.#page(page, currency, caller, signal, true);
-    throw new ApiError({ code: 'UNEXPECTED_RESPONSE', message: 'markets: the first page of the list came back empty; it was not used.', endpoint: 'markets' });
   }
 
   /** A page's quote for an item, kept unless a newer one is held (QuoteCache.offer); the one that stands. */

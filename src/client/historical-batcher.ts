@@ -21,7 +21,7 @@
  *   readable id cannot be matched to a coin: the coins the answer left
  *   unmatched fail as an unreadable answer (theirs may be that item), not as
  *   "no data". Such an answer, still fresh in the response cache, is asked
- *   again rather than served: a bad answer never outlives itself (batch-fetch.ts #page).
+ *   again rather than served: a bad answer never outlives itself (bad-answer.ts).
  * - A cell's own cancellation settles that cell at once; the shared request
  *   carries no single cell's signal, so one canceled cell cannot fail the others:
  *   it stops when every cell that asked has gone (shared-work.ts).
@@ -31,6 +31,7 @@ import { ENDPOINTS, type ConvertCurrency } from '../api/endpoints';
 import type { RejectedItem } from '../api/read-data';
 import type { HistoricalItem } from '../api/records';
 import { ApiError, hasCode, unreadableItemError } from './api-error';
+import { askPastBadAnswer } from './bad-answer';
 import { canonicalRequest } from './canonical-request';
 import { abortable } from './cancellation';
 import { GatheringWork, liveWork, type SharedWork } from './shared-work';
@@ -134,13 +135,9 @@ export class HistoricalBatcher {
     try {
       const query = { date: new Date(date).toISOString(), currencyIds: ids.join(','), convert: currency === 'USD' ? undefined : currency };
       const cr = canonicalRequest('historicalItem', undefined, query);
-      let a = await this.#requester.request(cr, { caller, signal });
-      let unread = unreadable(a, ids, asked);
-      // A bad answer never outlives itself: one the cache still holds as fresh (a past day's, for a day) is asked again, once.
-      if (unread.size > 0 && a.fromCache && !a.stale) {
-        a = await this.#requester.request(cr, { caller, signal, force: true });
-        unread = unreadable(a, ids, asked);
-      }
+      // One with unreadable items is not served again from the cache, which keeps a past day's for a day (bad-answer.ts).
+      const a = await askPastBadAnswer(this.#requester, cr, { caller, signal }, (x) => unreadable(x, ids, asked).size > 0);
+      const unread = unreadable(a, ids, asked);
       const answer: HistoricalAnswer = { fetchedAt: a.entry.fetchedAt, stale: a.stale, fromCache: a.fromCache, charged: { done: a.fromCache || a.stale } };
       for (const item of a.entry.data as HistoricalItem[]) {
         answers.set(item.id, item);

@@ -18,6 +18,7 @@ import { ENDPOINTS } from '../api/endpoints';
 import type { RejectedItem } from '../api/read-data';
 import type { CurrencyListItem } from '../api/records';
 import { type ApiError, unreadableItemError } from './api-error';
+import { askPastBadAnswer } from './bad-answer';
 import { canonicalRequest } from './canonical-request';
 import { quoteFromListItem, type Quote } from './quote';
 import { QUIET_MS, whenQuiet } from './quiet';
@@ -107,15 +108,10 @@ export class ListQuotes {
     return keys.map((k) => answers.get(k.id) ?? null);
   }
 
-  /**
-   * The list's answer for `ids`. One with items that could not be read, still fresh in the response cache, is
-   * asked again, once: a bad answer never outlives itself (as batch-fetch.ts #page, historical-batcher.ts).
-   */
-  async #ask(ids: readonly number[], caller: string | undefined, signal: AbortSignal): Promise<Answer> {
+  /** The list's answer for `ids`; one with items that could not be read is not served from the cache again (bad-answer.ts). */
+  #ask(ids: readonly number[], caller: string | undefined, signal: AbortSignal): Promise<Answer> {
     const cr = canonicalRequest('currencyList', undefined, { currencyIds: ids.join(',') });
-    const a = await this.#src.requester.request(cr, { caller, signal });
-    if (rejectedOf(a).length === 0 || !a.fromCache || a.stale) return a;
-    return this.#src.requester.request(cr, { caller, signal, force: true });
+    return askPastBadAnswer(this.#src.requester, cr, { caller, signal }, (a) => rejectedOf(a).length > 0);
   }
 }
 
