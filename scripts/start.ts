@@ -24,7 +24,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { DEMO_KEYS, DIALECTS, isDialect, startEmulator } from '../src/emulator/server';
-import { DEFAULT_DEV_PORT, withDevPort } from './dev-url';
+import { DEFAULT_DEV_PORT, answers, withDevPort } from './dev-url';
 import { EXCEL_PLATFORMS, officeAddinDebugging, ROOT, stopDebugging } from './office-debugging';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
@@ -125,23 +125,6 @@ function killTree(child: ChildProcess): void {
     }
   }
   child.kill('SIGTERM');
-}
-
-/** Whether something accepts connections on localhost:port. */
-function answers(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ port, host: 'localhost' });
-    socket.setTimeout(1500);
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }
 
 /**

@@ -19,6 +19,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { answers } from '../scripts/dev-url';
 import { freePort } from './support/ports';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -211,17 +212,6 @@ async function exitCode(r: Run, ms: number): Promise<number | null> {
   return code;
 }
 
-/** Whether something accepts connections on localhost:port. */
-function answers(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = net.connect({ port, host: 'localhost' });
-    s.once('connect', () => {
-      s.destroy();
-      resolve(true);
-    });
-    s.once('error', () => resolve(false));
-  });
-}
 async function apiStatus(emulatorPort: number): Promise<number> {
   return (await fetch(`http://127.0.0.1:${emulatorPort}/v3/status`, { headers: { 'X-Api-Key': 'demo-pro' } })).status;
 }
