@@ -4,8 +4,9 @@
  *   minimum plan (without a list the table still refuses locally:
  *   test/account-status.test.ts);
  * - a refusal the service gave (403 ENDPOINT_NOT_AVAILABLE, 404 route miss) is
- *   remembered for a while only: Refresh all data, a later /v3/status answer and
- *   REFUSAL_MEMORY_MS each let the endpoint be asked again;
+ *   remembered for a while only: Refresh all data, a later /v3/status answer
+ *   granting other access (not the same one again) and REFUSAL_MEMORY_MS each
+ *   let the endpoint be asked again;
  * - a route miss is repeated in its own words, not as a plan refusal.
  *
  *   npx tsx --test test/plan-hints.test.ts
@@ -30,7 +31,7 @@ const routeMiss = (path: string) => json(404, { error: { code: 'NOT_FOUND', mess
  * A Pro key (the emulator serves it everything) whose /v3/status says `plan` and lists
  * `extra` paths beside the plan's own; `answer(path)` may replace any other answer.
  */
-function client(o: { plan?: string; extra?: string[]; answer?: (path: string) => Response | null } = {}) {
+function client(o: { plan?: string; extra?: string[] | (() => string[]); answer?: (path: string) => Response | null } = {}) {
   return r.client({
     key: 'demo-pro',
     fetch: async (input, init) => {
@@ -44,7 +45,7 @@ function client(o: { plan?: string; extra?: string[]; answer?: (path: string) =>
         s.plan = o.plan;
         s.endpoints = Object.values(ENDPOINTS).filter((e) => e.plan === 'Sandbox').map((e) => e.path);
       }
-      s.endpoints.push(...(o.extra ?? []));
+      s.endpoints.push(...(typeof o.extra === 'function' ? o.extra() : (o.extra ?? [])));
       return json(200, s);
     },
   });
@@ -65,11 +66,12 @@ test('a path /v3/status lists is asked though the table puts it above the plan; 
   assert.equal(r.hits(tokenomics).length, t, 'not asked');
 });
 
-test('a 403 refusal is remembered, then asked again after Refresh all data, a forced /v3/status, or REFUSAL_MEMORY_MS', async () => {
+test('a 403 refusal is remembered, then asked again after Refresh all data, a /v3/status granting other access, or REFUSAL_MEMORY_MS', async () => {
   let refuse = true;
   const path = ENDPOINTS.globalMarket.path;
   let asked = 0;
-  const c = client({ answer: (p) => (p === path ? (asked++, refuse ? refusedByPlan() : null) : null) });
+  let extra: string[] = [];
+  const c = client({ answer: (p) => (p === path ? (asked++, refuse ? refusedByPlan() : null) : null), extra: () => extra });
   await c.status();
   const refusedNow = async (times: number) => {
     await rejects(c.get('globalMarket'), 'ENDPOINT_NOT_AVAILABLE');
@@ -81,6 +83,10 @@ test('a 403 refusal is remembered, then asked again after Refresh all data, a fo
   await refusedNow(1);
   c.refreshAll();
   await refusedNow(2); // was: refused from memory, not asked
+  await c.status({ force: true }); // the same plan and endpoints again (CRYPTO.CREDITS forces one per recalculation)
+  await rejects(c.get('globalMarket'), 'ENDPOINT_NOT_AVAILABLE');
+  assert.equal(asked, 2, 'an unchanged /v3/status says nothing new: still remembered'); // was: asked again, each recalculation
+  extra = ['/v3/a-route-provisioned-later']; // the service's list changed: other access
   await c.status({ force: true });
   await refusedNow(3); // was: refused from memory (the plan's name did not change)
   r.em.clock.advance(REFUSAL_MEMORY_MS - 1_000);

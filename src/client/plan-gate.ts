@@ -7,8 +7,8 @@
  *   asked again after STATUS_RETRY_MS, unless the key itself was refused.
  * - Refusals: an endpoint the service answered ENDPOINT_NOT_AVAILABLE for, or
  *   a 404 route miss, is refused locally on this key for REFUSAL_MEMORY_MS,
- *   until Refresh all data (forgetRefusals) or the next /v3/status answer; a
- *   route miss is repeated in its own words, not as a plan refusal.
+ *   until Refresh all data (forgetRefusals) or a /v3/status answer granting
+ *   other access (another plan or endpoint list); a route miss is repeated in its own words, not as a plan refusal.
  * - The plan's endpoints: one whose minimum plan in the endpoint table is
  *   above the key's plan, unless /v3/status lists its path: the table is a
  *   hint, the service the judge (review finding F2). A path the list leaves out
@@ -127,10 +127,12 @@ export class PlanGate {
   learn(answer: AccountStatus): void {
     // The known fields only, copied: the answer object keeps whatever extra the server sent (F6).
     const s = statusRecord(answer);
-    // A later answer (a forced read, an upgrade): the service's newer word on the key, so what it
-    // refused before is asked again. Not the first after a new key: a refusal that came in while
-    // it was on its way is as new as it is.
-    if (this.#plan) this.#refused.clear();
+    // A later answer that says something new of the key (another plan, other endpoints: an
+    // upgrade) is the service's newer word, so what it refused before is asked again. The same
+    // answer again is not: CRYPTO.CREDITS forces a read each recalculation, and clearing on it
+    // re-asked every refused endpoint each time, a rate-limit slot apiece. Not the first answer
+    // after a new key either: a refusal that came in while it was on its way is as new as it is.
+    if (this.#plan && !sameAccess(this.#plan, s)) this.#refused.clear();
     this.#plan = s;
     this.#listed = new Set(s.endpoints ?? []);
     this.#failedAt = null;
@@ -252,4 +254,10 @@ export class PlanGate {
     this.#refused.delete(name);
     return null;
   }
+}
+
+/** Two /v3/status answers grant the same access: the same plan and the same listed endpoints. */
+function sameAccess(a: AccountStatus, b: AccountStatus): boolean {
+  const listed = (s: AccountStatus) => [...new Set(s.endpoints ?? [])].sort().join('\n');
+  return a.plan === b.plan && listed(a) === listed(b);
 }
