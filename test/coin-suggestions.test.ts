@@ -8,7 +8,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CoinMap, RankBook } from '../src/client/coin-map';
-import { editDistance, nearness, suggest } from '../src/client/coin-resolver';
+import { editDistance, nearness, suggest } from '../src/client/coin-suggestions';
 import type { CoinRef } from '../src/client/coin-ref';
 import { closestChains } from '../src/formulas/chains';
 

@@ -8,7 +8,7 @@
 import { DAY_MS, startOfUtcDay } from '../api/utc-day';
 import { ENDPOINTS } from '../api/endpoints';
 import type { Blockchain, BlockchainMapItem } from '../api/records';
-import { editDistance } from '../client/coin-resolver';
+import { editDistance } from '../client/coin-suggestions';
 import { choiceArg, choicesOf, fieldArg, headersArg, scalar, textArg, type Arg } from './args';
 import {
   dateCell, decimalCell, recordCells, formulaError, invalidValue, numberCell, table, textCell, type Cell, type Grid,
