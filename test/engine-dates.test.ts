@@ -117,3 +117,43 @@ test('formulajs\'s date functions (WEEKNUM, WORKDAY, NETWORKDAYS, DATEDIF) read 
   assert.equal(in1904('=DATEDIF(DATE(2024,1,31),DATE(2024,3,1),"m")'), 1);
   assert.equal(errorOf(in1904('=WEEKNUM(-1)')), '#NUM!');
 });
+
+/**
+ * formulajs's functions that take dates, given the same days as DATE(...): in a
+ * 1904 workbook they answer what they answer in a 1900 one (a count of days or a
+ * rate does not depend on how the workbook numbers its days). formulajs reads
+ * 1900-system serials, so each was handed days 4 years and 1 day early before
+ * the table in formulajs-functions.ts named their date arguments: a 30/360 count
+ * or a coupon period then spans other days. Each row's days are chosen so that
+ * it does (COUPDAYS: 2011-01-15 is in the coupon period 2010-11-30 to
+ * 2011-05-31, 182 days; read as 2007-01-14, 181). XNPV and XIRR read only
+ * differences of days, so their rows mix a date and a date as text, which
+ * formulajs read as its calendar day beside the number's 1900 serial.
+ */
+const SAME_IN_BOTH_SYSTEMS = [
+  '=COUPDAYS(DATE(2011,1,15),DATE(2012,5,31),2,1)',
+  '=DISC(DATE(2008,1,31),DATE(2008,3,15),97.975,100,0)',
+  '=PRICEDISC(DATE(2008,2,16),DATE(2008,3,1),0.0525,100,0)',
+  '=TBILLEQ(DATE(2008,3,31),DATE(2008,6,1),0.0914)',
+  '=TBILLPRICE(DATE(2008,3,31),DATE(2008,6,1),0.09)',
+  '=TBILLYIELD(DATE(2008,3,31),DATE(2008,6,1),98.45)',
+  '=XNPV(0.09,{-10000,2750},IF({1,0},DATE(2008,1,1),"2008-03-01"))',
+  '=XIRR({-10000,10100},IF({1,0},DATE(2008,1,1),"2008-03-01"))',
+];
+
+for (const formula of SAME_IN_BOTH_SYSTEMS) {
+  test(`${formula} in a 1904 workbook is its answer in a 1900 one`, () => {
+    const in1900 = workbook('1900')(formula);
+    assert.ok(typeof in1900 === 'number' && in1900 !== 0, `${formula}: a count of days, a rate or a price, not ${JSON.stringify(in1900)}`);
+    assert.equal(workbook('1904')(formula), in1900);
+  });
+}
+
+test('PRICEDISC and DISC in a 1904 workbook count the days given, not those 4 years and 1 day earlier (99.77 and 0.1657 before)', () => {
+  const in1904 = workbook('1904');
+  // Basis 0 is US (NASD) 30/360 (PRICEDISC and DISC pages, support.microsoft.com/excel/functions/pricedisc-function):
+  // 2008-02-16 to 2008-03-01 is 15 days (read as 2004-02-15 to 2004-02-29, 14); 2008-01-31 to 2008-03-15 is 45 (44).
+  assert.equal(in1904('=PRICEDISC(DATE(2008,2,16),DATE(2008,3,1),0.0525,100,0)'), 100 - (0.0525 * 100 * 15) / 360);
+  const disc = in1904('=DISC(DATE(2008,1,31),DATE(2008,3,15),97.975,100,0)');
+  assert.ok(typeof disc === 'number' && Math.abs(disc - ((100 - 97.975) / 100) * (360 / 45)) < 1e-12, JSON.stringify(disc));
+});

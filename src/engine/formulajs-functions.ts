@@ -96,9 +96,18 @@ const TEXT: FunctionDef = def(2, 2, (args, ctx) =>
 );
 
 /**
- * formulajs's date functions, which read and return 1900-system serials: the
- * positions of their date parameters (holidays included), and whether the
- * result is a date. Excel reads and returns the workbook's own serials.
+ * formulajs's functions that take or return dates, which read and return
+ * 1900-system serials: the positions of their date parameters (holidays and
+ * XIRR's and XNPV's schedules of dates included), and whether the result is a
+ * date. Excel reads and returns the workbook's own serials. The positions are
+ * the date arguments in each function's syntax on Microsoft's page for it
+ * (support.microsoft.com/excel/functions/<name>-function; accrint-function:
+ * "ACCRINT(issue, first_interest, settlement, rate, par, frequency, [basis],
+ * [calc_method])"). These are all of formulajs 4.6's functions that read a date
+ * (parseDate) and that dates.ts does not define itself (DATE, YEAR, EDATE,
+ * DAYS...), but its undotted NETWORKDAYSINTL and WORKDAYINTL, which are no
+ * Excel names; it has no ACCRINTM, COUPNCD, PRICE, YIELD, ODDFPRICE,
+ * DURATION..., which stay #NAME?.
  */
 const DATE_PARAMETERS: Readonly<Record<string, { dates: readonly number[]; returnsDate?: true }>> = {
   WEEKNUM: { dates: [0] },
@@ -110,6 +119,14 @@ const DATE_PARAMETERS: Readonly<Record<string, { dates: readonly number[]; retur
   'NETWORKDAYS.INTL': { dates: [0, 1, 3] },
   WORKDAY: { dates: [0, 2], returnsDate: true },
   'WORKDAY.INTL': { dates: [0, 3], returnsDate: true },
+  COUPDAYS: { dates: [0, 1] },
+  DISC: { dates: [0, 1] },
+  PRICEDISC: { dates: [0, 1] },
+  TBILLEQ: { dates: [0, 1] },
+  TBILLPRICE: { dates: [0, 1] },
+  TBILLYIELD: { dates: [0, 1] },
+  XIRR: { dates: [1] },
+  XNPV: { dates: [2] },
 };
 
 /** A date argument's cell as formulajs reads it: a 1900-system serial; text that is no date is left for formulajs to refuse. */
