@@ -131,6 +131,7 @@ test('formulajs\'s date functions (WEEKNUM, WORKDAY, NETWORKDAYS, DATEDIF) read 
  * formulajs read as its calendar day beside the number's 1900 serial.
  */
 const SAME_IN_BOTH_SYSTEMS = [
+  '=ACCRINT(DATE(2008,1,31),DATE(2008,7,31),DATE(2008,3,15),0.1,1000,2,0)',
   '=COUPDAYS(DATE(2011,1,15),DATE(2012,5,31),2,1)',
   '=DISC(DATE(2008,1,31),DATE(2008,3,15),97.975,100,0)',
   '=PRICEDISC(DATE(2008,2,16),DATE(2008,3,1),0.0525,100,0)',
@@ -156,4 +157,15 @@ test('PRICEDISC and DISC in a 1904 workbook count the days given, not those 4 ye
   assert.equal(in1904('=PRICEDISC(DATE(2008,2,16),DATE(2008,3,1),0.0525,100,0)'), 100 - (0.0525 * 100 * 15) / 360);
   const disc = in1904('=DISC(DATE(2008,1,31),DATE(2008,3,15),97.975,100,0)');
   assert.ok(typeof disc === 'number' && Math.abs(disc - ((100 - 97.975) / 100) * (360 / 45)) < 1e-12, JSON.stringify(disc));
+});
+
+test('ACCRINT accrues interest on the days given, in either system (formulajs read a serial as milliseconds: 0)', () => {
+  // par × rate/frequency × A/NL (ACCRINT page, support.microsoft.com/excel/functions/accrint-function):
+  // 2008-03-01 to 2008-05-01 is 60 days of a 180-day semiannual period on the 30/360 basis: 1000 × 0.05 × 60/180.
+  const formula = '=ACCRINT(DATE(2008,3,1),DATE(2008,8,31),DATE(2008,5,1),0.1,1000,2,0)';
+  for (const system of ['1900', '1904'] as const) {
+    const v = workbook(system)(formula);
+    assert.ok(typeof v === 'number' && Math.abs(v - 50 / 3) < 1e-9, `${system}: ${JSON.stringify(v)}`);
+  }
+  assert.equal(errorOf(workbook('1904')('=ACCRINT(DATE(2008,3,1),DATE(2008,8,31),-1,0.1,1000,2,0)')), '#NUM!', 'before the system\'s first day');
 });

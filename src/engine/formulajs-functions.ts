@@ -109,7 +109,7 @@ const TEXT: FunctionDef = def(2, 2, (args, ctx) =>
  * Excel names; it has no ACCRINTM, COUPNCD, PRICE, YIELD, ODDFPRICE,
  * DURATION..., which stay #NAME?.
  */
-const DATE_PARAMETERS: Readonly<Record<string, { dates: readonly number[]; returnsDate?: true }>> = {
+const DATE_PARAMETERS: Readonly<Record<string, { dates: readonly number[]; returnsDate?: true; asDateObjects?: true }>> = {
   WEEKNUM: { dates: [0] },
   ISOWEEKNUM: { dates: [0] },
   DATEDIF: { dates: [0, 1] },
@@ -119,6 +119,9 @@ const DATE_PARAMETERS: Readonly<Record<string, { dates: readonly number[]; retur
   'NETWORKDAYS.INTL': { dates: [0, 1, 3] },
   WORKDAY: { dates: [0, 2], returnsDate: true },
   'WORKDAY.INTL': { dates: [0, 3], returnsDate: true },
+  // formulajs's ACCRINT reads a number as milliseconds since 1970 (its ensureDate is new Date(n)), so
+  // every serial was a day in January 1970 and the interest 0: its dates go in as formulajs's own Date.
+  ACCRINT: { dates: [0, 1, 2], asDateObjects: true },
   COUPDAYS: { dates: [0, 1] },
   DISC: { dates: [0, 1] },
   PRICEDISC: { dates: [0, 1] },
@@ -147,10 +150,16 @@ function inDateSystem(name: string, fn: FunctionDef['fn']): FunctionDef['fn'] {
   };
 }
 
+/** formulajs's function with its date arguments, 1900-system serials by then, as the Date its own parseDate makes of them. */
+function withDateObjects(f: (...args: unknown[]) => unknown, dates: readonly number[]): (...args: unknown[]) => unknown {
+  return (...args) => f(...args.map((a, i) => (dates.includes(i) && typeof a === 'number' ? formulajs.utils.date.serialToDate(a) : a)));
+}
+
 export function formulajsDef(name: string): FunctionDef | undefined {
   if (name === 'TEXT') return TEXT;
-  const f = formulajsFunction(name);
-  if (!f) return undefined;
+  const found = formulajsFunction(name);
+  if (!found) return undefined;
+  const f = DATE_PARAMETERS[name]?.asDateObjects ? withDateObjects(found, DATE_PARAMETERS[name].dates) : found;
   const scalar = SCALAR.has(name);
   return def(undefined, undefined, inDateSystem(name, (args: Result[], ctx: Context) => {
     const values = args.map((a) => (isOmitted(a) ? undefined : ctx.value(a)));
