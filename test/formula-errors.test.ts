@@ -17,7 +17,7 @@ import { CellError, FormulaError, formulaError } from '../src/formulas/cells';
 import { analyticsFormulas } from '../src/formulas/analytics';
 import { fiatRate } from '../src/formulas/currency';
 import { globalFormulas } from '../src/formulas/global';
-import type { FormulaContext } from '../src/formulas/host';
+import type { FormulaContext } from '../src/formulas/formula-context';
 import { marketFormulas } from '../src/formulas/market';
 import { candleRefusal, checkSparklineReach } from '../src/formulas/reach';
 import { supplyFormulas } from '../src/formulas/supply';

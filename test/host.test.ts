@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { MarketClient, MemoryKeyStore } from '../src/client';
 import { FormulaError } from '../src/formulas/cells';
-import { CalculationHost, type FormulaFn } from '../src/formulas/host';
+import { CalculationHost } from '../src/formulas/host';
+import type { FormulaFn } from '../src/formulas/formula-context';
 import { FROZEN_NOW } from '../harness/instant';
 
 function setup() {

@@ -6,7 +6,8 @@
 import { MarketClient, MemoryKeyStore, MemoryKvStore, type ClientOptions, type KvStore } from '../client';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../emulator/server';
 import { CATALOG } from '../formulas/catalog';
-import type { CalculationHost, HostOptions, Settings } from '../formulas/host';
+import type { CalculationHost, HostOptions } from '../formulas/host';
+import type { Settings } from '../formulas/formula-context';
 import { loadFunctionMetadata } from './metadata';
 import { EXCEL_WEB, WorkbookHost, type WorkbookBehaviour } from './workbook-host';
 

@@ -10,7 +10,7 @@ import type { AccountStatus } from '../api/records';
 import type { MeterSnapshot } from '../client';
 import { fieldArg, type Arg } from './args';
 import { dateCell, numberCell, recordCells, type Cell, type Grid } from './cells';
-import type { Catalog, FormulaContext } from './host';
+import type { Catalog, FormulaContext } from './formula-context';
 
 interface AccountView {
   status: AccountStatus;

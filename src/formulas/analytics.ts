@@ -14,7 +14,7 @@ import { CellError, EMPTY, FormulaError, formulaError, invalidValue, type Cell, 
 import { fiatRate, type FiatRate } from './currency';
 import { scopeOf, toFormulaError } from './failure';
 import { dailyCandles } from './history';
-import type { Catalog, FormulaContext } from './host';
+import type { Catalog, FormulaContext } from './formula-context';
 
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const blank = (v: Arg) => flatValues(v, { zeroIsBlank: true }).length === 0;

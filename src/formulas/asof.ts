@@ -6,7 +6,7 @@
  */
 import { fieldArg, type Arg } from './args';
 import { DateCell, DATE_FORMATS, formulaError, invalidValue, toSerial, type Cell, type FormulaResult } from './cells';
-import type { Catalog, FormulaContext } from './host';
+import type { Catalog, FormulaContext } from './formula-context';
 import { FRESHNESS_WORDS, type Provenance } from './provenance';
 
 export const ASOF_FIELDS = ['fetchedAt', 'status', 'endpoint', 'credits', 'error'] as const;

@@ -2,7 +2,7 @@
  * Every CRYPTO.* formula by id. The ids are the custom function ids in
  * functions.json (the JSDoc @customfunction id), stable once shipped.
  */
-import type { Catalog } from './host';
+import type { Catalog } from './formula-context';
 import { marketFormulas } from './market';
 import { historyFormulas } from './history';
 import { analyticsFormulas } from './analytics';

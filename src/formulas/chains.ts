@@ -14,7 +14,7 @@ import {
   dateCell, decimalCell, recordCells, formulaError, invalidValue, numberCell, table, textCell, type Cell, type Grid,
 } from './cells';
 import { chartRange } from './global';
-import type { Catalog, FormulaContext } from './host';
+import type { Catalog, FormulaContext } from './formula-context';
 
 // ---------------------------------------------------------------- chain resolution
 

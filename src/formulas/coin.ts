@@ -16,7 +16,7 @@ import { EMPTY, invalidValue, type Cell, type Grid } from './cells';
 import { coinEntity } from './coin-entity';
 import { fiatRate, isApiCurrency, quoteIn } from './currency';
 import { scopeOf, toFormulaError } from './failure';
-import type { Catalog, FormulaContext } from './host';
+import type { Catalog, FormulaContext } from './formula-context';
 
 /** The most entities one COIN formula spills. */
 export const MAX_COIN_ENTITIES = 100;

@@ -15,7 +15,7 @@ import type {
 } from '../api/records';
 import { choiceArg, choicesOf, fieldArg, headersArg, intArg, notGiven, notGivenText, rangeArgs, scalar, type Arg, type Span } from './args';
 import { dateCell, decimalCell, formulaError, invalidValue, recordCells, numberCell, table, textCell, type Cell, type Column, type Grid } from './cells';
-import type { Catalog, FormulaContext } from './host';
+import type { Catalog, FormulaContext } from './formula-context';
 
 /** No date is 0, and no field 0 or "0" (it is typed string): a blank cell on older desktop builds (args.ts). */
 const noDate = (v: Arg) => notGiven(scalar(v));

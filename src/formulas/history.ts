@@ -16,7 +16,7 @@ import {
 } from './cells';
 import { isIsoCurrency } from './currency';
 import { chartRange } from './global';
-import type { Catalog, FormulaContext } from './host';
+import type { Catalog, FormulaContext } from './formula-context';
 import { candleRefusal, checkCandleReach, checkSparklineReach, noHistoricalDay, planName, sparklineReachMessage } from './reach';
 
 const HOUR = 3_600_000;

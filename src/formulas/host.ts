@@ -9,51 +9,17 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { MarketClient } from '../client';
-import type { CallClient } from '../client/call-client';
 import { abortedError } from '../client/api-error';
 import { abortable } from '../client/cancellation';
-import { CellError, FormulaError, formulaError, type DateSystem, type FormulaResult, type Grid } from './cells';
+import { FormulaError, formulaError, type FormulaResult } from './cells';
+import type { Catalog, FormulaContext, FormulaFn, Settings } from './formula-context';
+import { ErrorLog, type ErrorLogEntry } from './error-log';
 import type { Arg } from './args';
 import { CALL_DEADLINE_MS, Deadlines, deadlineError } from './call-deadline';
 import { toFormulaError } from './failure';
 import { trackingClient, type QuoteSightings } from './answer-tracking';
 import { NO_FETCHES, ProvenanceBook, markStale, resultSize, summarize, type Fetch, type Provenance } from './provenance';
 import { Slices } from './slices';
-
-export interface Settings {
-  defaultCurrency: 'USD' | 'EUR';
-  /** The workbook's date system: date arguments are serials in it (args.ts). */
-  dateSystem: DateSystem;
-  /**
-   * Numbers of an answer served stale (the last good value after a failure)
-   * show "(stale)" in their cell (provenance.ts): the workbook's runtime sets
-   * it; the CLI prints plain values.
-   */
-  markStale?: boolean;
-}
-
-export interface FormulaContext {
-  /** The client bound to this call: its requests carry the caller and the call's signal. */
-  client: CallClient;
-  settings: Settings;
-  now(): number;
-  /** The formula's id, e.g. "PRICE": credits are attributed to it. */
-  caller: string;
-  signal?: AbortSignal;
-  /** Where each answer came from (CRYPTO.ASOF reads it). */
-  provenance?: ProvenanceBook;
-}
-
-/** A formula: its result, or a promise of it (a result known at once, a price from the quote cache, needs no promise). */
-export type FormulaFn = (ctx: FormulaContext, ...args: Arg[]) => Promise<FormulaResult> | FormulaResult;
-export type Catalog = Readonly<Record<string, FormulaFn>>;
-
-export interface ErrorLogEntry {
-  time: number;
-  formula: string;
-  code: string;
-  message: string;
-}
 
 export interface EvaluateOptions {
   signal?: AbortSignal;
@@ -122,14 +88,13 @@ export class CalculationHost extends EventTarget {
   private readonly lastGood: LRUCache<string, { result: FormulaResult; fetchedAt: number | null }>;
   /** Where each answer came from, by calling cell, and the recent evaluations (CRYPTO.ASOF, the pane's log). */
   readonly provenance = new ProvenanceBook();
-  private readonly log: ErrorLogEntry[] = [];
+  private readonly log: ErrorLog;
   private readonly inFlight = new Map<string, SharedEvaluation>();
   private readonly keys = new WeakMap<Arg[], string>();
   /** Which quote objects an evaluation has read already: later readers record them from the cache, uncharged. */
   private readonly quoteSightings: QuoteSightings = new WeakMap();
   private readonly slices: Slices<SharedEvaluation>;
   private readonly deadlines: Deadlines<SharedEvaluation>;
-  private static readonly LOG_SIZE = 50;
 
   constructor(opts: HostOptions) {
     super();
@@ -138,6 +103,7 @@ export class CalculationHost extends EventTarget {
     this.settings = { defaultCurrency: 'USD', dateSystem: '1900', ...opts.settings };
     this.now = opts.now ?? Date.now;
     this.lastGood = new LRUCache({ max: opts.lastGoodEntries ?? 20_000 });
+    this.log = new ErrorLog(this.now, () => this.dispatchEvent(new Event('error-logged')));
     this.slices = new Slices(opts.sliceSize ?? DEFAULT_SLICE_SIZE, (e) => this.run(e));
     this.deadlines = new Deadlines(opts.deadlineMs ?? CALL_DEADLINE_MS, this.now, (e, bucket) => {
       e.controller?.abort(); // stop the requests nobody waits for
@@ -339,7 +305,7 @@ export class CalculationHost extends EventTarget {
     // The same value again (a price from the quote cache) keeps its entry: get() marks it recently used.
     const known = this.lastGood.get(entry.key);
     if (known?.result !== result || known.fetchedAt !== sum.fetchedAt) this.lastGood.set(entry.key, { result, fetchedAt: sum.fetchedAt });
-    this.logCellErrors(formula, result);
+    this.log.cellErrors(formula, result);
     this.recorded(formula, entry, sum, result, null);
     // A value a failed refresh left stale in the client's cache is marked where the workbook shows it.
     return sum.freshness === 'stale' && this.settings.markStale ? markStale(result) : result;
@@ -350,7 +316,7 @@ export class CalculationHost extends EventTarget {
     this.settled(entry);
     const err = toFormulaError(e, formula);
     const known = err.lastGood ? this.lastGood.get(entry.key) : undefined;
-    this.record(formula, err, known !== undefined);
+    this.log.failed(formula, err, known !== undefined);
     const failure = { code: err.apiCode ?? err.code, message: err.message };
     if (known) {
       // The last good value stands in: its own fetch time, marked stale in the cell.
@@ -393,46 +359,20 @@ export class CalculationHost extends EventTarget {
    */
   report(formula: string, e: unknown): FormulaError {
     const err = toFormulaError(e, formula);
-    this.record(formula, err, false);
+    this.log.failed(formula, err, false);
     return err;
   }
 
-  /** Recent errors, newest first. */
+  /** Recent errors, newest first (error-log.ts). */
   errors(): readonly ErrorLogEntry[] {
-    return [...this.log].reverse();
+    return this.log.newestFirst();
   }
 
   /** Forget last good values too: after "Refresh all data" the user wants fresh numbers or a clear error. */
   clearLastGood(): void {
     this.lastGood.clear();
   }
-
-  private record(formula: string, err: FormulaError, servedLastGood: boolean): void {
-    this.push({
-      time: this.now(),
-      formula,
-      code: err.apiCode ?? err.code,
-      message: servedLastGood ? `${err.message} (showing the last good value)` : err.message,
-    });
-  }
-
-  private logCellErrors(formula: string, result: FormulaResult): void {
-    if (!Array.isArray(result)) return;
-    for (const row of result as Grid) {
-      for (const cell of row) {
-        if (cell instanceof CellError) {
-          this.push({ time: this.now(), formula, code: cell.error, message: cell.message });
-          return; // one entry per result is enough to explain it
-        }
-      }
-    }
-  }
-
-  private push(entry: ErrorLogEntry): void {
-    this.log.push(entry);
-    if (this.log.length > CalculationHost.LOG_SIZE) this.log.shift();
-    this.dispatchEvent(new Event('error-logged'));
-  }
 }
 
 export { FormulaError };
+export type { ErrorLogEntry };

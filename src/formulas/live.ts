@@ -27,7 +27,7 @@ import { isApiCurrency, quoteIn, type MoneyQuote } from './currency';
 import { coinArg, currencyArg, intArg, type Arg } from './args';
 import type { FormulaError } from './cells';
 import { notTraded, toFormulaError } from './failure';
-import type { Catalog, FormulaContext } from './host';
+import type { Catalog, FormulaContext } from './formula-context';
 
 export const LIVE_CALLER = 'LIVEPRICE';
 export const DEFAULT_INTERVAL_SECONDS = 60;

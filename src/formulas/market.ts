@@ -13,7 +13,7 @@ import {
 } from './cells';
 import { convertProfile, fiatRate, isApiCurrency, quoteIn, type MoneyQuote } from './currency';
 import { notTraded, scopeOf, toFormulaError } from './failure';
-import type { Catalog, FormulaContext } from './host';
+import type { Catalog, FormulaContext } from './formula-context';
 import { markets } from './markets';
 import { QUOTE_CHOICES, QUOTE_FIELDS, QUOTE_FIELDS_SHOWN, quoteFields } from './quote-fields';
 

@@ -10,7 +10,7 @@ import type { RejectedItem } from '../api/read-data';
 import { boolArg, choiceArg, choicesOf, currencyArg, headersArg, intArg, notGiven, scalar, textArg, type Arg } from './args';
 import { formulaError, table, type Column, type Grid, type UnreadableRow } from './cells';
 import { convertQuote, fiatRate, isApiCurrency, type MoneyQuote } from './currency';
-import type { FormulaContext } from './host';
+import type { FormulaContext } from './formula-context';
 import { QUOTE_FIELDS, quoteFields } from './quote-fields';
 
 

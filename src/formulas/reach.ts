@@ -35,7 +35,7 @@ import { chartDepthDays, chartReachStart } from '../api/endpoints';
 import type { Candle } from '../api/records';
 import { isDepthLimit } from '../client/api-error';
 import { formulaError } from './cells';
-import type { FormulaContext } from './host';
+import type { FormulaContext } from './formula-context';
 
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const dayOf = (ms: number) => Math.floor(ms / DAY_MS);

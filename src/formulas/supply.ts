@@ -14,7 +14,7 @@ import {
   dateCell, decimalCell, fieldTable, recordCells, formulaError, numberCell, reported, reportedCell, table, textCell,
   type Cell, type Column, type Grid,
 } from './cells';
-import type { Catalog, FormulaContext } from './host';
+import type { Catalog, FormulaContext } from './formula-context';
 import { unlocks } from './unlocks';
 
 const resolveCoin = (ctx: FormulaContext, input: string | number) =>

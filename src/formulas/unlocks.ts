@@ -18,7 +18,7 @@ import { hasCode } from '../client/api-error';
 import type { CoinRef } from '../client/coin-ref';
 import { choiceArg, choicesOf, headersArg, intArg, isBlank, numberArg, scalar, textArg, type Arg } from './args';
 import { CellError, dateCell, decimalCell, EMPTY, invalidValue, numberCell, table, textCell, type Cell, type Column, type Grid } from './cells';
-import type { FormulaContext } from './host';
+import type { FormulaContext } from './formula-context';
 
 /** The most rows UNLOCKS shows: five requests of 200 (a sixth tells whether the window holds more). */
 export const UNLOCKS_CAP = 1000;

@@ -9,7 +9,7 @@ import { ApiError } from '../client/api-error';
 import { planNeeded } from '../client/error-rules';
 import type { HistoricalKey } from '../client/historical-batcher';
 import { toFormulaError } from '../formulas/failure';
-import type { FormulaContext, FormulaFn, Settings } from '../formulas/host';
+import type { FormulaContext, FormulaFn, Settings } from '../formulas/formula-context';
 import { isReachCheck } from '../formulas/reach';
 
 /** A request the formula would make. */
