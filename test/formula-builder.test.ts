@@ -22,7 +22,8 @@ import { bucketsBetween, estimateCredits } from '../src/taskpane/builder-cost';
 import { dryRun, planNote } from '../src/taskpane/builder-dry-run';
 import { buildCall, builderFunctions, builderGroups, fieldsOf, type FunctionsJson } from '../src/taskpane/formula-builder';
 import areas from '../src/help/areas.json';
-import { cryptoCalls, usesDefaultCurrency } from '../src/taskpane/formula-calls';
+import { cryptoCalls, FOLLOWS_DEFAULT_CURRENCY, usesDefaultCurrency } from '../src/taskpane/formula-calls';
+import { liveArgs } from '../src/formulas/live';
 import { freezePlan, frozenKey, readRecord, restorePlan, EMPTY_RECORD } from '../src/taskpane/freeze';
 import { openRefreshDecision } from '../src/taskpane/open-refresh';
 import { parseCellList, snapshotBlock } from '../src/taskpane/snapshot';
@@ -303,6 +304,30 @@ describe('formula text, snapshots, the log, errors', () => {
     assert.equal(usesDefaultCurrency('=CRYPTO.PRICE("bitcoin","USD")', index), false);
     assert.equal(usesDefaultCurrency('=CRYPTO.RETURNS("bitcoin","monthly")', index), false, 'RETURNS is USD unless told');
     assert.equal(usesDefaultCurrency('=CRYPTO.OHLCV("bitcoin","30D")', index), false, 'no currency argument');
+  });
+
+  test('the formulas that follow the default currency are the ones whose requests change with it (review-features #7: COIN was left out)', async () => {
+    // The least each formula with a currency parameter needs; a new one fails here until it is given its arguments.
+    const needs: Record<string, unknown[]> = {
+      PRICE: ['bitcoin'], DATA: ['bitcoin', 'price'], QUOTE: ['bitcoin'], MARKETS: [], PROFILE: ['bitcoin'], COIN: ['bitcoin'],
+      HISTORICAL: ['bitcoin', 45292], STATS: ['bitcoin', '2024'], RETURNS: ['bitcoin', 'yearly'], LIVEPRICE: ['bitcoin'],
+    };
+    const withCurrency = meta.functions.filter((f) => f.parameters.some((p) => p.name === 'currency')).map((f) => f.id);
+    assert.deepEqual([...withCurrency].sort(), Object.keys(needs).sort(), 'every formula with a currency parameter is checked');
+    const asks = async (id: string, defaultCurrency: 'USD' | 'EUR') => {
+      const r = await dryRun(id, CATALOG[id], needs[id], fn(id).parameters.map((p) => p.name), {
+        settings: { defaultCurrency, dateSystem: '1900' }, now: () => FROZEN_NOW, client: s.client, resolve: resolveIn([{ id: 1, slug: 'bitcoin', symbol: 'BTC', name: 'Bitcoin' }]),
+      });
+      assert.equal(r.error, null, `${id} takes its arguments`);
+      return JSON.stringify(r.requests);
+    };
+    const follows: string[] = [];
+    for (const id of withCurrency) {
+      if (id === 'LIVEPRICE') continue; // a stream, not in the catalog the dry run runs: below
+      if ((await asks(id, 'USD')) !== (await asks(id, 'EUR'))) follows.push(id);
+    }
+    if (liveArgs('bitcoin', null, null, 'EUR').currency === 'EUR') follows.push('LIVEPRICE');
+    assert.deepEqual(follows.sort(), [...FOLLOWS_DEFAULT_CURRENCY].sort());
   });
 
   test('snapshot cells: ranges expanded, a cell without a sheet on the active one, too many refused; the row dated by its serial', () => {

@@ -53,9 +53,10 @@ export function cryptoCalls(formula: string): CryptoCall[] {
 /**
  * Formulas whose omitted currency is the default currency setting (in
  * src/formulas: currencyArg(currency, ctx.settings.defaultCurrency)); the
- * others answer in USD unless told.
+ * others answer in USD unless told. test/formula-builder.test.ts holds this
+ * list to the formulas whose requests change with the setting.
  */
-export const FOLLOWS_DEFAULT_CURRENCY = new Set(['PRICE', 'DATA', 'QUOTE', 'MARKETS', 'PROFILE', 'HISTORICAL', 'LIVEPRICE']);
+export const FOLLOWS_DEFAULT_CURRENCY = new Set(['PRICE', 'DATA', 'QUOTE', 'MARKETS', 'PROFILE', 'HISTORICAL', 'LIVEPRICE', 'COIN']);
 
 /** Whether a formula has a call that takes the default currency (its currency argument omitted). */
 export function usesDefaultCurrency(formula: string, currencyIndex: (name: string) => number): boolean {
