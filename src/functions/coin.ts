@@ -26,7 +26,7 @@ enum CoinCurrency {
  * @customfunction COIN
  * @helpurl https://localhost:3000/help/coin.html
  * @param coin A coin (id, slug, symbol or name, e.g. "bitcoin"), or a range of up to 100 coins: one data type per cell.
- * @param [currency] "USD" (default), "EUR", or any currency code of the provider's fiat list ("GBP", "JPY"...), converted at today's rate.
+ * @param [currency] "USD", "EUR", or any currency code of the provider's fiat list ("GBP", "JPY"...), converted at today's rate. Left out: the task pane's default currency (USD unless changed).
  * @param invocation Invocation
  * @returns The coin as a data type, or one per coin of the range.
  * @cancelable

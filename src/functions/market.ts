@@ -134,7 +134,7 @@ enum ProfileField {
  * @customfunction PRICE
  * @helpurl https://localhost:3000/help/price.html
  * @param coin Coin id, slug, symbol or name, e.g. "bitcoin", "BTC" or 1.
- * @param [currency] "USD" (default), "EUR", or any currency code of the provider's fiat list ("GBP", "JPY"...), converted at today's rate.
+ * @param [currency] "USD", "EUR", or any currency code of the provider's fiat list ("GBP", "JPY"...), converted at today's rate. Left out: the task pane's default currency (USD unless changed).
  * @param invocation Invocation
  * @returns The price.
  * @cancelable
@@ -154,7 +154,7 @@ export function price(coin: any, currency?: Currency, invocation?: CustomFunctio
  * @helpurl https://localhost:3000/help/quote.html
  * @param coins A coin or a range of coins (id, slug, symbol or name).
  * @param [fields] Field names, a range or comma-separated: price, marketCap, volume24h, percentChange.h24, rank, circulatingSupply...
- * @param [currency] "USD" (default), "EUR", or any currency code of the provider's fiat list ("GBP", "JPY"...), converted at today's rate.
+ * @param [currency] "USD", "EUR", or any currency code of the provider's fiat list ("GBP", "JPY"...), converted at today's rate. Left out: the task pane's default currency (USD unless changed).
  * @param [headers] 1 (default) shows a header row, 0 hides it.
  * @param invocation Invocation
  * @returns A row per coin.
@@ -176,7 +176,7 @@ export function quote(coins: any[][], fields?: any[][], currency?: Currency, hea
  * @param [tag] Tag id, slug or name.
  * @param [ecosystem] Ecosystem id.
  * @param [lifecycle] "traded" (default) or "upcoming".
- * @param [currency] "USD" (default), "EUR", or any currency code of the provider's fiat list ("GBP", "JPY"...), converted at today's rate.
+ * @param [currency] "USD", "EUR", or any currency code of the provider's fiat list ("GBP", "JPY"...), converted at today's rate. Left out: the task pane's default currency (USD unless changed).
  * @param [headers] 1 (default) shows a header row, 0 hides it.
  * @param [fields] Columns: CRYPTO.QUOTE's field names, comma-separated or a range, e.g. "name,price,percentChange.d7". Default rank, name, symbol, slug, id, price, changes, market cap, volume, supplies, FDV, last updated.
  * @param [excludeStablecoins] TRUE leaves out coins in the API's Stablecoin category and fills the count with the next ones; FALSE (default) lists every coin.
@@ -210,7 +210,7 @@ export function search(query: string, headers?: any, invocation?: CustomFunction
  * @helpurl https://localhost:3000/help/profile.html
  * @param coin Coin id, slug, symbol or name.
  * @param [field] A profile field, e.g. "id", "rank", "lifecycle", "maxSupply", "listingDate". Omit for all fields.
- * @param [currency] For price, volume, market cap and FDV: "USD" (default), "EUR", or any currency code of the provider's fiat list ("GBP", "JPY"...), converted at today's rate.
+ * @param [currency] For price, volume, market cap and FDV: "USD", "EUR", or any currency code of the provider's fiat list ("GBP", "JPY"...), converted at today's rate. Left out: the task pane's default currency (USD unless changed).
  * @param invocation Invocation
  * @returns The field's value, or a field/value table.
  * @cancelable
