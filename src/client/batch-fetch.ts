@@ -94,11 +94,11 @@ export class BatchFetch {
    * without the markets list (404, or refused) is known by the time the coins
    * are, and their prices go straight to the list of currencies: the latency
    * bound's "markets tried alongside the map" (docs/benchmark.md, issue #21).
-   * Any other failure is left to the batch, which asks again.
+   * Any other failure is left to the batch, which asks again (an empty first page: the probe, see #page).
    */
   probe(currency: ConvertCurrency, caller: string | undefined, signal: AbortSignal): void {
     if (this.#noMarkets) return;
-    const probing = this.#page(0, currency, caller, signal)
+    const probing = this.#page(0, currency, caller, signal, true)
       .then(
         (r) => {
           if (!r.stale) this.#probed.set(currency, r);
@@ -127,7 +127,7 @@ export class BatchFetch {
     const probing = this.#probing.get(currency);
     if (probing) await probing;
 
-    const { ranks } = this.#src;
+    const { ranks, requester } = this.#src;
     const missing = new Set<number>();
     const settle = (id: number, r: Quote | Error) => {
       missing.delete(id);
@@ -150,7 +150,7 @@ export class BatchFetch {
     // settle once this batch's own requests are on their way: a thousand cells settling first would hold them back
     // (the rest of this function runs to its first request without yielding; a timer comes after that).
     const probed = this.#probed.get(currency);
-    if (probed && this.#src.requester.now() - probed.fetchedAt < this.#src.ttlMs()) {
+    if (probed && requester.now() - probed.fetchedAt < this.#src.ttlMs()) {
       took(0, probed);
       const held = new Set<number>();
       for (const it of probed.items) if (missing.delete(it.id)) held.add(it.id);
@@ -280,20 +280,19 @@ export class BatchFetch {
    * Markets page `page` (0-based, sorted by rank) in `currency`, as the lifecycle answers it. An empty first page
    * is a bad answer, not the list's end: the list is never empty for a key that has it, and taken as the end it
    * marked every coin of the batch unlisted for a day (review F1). It fails as an unexpected answer (the last good
-   * quotes stand in); one the response cache still holds as fresh is asked again first, so it does not outlive
-   * the batch it failed.
+   * quotes stand in); fresh in the response cache, it stands for its recalculation and is asked again after it
+   * (bad-answer.ts). No cell reads the `probe`'s answer: an empty first page just fetched is asked again at once
+   * for the batches after it.
    */
-  async #page(page: number, currency: ConvertCurrency, caller: string | undefined, signal: AbortSignal): Promise<PageAnswer> {
+  async #page(page: number, currency: ConvertCurrency, caller: string | undefined, signal: AbortSignal, probe = false): Promise<PageAnswer> {
     const cr = canonicalRequest('markets', undefined, { offset: page * MARKETS_PAGE_SIZE, limit: MARKETS_PAGE_SIZE, convert: currency });
     const emptyFirst = (a: Answer) => page === 0 && (a.entry.data as readonly MarketItem[]).length === 0 && (a.entry.rejected?.length ?? 0) === 0;
-    const a = await askPastBadAnswer(this.#src.requester, cr, { caller, signal }, emptyFirst);
+    const { requester } = this.#src;
+    let a = await askPastBadAnswer(requester, cr, { caller, signal }, emptyFirst);
+    if (probe && !a.fromCache && emptyFirst(a)) a = await requester.request(cr, { caller, signal, force: true });
     if (emptyFirst(a)) throw new ApiError({ code: 'UNEXPECTED_RESPONSE', message: 'markets: the first page of the list came back empty; it was not used.', endpoint: 'markets' });
-    return {
-      items: a.entry.data as readonly MarketItem[],
-      rejected: a.entry.rejected as readonly RejectedItem[] | undefined,
-      stale: a.stale,
-      fetchedAt: a.entry.fetchedAt,
-    };
+    const { data, rejected, fetchedAt } = a.entry;
+    return { items: data as readonly MarketItem[], rejected, stale: a.stale, fetchedAt };
   }
 
   /** A page's quote for an item, kept unless a newer one is held (QuoteCache.offer); the one that stands. */

@@ -20,8 +20,9 @@
  *   (api-error.ts unreadableItemError), not as "no data". An item without a
  *   readable id cannot be matched to a coin: the coins the answer left
  *   unmatched fail as an unreadable answer (theirs may be that item), not as
- *   "no data". Such an answer, still fresh in the response cache, is asked
- *   again rather than served: a bad answer never outlives itself (bad-answer.ts).
+ *   "no data". Such an answer, still fresh in the response cache, is shared by
+ *   the batches of its recalculation and asked again after it: a bad answer
+ *   does not outlive its recalculation (bad-answer.ts).
  * - A cell's own cancellation settles that cell at once; the shared request
  *   carries no single cell's signal, so one canceled cell cannot fail the others:
  *   it stops when every cell that asked has gone (shared-work.ts).
@@ -135,7 +136,7 @@ export class HistoricalBatcher {
     try {
       const query = { date: new Date(date).toISOString(), currencyIds: ids.join(','), convert: currency === 'USD' ? undefined : currency };
       const cr = canonicalRequest('historicalItem', undefined, query);
-      // One with unreadable items is not served again from the cache, which keeps a past day's for a day (bad-answer.ts).
+      // One with unreadable items is not served past its recalculation from the cache, which keeps a past day's for a day (bad-answer.ts).
       const a = await askPastBadAnswer(this.#requester, cr, { caller, signal }, (x) => unreadable(x, ids, asked).size > 0);
       const unread = unreadable(a, ids, asked);
       const answer: HistoricalAnswer = { fetchedAt: a.entry.fetchedAt, stale: a.stale, fromCache: a.fromCache, charged: { done: a.fromCache || a.stale } };

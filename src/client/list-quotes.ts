@@ -108,7 +108,7 @@ export class ListQuotes {
     return keys.map((k) => answers.get(k.id) ?? null);
   }
 
-  /** The list's answer for `ids`; one with items that could not be read is not served from the cache again (bad-answer.ts). */
+  /** The list's answer for `ids`; one with items that could not be read is not served from the cache past its recalculation (bad-answer.ts). */
   #ask(ids: readonly number[], caller: string | undefined, signal: AbortSignal): Promise<Answer> {
     const cr = canonicalRequest('currencyList', undefined, { currencyIds: ids.join(',') });
     return askPastBadAnswer(this.#src.requester, cr, { caller, signal }, (a) => rejectedOf(a).length > 0);
