@@ -127,6 +127,25 @@ describe('CRYPTO.OHLCV', () => {
     assert.deepEqual(withHeaders.slice(1), g);
   });
 
+  test('with the default currency EUR, OHLCV\'s and RETURNS\' money headers say USD (their numbers are USD); a USD workbook keeps the plain headers', async () => {
+    const eur = await testSession({ settings: { defaultCurrency: 'EUR' }, emulator: { rpm: 2000 } });
+    try {
+      const candles = await table('=CRYPTO.OHLCV("bitcoin","2024-03-01","2024-03-02")', eur);
+      assert.deepEqual(candles[0], ['Date', 'Open (USD)', 'High (USD)', 'Low (USD)', 'Close (USD)', 'Volume (USD)']);
+      // The same USD numbers as in a USD workbook: only the header says which currency.
+      assert.deepEqual(candles.slice(1), (await table('=CRYPTO.OHLCV("bitcoin","2024-03-01","2024-03-02")')).slice(1));
+      const other = await table('=CRYPTO.OHLCV("bitcoin","2024-03-01","2024-03-01",,1,"date","avg","circulatingSupply","priceChangePercent")', eur);
+      assert.deepEqual(other[0], ['Date', 'Average (USD)', 'Circulating supply', 'Price change %']);
+      const r = await table('=CRYPTO.RETURNS("bitcoin","monthly",1,"2024-01","2024-01")', eur);
+      assert.deepEqual(r[0], ['Date', 'Closing price (USD)', 'Return %']);
+      // The reason: the same workbook's PRICE is EUR.
+      assert.notEqual(await one('=CRYPTO.PRICE("bitcoin")', eur), await one('=CRYPTO.PRICE("bitcoin")'));
+    } finally {
+      await eur.close();
+    }
+    assert.deepEqual((await table('=CRYPTO.RETURNS("bitcoin","monthly",1,"2024-01","2024-01")'))[0], ['Date', 'Closing price', 'Return %']);
+  });
+
   test('a multi-year daily series comes back whole: every day, no gaps', async () => {
     const g = await table('=CRYPTO.OHLCV("bitcoin","2016-01-01","2025-12-31",,0,0,1)');
     assert.equal(g.length, 3653);

@@ -61,6 +61,18 @@ const OHLCV_CHOICES: Record<string, OhlcvField> = {
   time: 'date',
 };
 export const DEFAULT_OHLCV_FIELDS: readonly OhlcvField[] = ['date', 'open', 'high', 'low', 'close', 'volume'];
+/** The candle fields that are sums of money: USD, whatever the workbook's default currency (historyCurrency). */
+const OHLCV_USD_FIELDS: ReadonlySet<OhlcvField> = new Set(['open', 'high', 'low', 'close', 'avg', 'volume']);
+
+/**
+ * A money column's header: as it is when the workbook's default currency is USD (STOCKHISTORY's
+ * plain "Close", which lookups by header match), "Close (USD)" when it is not. PRICE, HISTORICAL
+ * and COIN then answer in that currency while the history endpoints stay USD, and a sheet mixing
+ * them must see which is which (STATS labels its vwap "VWAP (USD)" the same way).
+ */
+export function usdHeader(header: string, settings: FormulaContext['settings']): string {
+  return settings.defaultCurrency === 'USD' ? header : `${header} (USD)`;
+}
 
 function ohlcvFields(v: Arg): OhlcvField[] {
   const raw = flatValues(v).flatMap((x) => (typeof x === 'string' ? x.split(',') : [x])).map((x) => (typeof x === 'string' ? x.trim() : x));
@@ -116,7 +128,9 @@ async function ohlcv(ctx: FormulaContext, coin: Arg, start: Arg, end: Arg, inter
   const iv = choiceArg(interval, 'interval', INTERVALS, 'day', INTERVALS_SHOWN);
   const span = rangeArgs(start, end, now, ctx.settings.dateSystem);
   const showHeaders = headersArg(headers);
-  const cols = ohlcvFields(fields).map((f) => OHLCV_FIELDS[f]);
+  const cols = ohlcvFields(fields).map((f): Column<Candle> =>
+    OHLCV_USD_FIELDS.has(f) ? { ...OHLCV_FIELDS[f], header: usdHeader(OHLCV_FIELDS[f].header, ctx.settings) } : OHLCV_FIELDS[f],
+  );
   const ref = await ctx.client.resolveCoin(input);
   // Asked as given, hourly too: how far back the hours reach is the service's to say (reach.ts).
   const { to, query } = candleRequest(iv, span, span.start, now);
@@ -191,7 +205,7 @@ async function returns(ctx: FormulaContext, coin: Arg, period: Arg, headers: Arg
   }
   return table(rows, [
     { header: 'Date', cell: (r) => dateCell(r.date) },
-    { header: 'Closing price', cell: (r) => decimalCell(r.closingPrice) },
+    { header: usdHeader('Closing price', ctx.settings), cell: (r) => decimalCell(r.closingPrice) },
     { header: 'Return %', cell: (r) => numberCell(r.pricePercentChange) },
   ], showHeaders, `No ${p} returns for ${ref.name}${within}`);
 }

@@ -144,7 +144,7 @@ enum PerformanceField {
  * @param [end] Last date, included. Omitted: up to today (STOCKHISTORY would return the start day only).
  * @param [interval] "daily" (default), "weekly", "monthly" or "hourly"; STOCKHISTORY's 0, 1, 2 also work. Hourly candles reach back as far as your plan gives (about 30 days): a start before that is #N/A naming the reach, never a shorter table; a start on the reach's first day gives its hours from the first one.
  * @param [headers] 1 (default) shows a header row, 0 hides it (2 is read as 1).
- * @param [fields] Columns in any order: STOCKHISTORY's numbers 0 Date, 1 Close, 2 Volume, 3 Open, 4 High, 5 Low, or names date, open, high, low, close, avg, volume, circulatingSupply, priceChangePercent, volumeChangePercent, circulatingSupplyChangePercent. Default Date, Open, High, Low, Close, Volume. Prices are USD: "USD" here is allowed, another currency code is #VALUE! (past prices are never converted at today's rate).
+ * @param [fields] Columns in any order: STOCKHISTORY's numbers 0 Date, 1 Close, 2 Volume, 3 Open, 4 High, 5 Low, or names date, open, high, low, close, avg, volume, circulatingSupply, priceChangePercent, volumeChangePercent, circulatingSupplyChangePercent. Default Date, Open, High, Low, Close, Volume. Prices and volume are USD, and with a default currency other than USD their headers say so ("Close (USD)"): "USD" here is allowed, another currency code is #VALUE! (past prices are never converted at today's rate).
  * @param invocation Invocation
  * @returns A table, one row per candle, oldest first.
  * @cancelable
@@ -180,7 +180,7 @@ export function historical(coin: any, date: any, field?: HistoricalField, curren
  * @param [headers] 1 (default) shows a header row, 0 hides it.
  * @param [start] First date: the periods from the one containing it (an Excel date, "2024-03-15", "2024" alone for that whole year, or a look-back such as "2Y"). Default: from the coin's first period.
  * @param [end] Last date, included (default: today).
- * @param [currency] "USD" (default): closing prices are USD; another currency is #VALUE! (past prices are never converted at today's rate).
+ * @param [currency] "USD" (default): closing prices are USD (headed "Closing price (USD)" when the default currency is not USD); another currency is #VALUE! (past prices are never converted at today's rate).
  * @param invocation Invocation
  * @returns Date (period start), Closing price, Return %.
  * @cancelable
