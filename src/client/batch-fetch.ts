@@ -30,7 +30,7 @@ import type { ConvertCurrency } from '../api/endpoints';
 import type { MarketItem, Profile } from '../api/records';
 import type { RejectedItem } from '../api/read-data';
 import { ApiError, routeUnavailable, unreadableItemError } from './api-error';
-import { askPastBadAnswer } from './bad-answer';
+import { askPastBadAnswer, badAnswerShared } from './bad-answer';
 import { canonicalRequest } from './canonical-request';
 import { MARKETS_PAGE_SIZE, type RankBook } from './coin-map';
 import { errorRule } from './error-rules';
@@ -149,8 +149,10 @@ export class BatchFetch {
     // The first page, if probe() read it and it is still fresh, is read: the walk goes on from the second. Its coins
     // settle once this batch's own requests are on their way: a thousand cells settling first would hold them back
     // (the rest of this function runs to its first request without yielding; a timer comes after that).
+    // One with unreadable items only within its recalculation; after it, the page is asked (#page, bad-answer.ts).
     const probed = this.#probed.get(currency);
-    if (probed && requester.now() - probed.fetchedAt < this.#src.ttlMs()) {
+    const badPast = probed?.rejected?.length && !badAnswerShared(requester, probed.fetchedAt);
+    if (probed && requester.now() - probed.fetchedAt < this.#src.ttlMs() && !badPast) {
       took(0, probed);
       const held = new Set<number>();
       for (const it of probed.items) if (missing.delete(it.id)) held.add(it.id);
@@ -280,15 +282,15 @@ export class BatchFetch {
    * Markets page `page` (0-based, sorted by rank) in `currency`, as the lifecycle answers it. An empty first page
    * is a bad answer, not the list's end: the list is never empty for a key that has it, and taken as the end it
    * marked every coin of the batch unlisted for a day (review F1). It fails as an unexpected answer (the last good
-   * quotes stand in); fresh in the response cache, it stands for its recalculation and is asked again after it
-   * (bad-answer.ts). No cell reads the `probe`'s answer: an empty first page just fetched is asked again at once
-   * for the batches after it.
+   * quotes stand in). So is a page with unreadable items (their errors would last the live freshness): either,
+   * fresh in the response cache, stands for its recalculation and is asked again after it (bad-answer.ts). No cell
+   * reads the `probe`'s answer: an empty first page just fetched is asked again at once for the batches after it.
    */
   async #page(page: number, currency: ConvertCurrency, caller: string | undefined, signal: AbortSignal, probe = false): Promise<PageAnswer> {
     const cr = canonicalRequest('markets', undefined, { offset: page * MARKETS_PAGE_SIZE, limit: MARKETS_PAGE_SIZE, convert: currency });
     const emptyFirst = (a: Answer) => page === 0 && (a.entry.data as readonly MarketItem[]).length === 0 && (a.entry.rejected?.length ?? 0) === 0;
     const { requester } = this.#src;
-    let a = await askPastBadAnswer(requester, cr, { caller, signal }, emptyFirst);
+    let a = await askPastBadAnswer(requester, cr, { caller, signal }, (x) => emptyFirst(x) || (x.entry.rejected?.length ?? 0) > 0);
     if (probe && !a.fromCache && emptyFirst(a)) a = await requester.request(cr, { caller, signal, force: true });
     if (emptyFirst(a)) throw new ApiError({ code: 'UNEXPECTED_RESPONSE', message: 'markets: the first page of the list came back empty; it was not used.', endpoint: 'markets' });
     const { data, rejected, fetchedAt } = a.entry;
