@@ -90,6 +90,18 @@ describe('fields and formula text', () => {
     assert.equal(buildCall(f, fields, { count: '10', category: '3', excludeStablecoins: 'TRUE' }, null).text, '=CRYPTO.MARKETS(10,,,3,,,,,,,TRUE)');
   });
 
+  test('what the hints offer is taken as a cell would take it: "5%" a number, a date serial a number, a year a period (review-features #10)', async () => {
+    const st = buildCall(fn('STATS'), fieldsOf(fn('STATS'), meta), { start: '2024', riskFree: '5%' }, SOLANA);
+    assert.deepEqual(st.errors, {}); // was: riskFree must be a number; got "5%"
+    assert.equal(st.text, '=CRYPTO.STATS("solana","2024",,,,5%)');
+    assert.equal(st.args[5], 0.05);
+    assert.equal((await run('STATS', st.args)).error, null);
+    const o = buildCall(fn('OHLCV'), fieldsOf(fn('OHLCV'), meta), { start: '45292', end: '45293.5' }, SOLANA);
+    assert.equal(o.text, '=CRYPTO.OHLCV("solana",45292,45293.5)'); // was: "45292", text the formula refused
+    assert.deepEqual(o.args.slice(1, 3), [45292, 45293.5]);
+    assert.equal((await run('OHLCV', o.args)).error, null);
+  });
+
   test('every formula is offered except ASOF, which points at a cell', () => {
     const ids = builderFunctions(meta).map((f) => f.id);
     assert.ok(!ids.includes('ASOF'));

@@ -146,6 +146,13 @@ export interface BuiltCall {
 
 const quote = (s: string) => `"${s.replace(/"/g, '""')}"`;
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+/** A number with a percent sign, as typed in a cell: "5%" is 0.05 (the hints offer it: riskFree "0.05 (or 5%)"). */
+const PERCENT = /^([+-]?(\d+\.?\d*|\.\d+))\s*%$/;
+/**
+ * An Excel date serial typed into a date field: five digits (45292 is 2024-01-01; every day from 1927 to 2173).
+ * Four digits stay text, a year ("2024" is the period), as a cell holding the text "2024" would be.
+ */
+const SERIAL = /^\d{5}(\.\d+)?$/;
 
 interface Arg {
   text: string;
@@ -159,10 +166,16 @@ function argOf(f: Field, p: ParamMeta, raw: string): Arg | string | null {
   switch (f.kind) {
     case 'number':
     case 'headers': {
+      const pct = f.kind === 'number' ? PERCENT.exec(t) : null;
+      if (pct) return { text: `${Number(pct[1])}%`, value: Number(pct[1]) / 100 };
       if (!NUMBER.test(t)) return `${f.name} must be a number; got "${t}"`;
       const n = Number(t);
       return { text: String(n), value: n };
     }
+    case 'date':
+      // A serial goes in as the number a cell would hold: quoted, it was text the formula refused (review-features #10).
+      if (SERIAL.test(t)) return { text: String(Number(t)), value: Number(t) };
+      return { text: quote(t), value: t };
     case 'flag':
       return /^true$/i.test(t) ? { text: 'TRUE', value: true } : { text: 'FALSE', value: false };
     case 'text':
