@@ -4,7 +4,7 @@ import { bindArguments } from '../src/cli/calculate';
 import { FormulaSyntaxError, parseFormula } from '../src/cli/formula-parser';
 import { loadFunctionMetadata } from '../src/cli/metadata';
 import { CATALOG } from '../src/formulas/catalog';
-import { boolArg, choiceArg, choicesOf, coinArg, headersArg, intArg, rangeArgs, spanArg } from '../src/formulas/args';
+import { boolArg, choiceArg, choicesOf, coinArg, headersArg, intArg, rangeArgs, readsAsDate, spanArg } from '../src/formulas/args';
 import { DateCell, FormulaError, dateCell, decimalCell, fromSerial, table, toSerial } from '../src/formulas/cells';
 
 const NOW = Date.UTC(2026, 10, 21, 15, 30); // 2026-11-21 15:30 UTC
@@ -105,6 +105,19 @@ describe('argument readers', () => {
     assert.throws(() => boolArg('maybe', 'x', true), /TRUE\/FALSE/);
     assert.equal(intArg(null, 'count', 1, 10, 5), 5);
     assert.throws(() => intArg(11, 'count', 1, 10, 5), /from 1 to 10/);
+  });
+
+  test('headers: a value that is no headers value but reads as another argument says so; others keep the TRUE/FALSE message', () => {
+    const misplaced = (v: unknown) => (readsAsDate(v, NOW, '1900') ? `start goes after headers; got ${String(v)}` : null);
+    assert.throws(() => headersArg('2024-01-01', true, misplaced), (e: unknown) =>
+      e instanceof FormulaError && e.code === '#VALUE!' && e.message === 'start goes after headers; got 2024-01-01');
+    assert.throws(() => headersArg([['30D']], true, misplaced), /start goes after headers; got 30D/);
+    assert.throws(() => headersArg('abc', true, misplaced), /headers must be TRUE\/FALSE or 1\/0; got "abc"$/);
+    // Headers values stay headers values: never read as a date.
+    for (const [v, want] of [[0, false], [1, true], [2, true], ['2', true], [null, true], [true, true]] as const) assert.equal(headersArg(v, true, misplaced), want);
+    // Dates, periods and look-backs as spanArg reads them; not text, not serials before 1970.
+    for (const v of ['2024-01-01', '2024', '2024Q1', '2024-03', '30D', '6M', 45292]) assert.equal(readsAsDate(v, NOW, '1900'), true, String(v));
+    for (const v of ['abc', 2024, 0, null, '', '2024-02-30']) assert.equal(readsAsDate(v, NOW, '1900'), false, String(v));
   });
 
   test('cells: decimals become numbers, missing values stay empty, tables keep their columns', () => {

@@ -395,6 +395,20 @@ describe('CRYPTO.RETURNS', () => {
     for (const mo of quarterMonths) assert.ok([0, 3, 6, 9].includes(mo));
   });
 
+  test('dates where headers goes (3rd, before start, unlike OHLCV): #VALUE! saying where start goes, the formula written that way', async () => {
+    const e = failure(await calc('=CRYPTO.RETURNS("bitcoin","monthly","2024-01-01","2024-06-30")'));
+    assert.equal(e.error, '#VALUE!');
+    assert.equal(e.message, 'headers is the 3rd argument (1 or 0) and start the 4th; got "2024-01-01" as headers: =CRYPTO.RETURNS("bitcoin","monthly",1,"2024-01-01","2024-06-30")');
+    // The formula it offers answers: the months of the range.
+    const fixed = await table(e.message.slice(e.message.indexOf('=CRYPTO.')));
+    assert.deepEqual(fixed.slice(1).map((r) => r[0]), [0, 1, 2, 3, 4, 5].map((m) => toSerial(Date.UTC(2024, m, 1))));
+    // A year typed as a number, a serial date: the same advice, the year as text.
+    assert.match(failure(await calc('=CRYPTO.RETURNS("bitcoin","yearly",2024)')).message, /start the 4th; got 2024 as headers: =CRYPTO\.RETURNS\("bitcoin","yearly",1,"2024"\)$/);
+    assert.match(failure(await calc('=CRYPTO.RETURNS("bitcoin","monthly",DATE(2024,1,1))')).message, /=CRYPTO\.RETURNS\("bitcoin","monthly",1,45292\)$/);
+    // Anything else keeps the TRUE/FALSE message.
+    assert.equal(failure(await calc('=CRYPTO.RETURNS("bitcoin","monthly","abc")')).message, 'headers must be TRUE/FALSE or 1/0; got "abc"');
+  });
+
   test('a bad period is #VALUE! naming the three', async () => {
     const e = failure(await calc('=CRYPTO.RETURNS("bitcoin","weekly")'));
     assert.equal(e.error, '#VALUE!');
@@ -468,6 +482,23 @@ describe('CRYPTO.SPARKLINE', () => {
     } finally {
       await t.close();
     }
+  });
+
+  test('a look-back, a date or an interval where headers goes (2nd): #VALUE! saying which argument it is, the formula written that way', async () => {
+    const e = failure(await calc('=CRYPTO.SPARKLINE("bitcoin","30D")'));
+    assert.equal(e.error, '#VALUE!');
+    assert.equal(e.message, 'headers is the 2nd argument (1 or 0) and start the 3rd; got "30D" as headers: =CRYPTO.SPARKLINE("bitcoin",1,"30D")');
+    assert.ok((await table(e.message.slice(e.message.indexOf('=CRYPTO.')))).length > 24 * 29, 'the offered formula answers 30 days of hours');
+    assert.equal(
+      failure(await calc('=CRYPTO.SPARKLINE("bitcoin","2024-01-01","2024-01-05")')).message,
+      'headers is the 2nd argument (1 or 0) and start the 3rd; got "2024-01-01" as headers: =CRYPTO.SPARKLINE("bitcoin",1,"2024-01-01","2024-01-05")',
+    );
+    assert.equal(
+      failure(await calc('=CRYPTO.SPARKLINE("bitcoin","1h")')).message,
+      'headers is the 2nd argument (1 or 0) and interval the 5th; got "1h" as headers: =CRYPTO.SPARKLINE("bitcoin",1,,,"1h")',
+    );
+    // "5m" is an interval and a look-back (5 months): both are named.
+    assert.match(failure(await calc('=CRYPTO.SPARKLINE("bitcoin","5m")')).message, /interval the 5th; .*=CRYPTO\.SPARKLINE\("bitcoin",1,,,"5m"\); for a look-back, start is the 3rd: =CRYPTO\.SPARKLINE\("bitcoin",1,"5m"\)$/);
   });
 
   test("a range before the coin's first point: #N/A naming the range, not a header row alone", async () => {

@@ -136,11 +136,20 @@ export function boolArg(v: Arg, name: string, fallback: boolean): boolean {
   throw invalidValue(`${name} must be TRUE/FALSE or 1/0; got ${shown(v)}`);
 }
 
-/** Headers argument: 0 none, 1 show (default); STOCKHISTORY's 2 (show with identifier) is read as 1. */
-export function headersArg(v: Arg, fallback = true): boolean {
+/**
+ * Headers argument: 0 none, 1 show (default); STOCKHISTORY's 2 (show with identifier) is read as 1.
+ * `misplaced`: what to say instead of "must be TRUE/FALSE" when the value is not a headers value but
+ * reads as another argument's (a start date where a formula takes headers before start); null when it does not.
+ */
+export function headersArg(v: Arg, fallback = true, misplaced?: (v: Arg) => string | null): boolean {
   v = scalar(v);
   if (v === 2 || v === '2') return true;
-  return boolArg(v, 'headers', fallback);
+  try {
+    return boolArg(v, 'headers', fallback);
+  } catch (e) {
+    const say = misplaced?.(v);
+    throw say ? invalidValue(say) : e;
+  }
 }
 
 export function intArg(v: Arg, name: string, min: number, max: number, fallback: number | undefined): number {
@@ -271,6 +280,15 @@ export function rangeArgs(start: Arg, end: Arg, now: number, dates: DateSystem, 
 function isPeriodText(v: Arg): boolean {
   v = scalar(v);
   return typeof v === 'string' && /^\s*\d{4}(-?Q[1-4]|-\d{1,2})?\s*$/i.test(v);
+}
+
+/** Whether a value reads as a date argument: a date, a period or a look-back, as spanArg reads it. */
+export function readsAsDate(v: Arg, now: number, dates: DateSystem): boolean {
+  try {
+    return spanArg(v, 'date', now, dates) !== null;
+  } catch {
+    return false;
+  }
 }
 
 /** A single point in time (HISTORICAL's date): the start of the day given. */

@@ -8,7 +8,7 @@ import type { Candle, HistoricalItem, Performance } from '../api/records';
 import type { Fetched } from '../client';
 import { hasCode, isDepthLimit } from '../client/api-error';
 import {
-  choiceArg, choicesOf, coinArg, currencyArg, dateArg, fieldArg, flatValues, headersArg, rangeArgs, type Arg,
+  choiceArg, choicesOf, coinArg, currencyArg, dateArg, fieldArg, flatValues, headersArg, notGiven, rangeArgs, readsAsDate, scalar, shown, type Arg,
 } from './args';
 import {
   dateCell, decimalCell, recordCells, formulaError, invalidValue, numberCell, table,
@@ -175,6 +175,46 @@ async function historical(ctx: FormulaContext, coin: Arg, date: Arg, field: Arg,
   return HISTORICAL_FIELDS[f](item);
 }
 
+// ---------------------------------------------------------------- headers before start
+
+const ordinal = (n: number) => `${n}${n === 2 ? 'nd' : n === 3 ? 'rd' : 'th'}`;
+/** A value as formula text: text in quotes (quotes doubled), numbers and booleans as typed, a blank as nothing. */
+function formulaText(v: Arg): string {
+  v = scalar(v);
+  if (notGiven(v)) return '';
+  if (typeof v === 'string') return `"${v.replace(/"/g, '""')}"`;
+  if (typeof v === 'boolean') return v ? 'TRUE' : 'FALSE';
+  return String(v);
+}
+
+/**
+ * RETURNS and SPARKLINE take headers before start, unlike OHLCV, STATS and STOCKHISTORY (whose
+ * start_date is its 2nd argument: support.microsoft.com/excel/stockhistory-function). Their order
+ * stays, since workbooks depend on it; a date, period or look-back where headers goes (or, for
+ * SPARKLINE, an interval) is #VALUE! saying where it goes, with the formula written that way.
+ * `lead`: the arguments before headers; `start`, `end`: what was given there (a second date moves
+ * to end when end is blank).
+ */
+function misplacedStart(ctx: FormulaContext, fn: 'RETURNS' | 'SPARKLINE', lead: Arg[], start: Arg, end: Arg, intervals?: Readonly<Record<string, unknown>>) {
+  const at = lead.length + 1;
+  const call = (...args: Arg[]) => `=CRYPTO.${fn}(${[...lead, 1, ...args].map(formulaText).join(',')})`;
+  const asDate = (v: Arg) => readsAsDate(v, ctx.now(), ctx.settings.dateSystem);
+  return (v: Arg): string | null => {
+    // A year typed as a number (2024) is no serial date from 1970 on; as text it is that year.
+    const year = typeof v === 'number' && Number.isInteger(v) && v >= 1970 && v <= 2999;
+    const date = year || asDate(v);
+    const given = year ? String(v) : v;
+    const dates = [given, ...(asDate(start) && notGiven(scalar(end)) ? [start] : [])];
+    const got = `got ${shown(v)} as headers`;
+    if (intervals && typeof v === 'string' && Object.hasOwn(intervals, v.trim().toLowerCase())) {
+      const orStart = date ? `; for a look-back, start is the ${ordinal(at + 1)}: ${call(given)}` : '';
+      return `headers is the ${ordinal(at)} argument (1 or 0) and interval the ${ordinal(at + 3)}; ${got}: ${call(null, null, v)}${orStart}`;
+    }
+    if (!date) return null;
+    return `headers is the ${ordinal(at)} argument (1 or 0) and start the ${ordinal(at + 1)}; ${got}: ${call(...dates)}`;
+  };
+}
+
 // ---------------------------------------------------------------- RETURNS
 
 const PERIODS = choicesOf(['monthly', 'quarterly', 'yearly'] as const);
@@ -187,7 +227,7 @@ const PERIODS = choicesOf(['monthly', 'quarterly', 'yearly'] as const);
 async function returns(ctx: FormulaContext, coin: Arg, period: Arg, headers: Arg, start: Arg, end: Arg, currency: Arg): Promise<Grid> {
   const input = coinArg(coin);
   const p = choiceArg(period, 'period', PERIODS, undefined, '"monthly", "quarterly" or "yearly"');
-  const showHeaders = headersArg(headers);
+  const showHeaders = headersArg(headers, true, misplacedStart(ctx, 'RETURNS', [input, p], start, end));
   const now = ctx.now();
   const blank = (x: Arg) => flatValues(x).length === 0;
   const span = blank(start) && blank(end) ? null : rangeArgs(start, end, now, ctx.settings.dateSystem, () => 0);
@@ -220,7 +260,7 @@ const SPARK_INTERVALS_SHOWN = '"5m", "15m", "1h" (default) or "1d"';
 
 async function sparkline(ctx: FormulaContext, coin: Arg, headers: Arg, start: Arg, end: Arg, interval: Arg): Promise<Grid> {
   const input = coinArg(coin);
-  const showHeaders = headersArg(headers);
+  const showHeaders = headersArg(headers, true, misplacedStart(ctx, 'SPARKLINE', [input], start, end, SPARK_INTERVALS));
   const iv = choiceArg(interval, 'interval', SPARK_INTERVALS, '1h', SPARK_INTERVALS_SHOWN);
   const range = chartRange(ctx, start, end);
   // The documented depth (CHART_DEPTH_DAYS) is refused before a request; a plan the table does not know goes to the service.

@@ -177,7 +177,7 @@ export function historical(coin: any, date: any, field?: HistoricalField, curren
  * @helpurl https://localhost:3000/help/returns.html
  * @param coin Coin id, slug, symbol or name.
  * @param period "monthly", "quarterly" or "yearly".
- * @param [headers] 1 (default) shows a header row, 0 hides it.
+ * @param [headers] 1 (default) shows a header row, 0 hides it. It comes before start here (unlike OHLCV and STOCKHISTORY): =CRYPTO.RETURNS("bitcoin","monthly",1,"2024-01-01").
  * @param [start] First date: the periods from the one containing it (an Excel date, "2024-03-15", "2024" alone for that whole year, or a look-back such as "2Y"). Default: from the coin's first period.
  * @param [end] Last date, included (default: today).
  * @param [currency] "USD" (default): closing prices are USD (headed "Closing price (USD)" when the default currency is not USD); another currency is #VALUE! (past prices are never converted at today's rate).
@@ -195,7 +195,7 @@ export function returns(coin: any, period: ReturnsPeriod, headers?: any, start?:
  * @customfunction SPARKLINE
  * @helpurl https://localhost:3000/help/sparkline.html
  * @param coin Coin id, slug, symbol or name.
- * @param [headers] 1 (default) shows a header row, 0 hides it.
+ * @param [headers] 1 (default) shows a header row, 0 hides it. It comes before start here (unlike OHLCV and STOCKHISTORY): =CRYPTO.SPARKLINE("bitcoin",1,"30D").
  * @param [start] Start date, period ("2025Q1") or look-back ("30D"); default the last 7 days.
  * @param [end] End date (default: now).
  * @param [interval] "5m", "15m", "1h" (default) or "1d". How far back by plan: Basic 30 days at 5m-1h and 1 year at 1d; Advanced 30 days and 2 years; Pro 90 days and 5 years; Business 1 year and the full history. A deeper start is #N/A naming the reach; a start before the coin's first point gives the points from it.
