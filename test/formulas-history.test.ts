@@ -7,6 +7,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { calculate } from '../src/cli/calculate';
+import { loadFunctionMetadata } from '../src/cli/metadata';
 import { openSession, type Session } from '../src/cli/session';
 import { toSerial } from '../src/formulas/cells';
 import { FROZEN_NOW as NOW } from '../harness/instant';
@@ -86,6 +87,19 @@ describe('CRYPTO.OHLCV', () => {
       assert.equal(row[4], last[4], `close of ${m + 1}/2024`);
     }
     assert.deepEqual(await table('=CRYPTO.OHLCV("bitcoin","2024",,2)'), monthly);
+  });
+
+  test('a weekly or monthly row is its whole period, past end too, and the end parameter\'s help says so', async () => {
+    // Bitcoin, end 2024-02-10: February's row is the whole month (the API's monthly candle), its close 2024-02-29's.
+    const month = await table('=CRYPTO.OHLCV("bitcoin","2024-02-01","2024-02-10","monthly",0,"date","close")');
+    const feb29 = await table('=CRYPTO.OHLCV("bitcoin","2024-02-29","2024-02-29",,0,"date","close")');
+    assert.deepEqual(month, [[serial('2024-02-01'), feb29[0][1]]]);
+    const week = await table('=CRYPTO.OHLCV("bitcoin","2024-02-26","2024-02-29","weekly",0,"date","close")');
+    const sunday = await table('=CRYPTO.OHLCV("bitcoin","2024-03-03","2024-03-03",,0,"close")');
+    assert.deepEqual(week, [[serial('2024-02-26'), sunday[0][0]]]);
+    const end = (await loadFunctionMetadata()).find((f) => f.id === 'OHLCV')!.parameters.find((p) => p.name === 'end')!;
+    assert.match(end.description ?? '', /weekly or monthly row covers its whole period/);
+    assert.match(end.description ?? '', /after end/);
   });
 
   test('STOCKHISTORY property numbers pick and order the columns', async () => {

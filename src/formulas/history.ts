@@ -138,7 +138,12 @@ async function ohlcv(ctx: FormulaContext, coin: Arg, start: Arg, end: Arg, inter
     .catch((e: unknown) => {
       throw candleRefusal(e, iv, ctx);
     });
-  // Candles that open within the range (the current one when it reaches now), oldest first.
+  // Candles that open within the range (the current one when it reaches now), oldest first. A weekly or
+  // monthly candle is the API's for its whole period (asked by interval, not built from dailies): the
+  // first may open before start, as STOCKHISTORY documents ("the first data point may be earlier than
+  // the start_date provided", support.microsoft.com/excel/stockhistory-function), and the last holds
+  // its period's days after end; its page says nothing of a last row. Cutting that row at end would
+  // take a daily request more, so the end parameter's help says so instead.
   const rows = res.data.filter((c) => c.time <= to).sort((a, b) => a.time - b.time);
   await checkCandleReach(ctx, ref, iv, span, rows);
   const empty = `No ${iv === 'day' ? 'daily' : `${iv}ly`} candles for ${ref.name} from ${isoDay(span.start)} to ${isoDay(span.end - 1)}`;
