@@ -47,6 +47,22 @@ describe('worked examples', () => {
     const rfd = 1.05 ** (1 / 365) - 1;
     close(A.sharpe(s, 0.05), (365 * ((R[0] + R[1] + R[2]) / 3 - rfd)) / vol);
   });
+  test('a period is measured from the open of its first day: that day\'s move counts (as CRYPTO.RETURNS)', () => {
+    // Open 90 on day 1, closes 100, 110, 99, 121.
+    const candles = bars([100, 110, 99, 121]).map((b, i) => (i === 0 ? { ...b, open: 90 } : { ...b, open: 1e9 }));
+    const p = A.periodBars(candles);
+    assert.deepEqual(p.map((b) => b.close), [90, 100, 110, 99, 121], 'the first open, then the closes; later opens unused');
+    assert.equal(p[0].time, T0 - DAY, 'the open stands a day before the first close');
+    close(A.totalReturn(p), 121 / 90 - 1);
+    assert.equal(A.spanDays(p), 4, 'four days covered');
+    assert.deepEqual(A.dailyReturns(p, 'simple').values.length, 4, 'the first day\'s return counted');
+    close(A.dailyReturns(p, 'log').values[0], Math.log(100 / 90));
+    close(A.maxDrawdown(p), 99 / 110 - 1);
+    assert.equal(A.vwap(p), A.vwap(candles), 'the open carries no volume');
+    // No usable open: the first close stays the base.
+    assert.deepEqual(A.periodBars(bars([100, 110])).map((b) => b.close), [100, 110]);
+    assert.deepEqual(A.periodBars(bars([100, 110]).map((b) => ({ ...b, open: 0 }))).map((b) => b.close), [100, 110]);
+  });
   test('a missing day gives no return across it', () => {
     const g = A.dailyReturns(bars([100, 110, 121], T0, [2]), 'log');
     assert.deepEqual(g.values, [Math.log(1.1)]);
@@ -71,6 +87,7 @@ describe('worked examples', () => {
   test('undefined is null, never 0 or NaN: one close, a flat price, a flat benchmark', () => {
     const one = bars([5]);
     assert.equal(A.totalReturn(one), null);
+    assert.equal(A.spanDays(one), 0);
     assert.equal(A.cagr(one), null);
     assert.equal(A.volatility(one), null);
     const flat = bars([5, 5, 5, 5]);

@@ -46,10 +46,13 @@ function candles2024(slug: string): Candle[] {
 /**
  * The statistics as a textbook computes them, written apart from src/analytics: one pass of
  * sums (Σx, Σx², Σxy) rather than two-pass moments, the drawdown from a running maximum, the
- * year's candles being one per day with no gaps (checked).
+ * year's candles being one per day with no gaps (checked). The period starts at the open of its
+ * first day (CRYPTO.RETURNS' close / period open − 1): the prices are that open, then each close,
+ * so the first day's return is in every statistic (CORREL's too).
  */
 function reference(c: Candle[], bench: Candle[], rf: number) {
-  const close = c.map((x) => Number(x.close));
+  const close = [Number(c[0].open), ...c.map((x) => Number(x.close))];
+  const times = [c[0].time - 86_400_000, ...c.map((x) => x.time)];
   for (let i = 1; i < c.length; i++) assert.equal(c[i].time - c[i - 1].time, 86_400_000, 'consecutive days');
   const logr = close.slice(1).map((x, i) => Math.log(x / close[i]));
   const simple = close.slice(1).map((x, i) => x / close[i] - 1);
@@ -62,17 +65,17 @@ function reference(c: Candle[], bench: Candle[], rf: number) {
     peak = Math.max(peak, x);
     mdd = Math.min(mdd, x / peak - 1);
   }
-  const bclose = new Map(bench.map((x) => [x.time, Number(x.close)]));
+  const bclose = new Map([[bench[0].time - 86_400_000, Number(bench[0].open)], ...bench.map((x): [number, number] => [x.time, Number(x.close)])]);
   const xs: number[] = [], ys: number[] = [];
-  for (let i = 1; i < c.length; i++) {
-    const b0 = bclose.get(c[i - 1].time), b1 = bclose.get(c[i].time);
+  for (let i = 1; i < times.length; i++) {
+    const b0 = bclose.get(times[i - 1]), b1 = bclose.get(times[i]);
     if (b0 === undefined || b1 === undefined) continue;
     xs.push(logr[i - 1]);
     ys.push(Math.log(b1 / b0));
   }
   const m = xs.length;
   const cov = (sum(xs.map((x, i) => x * ys[i])) - (sum(xs) * sum(ys)) / m) / (m - 1);
-  const days = (c[c.length - 1].time - c[0].time) / 86_400_000;
+  const days = (times[n] - times[0]) / 86_400_000;
   const vwapNum = sum(c.map((x) => Number(x.avg) * Number(x.volume)));
   return {
     return: close[n] / close[0] - 1,
@@ -185,6 +188,31 @@ describe('CRYPTO.CORREL', () => {
     }
     assert.equal(g[1][1], 1);
   });
+});
+
+describe('STATS and CORREL over a period: from the open of its first day, as RETURNS', () => {
+  test('STATS return is RETURNS\' period return (close / period open − 1) and last close / first open of the OHLCV the formulas give', async () => {
+    // (Not quarterly: the RETURNS test below counts the quarterly list's request on this session.)
+    for (const [range, period] of [['"2024"', 'yearly'], ['"2024-01"', 'monthly'], ['"2024-07"', 'monthly']] as const) {
+      const ret = num(grid(await calc(`=CRYPTO.STATS("bitcoin",${range},,,"return")`))[0][0]);
+      const r = grid(await calc(`=CRYPTO.RETURNS("bitcoin","${period}",0,${range},${range})`));
+      assert.equal(r.length, 1, `${range}: one period`);
+      // RETURNS gives percent points to 4 decimals.
+      assert.ok(Math.abs(ret * 100 - num(r[0][2])) <= 5e-5 + 1e-9, `${range}: STATS ${ret * 100} % vs RETURNS ${r[0][2]} %`);
+      const o = grid(await calc(`=CRYPTO.OHLCV("bitcoin",${range},,,0,"open","close")`));
+      near(ret, num(o[o.length - 1][1]) / num(o[0][0]) - 1, 1e-12, `${range}: last close / first open`);
+    }
+    // The review's repro: 2024 is 31.49 % (RETURNS), not 33.33 % (from the first close in the range).
+    assert.equal(Math.round(num(grid(await calc('=CRYPTO.STATS("bitcoin","2024",,,"return")'))[0][0]) * 1e4), 3149);
+  });
+
+  test('CORREL\'s series take the first day\'s return too: its matrix is STATS\' correlation, day for day', async () => {
+    const m = grid(await calc('=CRYPTO.CORREL({"bitcoin";"ethereum"},"2024",,0)'));
+    const c = num(grid(await calc('=CRYPTO.STATS("ethereum","2024",,"bitcoin","correlation")'))[0][0]);
+    assert.equal(m[0][1], c);
+    near(c, reference(candles2024('ethereum'), candles2024('bitcoin'), 0).correlation, 1e-8);
+  });
+
 });
 
 // ---------------------------------------------------------------- currencies

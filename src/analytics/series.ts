@@ -12,6 +12,8 @@ export const DAYS_PER_YEAR = 365;
 export interface DailyBar {
   /** Start of the candle's UTC day, epoch ms. */
   time: number;
+  /** The day's first price: the base of a period that starts on this day (periodBars). */
+  open?: number | null;
   close: number;
   /** The day's average price and volume (VWAP); null when the candle lacks them. */
   avg?: number | null;
@@ -35,6 +37,31 @@ export function cleanBars(bars: readonly DailyBar[]): DailyBar[] {
   const byDay = new Map<number, DailyBar>();
   for (const b of bars) if (Number.isFinite(b.time) && Number.isFinite(b.close) && b.close > 0) byDay.set(dayOf(b.time), b);
   return [...byDay.entries()].sort((a, b) => a[0] - b[0]).map(([, b]) => b);
+}
+
+/**
+ * The prices a period is measured on: the first day's open as the base price c_0, then every
+ * day's close. The period begins at the open of its first day, so that day's move counts: a
+ * period's return is last close / period open − 1, the definition CRYPTO.RETURNS gives
+ * (/analytics/returns: a period's close against its open; 2024: 31.49 %, where the first close
+ * as base gave 33.33 %), and volatility, sharpe, beta, correlation and maxDrawdown take the first
+ * day's return too. The open stands a day before the first close, as the close of the instant
+ * before the period (a daily open is the previous day's close where trading is continuous), so
+ * every pair is one day apart and `t_n − t_0` counts the days the period covers (366 in 2024).
+ * No request beyond the range's candles. Without a usable open the first close stays the base.
+ */
+export function periodBars(bars: readonly DailyBar[]): DailyBar[] {
+  const clean = cleanBars(bars);
+  const first = clean[0];
+  const open = first?.open ?? NaN;
+  if (!Number.isFinite(open) || open <= 0) return clean;
+  return [{ time: first.time - DAY_MS, close: open, avg: null, volume: null }, ...clean];
+}
+
+/** Calendar days from the first price of a series to its last (periodBars: the days its period covers); 0 with fewer than two. */
+export function spanDays(bars: readonly DailyBar[]): number {
+  const c = cleanBars(bars);
+  return c.length < 2 ? 0 : Math.round((c[c.length - 1].time - c[0].time) / DAY_MS);
 }
 
 /**

@@ -4,9 +4,10 @@
  * that is undefined for the data (too few days, a price that never moved) is
  * null, never 0 or NaN: the formula layer says why in the cell.
  *
- * With closes c_0..c_n on UTC days t_0..t_n (oldest first), daily log returns
+ * With prices c_0..c_n on UTC days t_0..t_n (oldest first), daily log returns
  * r_t = ln(c_t / c_{t-1}) and simple returns R_t = c_t / c_{t-1} - 1 between
- * consecutive days (series.ts):
+ * consecutive days (series.ts). The formulas hand in a period's prices
+ * (periodBars): c_0 is the first day's open, c_1..c_n the daily closes.
  * - return      = c_n / c_0 - 1
  * - cagr        = (c_n / c_0) ^ (365 / (t_n - t_0 in days)) - 1
  * - volatility  = sample standard deviation of r × √365

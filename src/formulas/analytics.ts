@@ -24,11 +24,12 @@ const label = (input: Arg): Cell => (typeof input === 'string' || typeof input =
 /** A coin's daily series over the range, or why it has none. */
 interface Series {
   name: string;
+  /** The period's prices: the first day's open, then each day's close (A.periodBars). */
   bars: A.DailyBar[];
   returns: A.DailyReturns;
 }
 
-const toBar = (c: Candle): A.DailyBar => ({ time: c.time, close: Number(c.close), avg: Number(c.avg), volume: Number(c.volume) });
+const toBar = (c: Candle): A.DailyBar => ({ time: c.time, open: Number(c.open), close: Number(c.close), avg: Number(c.avg), volume: Number(c.volume) });
 
 /** One coin's candles as a series. Unreadable candles fail the coin: statistics over silently skipped days would be wrong. */
 async function seriesOf(ctx: FormulaContext, input: string | number, span: Span): Promise<Series> {
@@ -38,7 +39,8 @@ async function seriesOf(ctx: FormulaContext, input: string | number, span: Span)
     throw formulaError('MISSING_FIELD', `${res.rejected.length} daily candle(s) of ${ref.name} could not be read (${res.rejected[0].message}): statistics would skip those days`);
   }
   if (res.data.length === 0) throw formulaError('NOT_FOUND', `No daily candles for ${ref.name} from ${isoDay(span.start)} to ${isoDay(span.end - 1)}`);
-  const bars = res.data.map(toBar);
+  // From the open of the range's first day, so its first day's move counts, as in CRYPTO.RETURNS (series.ts).
+  const bars = A.periodBars(res.data.map(toBar));
   return { name: ref.name, bars, returns: A.dailyReturns(bars, 'log') };
 }
 
@@ -74,11 +76,15 @@ interface Context {
 }
 
 /** Each statistic: its header, its value, and why it can be undefined (the #N/A message). */
-const STATS: Record<Stat, { header: (c: Context, cur: string) => string; value: (s: Series, c: Context) => number | null; undefinedWhy: string }> = {
-  return: { header: () => 'Return (fraction)', value: (s) => A.totalReturn(s.bars), undefinedWhy: 'needs two daily closes in the range' },
+const STATS: Record<Stat, {
+  header: (c: Context, cur: string) => string;
+  value: (s: Series, c: Context) => number | null;
+  undefinedWhy: string | ((s: Series) => string);
+}> = {
+  return: { header: () => 'Return (fraction)', value: (s) => A.totalReturn(s.bars), undefinedWhy: 'needs a price at the start of the range and a close after it' },
   cagr: { header: () => 'CAGR (fraction)', value: (s) => A.cagr(s.bars), undefinedWhy: 'needs two daily closes at least a day apart' },
   volatility: {
-    header: () => 'Volatility, annualized (fraction)', value: (s) => A.volatilityOf(s.returns.values), undefinedWhy: 'needs two daily returns (three consecutive days)',
+    header: () => 'Volatility, annualized (fraction)', value: (s) => A.volatilityOf(s.returns.values), undefinedWhy: 'needs two daily returns (two consecutive days)',
   },
   maxDrawdown: { header: () => 'Max drawdown (fraction)', value: (s) => A.maxDrawdown(s.bars), undefinedWhy: 'needs a daily close' },
   sharpe: {
@@ -139,7 +145,8 @@ async function stats(
   const c: Context = { bench, riskFree: rf, rate };
   const cell = (s: Series, f: Stat): Cell => {
     const x = STATS[f].value(s, c);
-    return x === null || !Number.isFinite(x) ? new CellError('#N/A', `${f} of ${s.name} is undefined here: it ${STATS[f].undefinedWhy}`) : x;
+    const why = STATS[f].undefinedWhy;
+    return x === null || !Number.isFinite(x) ? new CellError('#N/A', `${f} of ${s.name} is undefined here: it ${typeof why === 'string' ? why : why(s)}`) : x;
   };
   if (one) {
     const s = rows[0]!;
