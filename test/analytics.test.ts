@@ -30,7 +30,7 @@ describe('worked examples', () => {
   const s = bars([100, 110, 99, 121]);
   test('return, cagr, max drawdown', () => {
     close(A.totalReturn(s), 0.21);
-    close(A.cagr(s), 1.21 ** (365 / 3) - 1);
+    assert.equal(A.cagr(s), null, '3 days: not annualized');
     close(A.maxDrawdown(s), 99 / 110 - 1);
     assert.equal(A.maxDrawdown(bars([1, 2, 3])), 0, 'never below a peak: 0');
   });
@@ -46,6 +46,21 @@ describe('worked examples', () => {
     close(A.sharpe(s), (365 * (R[0] + R[1] + R[2])) / 3 / vol);
     const rfd = 1.05 ** (1 / 365) - 1;
     close(A.sharpe(s, 0.05), (365 * ((R[0] + R[1] + R[2]) / 3 - rfd)) / vol);
+  });
+  test('cagr annualizes a year or more, and nothing shorter (GIPS: no annualized return under a year)', () => {
+    // 365 closes after the first: 365 days, the exponent is 1, cagr is the return.
+    const year = bars(Array.from({ length: 366 }, (_, i) => 100 + i));
+    assert.equal(A.spanDays(year), 365);
+    close(A.cagr(year), 465 / 100 - 1);
+    // Two years: the yearly rate compounds to the return.
+    const two = bars(Array.from({ length: 731 }, (_, i) => 100 * 1.001 ** i));
+    close((1 + A.cagr(two)!) ** 2, 1 + A.totalReturn(two)!);
+    // A day short of a year, or two days (the review's 11,802 %): null, not annualized.
+    const short = year.slice(0, 365);
+    assert.equal(A.spanDays(short), 364);
+    assert.equal(A.cagr(short), null);
+    assert.equal(A.cagr(bars([100, 101, 102.6])), null);
+    assert.equal(A.MIN_CAGR_DAYS, 365);
   });
   test('a period is measured from the open of its first day: that day\'s move counts (as CRYPTO.RETURNS)', () => {
     // Open 90 on day 1, closes 100, 110, 99, 121.

@@ -191,6 +191,8 @@ describe('CRYPTO.CORREL', () => {
 });
 
 describe('STATS and CORREL over a period: from the open of its first day, as RETURNS', () => {
+  const isErr = (c: unknown): c is { error: string; message: string } => typeof c === 'object' && c !== null && 'error' in c;
+
   test('STATS return is RETURNS\' period return (close / period open − 1) and last close / first open of the OHLCV the formulas give', async () => {
     // (Not quarterly: the RETURNS test below counts the quarterly list's request on this session.)
     for (const [range, period] of [['"2024"', 'yearly'], ['"2024-01"', 'monthly'], ['"2024-07"', 'monthly']] as const) {
@@ -213,6 +215,30 @@ describe('STATS and CORREL over a period: from the open of its first day, as RET
     near(c, reference(candles2024('ethereum'), candles2024('bitcoin'), 0).correlation, 1e-8);
   });
 
+  test('a coin listed within the range is measured from its first day (open), the table keeping its shape', async () => {
+    const g = grid(await calc('=CRYPTO.STATS({"bitcoin";"arbitrum"},"2023",,,"return")'));
+    assert.deepEqual(g.map((r) => r.length), [2, 2, 2]);
+    const o = grid(await calc('=CRYPTO.OHLCV("arbitrum","2023",,,0,"date","open","close")'));
+    assert.equal(o[0][0], 45008, 'its history starts 2023-03-23');
+    near(num(g[2][1]), num(o[o.length - 1][2]) / num(o[0][1]) - 1, 1e-12);
+  });
+
+  test('cagr under a year is #N/A saying why and to use return, in its one cell; a year or more is annualized', async () => {
+    const g = grid(await calc('=CRYPTO.STATS({"bitcoin";"ethereum"},"2024-01-01","2024-01-10",,"return,cagr,volatility")'));
+    for (const row of g.slice(1)) {
+      assert.equal(typeof row[1], 'number');
+      assert.equal(typeof row[3], 'number', 'the rest of the row answers');
+      assert.ok(isErr(row[2]) && row[2].error === '#N/A', JSON.stringify(row[2]));
+      assert.match(row[2].message, /^cagr of \w+ is undefined here: it needs a range of at least a year \(365 days\), and this one is 10 days: .*use return$/);
+    }
+    const short = await calc('=CRYPTO.STATS("bitcoin","2023-01-01","2023-12-30",,"cagr")');
+    assert.ok('error' in short && short.error === '#N/A' && /this one is 364 days/.test(short.message), JSON.stringify(short));
+    // 2023: 365 days, the exponent is 1 (cagr = return); 2024: 366 days.
+    const y23 = grid(await calc('=CRYPTO.STATS("bitcoin","2023",,,"return,cagr",,0)'))[0];
+    near(num(y23[2]), num(y23[1]), 1e-12, '2023');
+    const y24 = grid(await calc('=CRYPTO.STATS("bitcoin","2024",,,"return,cagr",,0)'))[0];
+    near(num(y24[2]), (1 + num(y24[1])) ** (365 / 366) - 1, 1e-12, '2024');
+  });
 });
 
 // ---------------------------------------------------------------- currencies

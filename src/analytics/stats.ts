@@ -9,7 +9,9 @@
  * consecutive days (series.ts). The formulas hand in a period's prices
  * (periodBars): c_0 is the first day's open, c_1..c_n the daily closes.
  * - return      = c_n / c_0 - 1
- * - cagr        = (c_n / c_0) ^ (365 / (t_n - t_0 in days)) - 1
+ * - cagr        = (c_n / c_0) ^ (365 / (t_n - t_0 in days)) - 1, only when t_n - t_0 ≥ 365:
+ *                 GIPS: "Returns for periods of less than one year must not be annualized"
+ *                 (GIPS standards Q&A, GIPS Handbook 3rd ed., gipsstandards.org/?GIPSID=370)
  * - volatility  = sample standard deviation of r × √365
  * - maxDrawdown = min over t of (c_t / max_{s ≤ t} c_s - 1), in [-1, 0]
  * - sharpe      = 365 × mean(R_t - rf_d) / volatility, rf_d = (1 + riskFree)^(1/365) - 1
@@ -21,7 +23,7 @@
  *                 volume is the day's 24 h USD volume, so days weigh by their traded value).
  */
 import { DAY_MS } from '../api/utc-day';
-import { aligned, cleanBars, dailyReturns, DAYS_PER_YEAR, type DailyBar, type DailyReturns } from './series';
+import { aligned, cleanBars, dailyReturns, DAYS_PER_YEAR, spanDays, type DailyBar, type DailyReturns } from './series';
 
 export const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
 
@@ -47,11 +49,14 @@ export function totalReturn(bars: readonly DailyBar[]): number | null {
   return c[c.length - 1].close / c[0].close - 1;
 }
 
+/** The shortest span cagr annualizes: a year. A shorter one's compounding would turn 2 % in 2 days into 11,802 % a year. */
+export const MIN_CAGR_DAYS = DAYS_PER_YEAR;
+
+/** null under a year (MIN_CAGR_DAYS): GIPS forbids annualizing it (header above); the cumulative return is totalReturn. */
 export function cagr(bars: readonly DailyBar[]): number | null {
   const c = cleanBars(bars);
-  if (c.length < 2) return null;
+  if (spanDays(c) < MIN_CAGR_DAYS) return null;
   const days = (c[c.length - 1].time - c[0].time) / DAY_MS;
-  if (days < 1) return null;
   return (c[c.length - 1].close / c[0].close) ** (DAYS_PER_YEAR / days) - 1;
 }
 

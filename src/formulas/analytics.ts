@@ -82,7 +82,11 @@ const STATS: Record<Stat, {
   undefinedWhy: string | ((s: Series) => string);
 }> = {
   return: { header: () => 'Return (fraction)', value: (s) => A.totalReturn(s.bars), undefinedWhy: 'needs a price at the start of the range and a close after it' },
-  cagr: { header: () => 'CAGR (fraction)', value: (s) => A.cagr(s.bars), undefinedWhy: 'needs two daily closes at least a day apart' },
+  cagr: {
+    header: () => 'CAGR (fraction)', value: (s) => A.cagr(s.bars),
+    // GIPS: returns for periods of less than one year must not be annualized (analytics/stats.ts).
+    undefinedWhy: (s) => `needs a range of at least a year (${A.MIN_CAGR_DAYS} days), and this one is ${A.spanDays(s.bars)} day${A.spanDays(s.bars) === 1 ? '' : 's'}: a shorter return is not annualized; use return`,
+  },
   volatility: {
     header: () => 'Volatility, annualized (fraction)', value: (s) => A.volatilityOf(s.returns.values), undefinedWhy: 'needs two daily returns (two consecutive days)',
   },
