@@ -215,6 +215,20 @@ describe('STATS and CORREL over a period: from the open of its first day, as RET
     near(c, reference(candles2024('ethereum'), candles2024('bitcoin'), 0).correlation, 1e-8);
   });
 
+  test('a coin whose history starts after the range: #N/A says when it starts, in STATS and CORREL, as OHLCV does', async () => {
+    const why = /^No Arbitrum candles between 2022-01-01 and 2022-12-31; its history starts 2023-03-23$/;
+    const one = await calc('=CRYPTO.STATS("arbitrum","2022",,,"return")');
+    assert.ok('error' in one && one.error === '#N/A' && why.test(one.message), JSON.stringify(one));
+    const ohlcv = await calc('=CRYPTO.OHLCV("arbitrum","2022")');
+    assert.ok('error' in ohlcv && why.test(ohlcv.message), 'the same words as OHLCV');
+    const g = grid(await calc('=CRYPTO.STATS({"bitcoin";"arbitrum"},"2022",,,"return,volatility")'));
+    assert.equal(typeof g[1][1], 'number');
+    assert.ok(g[2].slice(1).every((x) => isErr(x) && x.error === '#N/A' && why.test(x.message)), JSON.stringify(g[2]));
+    const m = grid(await calc('=CRYPTO.CORREL({"arbitrum";"bitcoin"},"2022")'));
+    assert.ok([m[1][1], m[1][2], m[2][1]].every((x) => isErr(x) && why.test(x.message)), JSON.stringify(m));
+    assert.equal(m[2][2], 1);
+  });
+
   test('a coin listed within the range is measured from its first day (open), the table keeping its shape', async () => {
     const g = grid(await calc('=CRYPTO.STATS({"bitcoin";"arbitrum"},"2023",,,"return")'));
     assert.deepEqual(g.map((r) => r.length), [2, 2, 2]);

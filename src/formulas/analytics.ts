@@ -14,6 +14,7 @@ import { CellError, EMPTY, FormulaError, formulaError, invalidValue, type Cell, 
 import { fiatRate, type FiatRate } from './currency';
 import { scopeOf, toFormulaError } from './failure';
 import { dailyCandles } from './history';
+import { checkCandleReach } from './reach';
 import type { Catalog, FormulaContext } from './formula-context';
 
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -38,6 +39,9 @@ async function seriesOf(ctx: FormulaContext, input: string | number, span: Span)
   if (res.rejected?.length) {
     throw formulaError('MISSING_FIELD', `${res.rejected.length} daily candle(s) of ${ref.name} could not be read (${res.rejected[0].message}): statistics would skip those days`);
   }
+  // None in the range: OHLCV's own #N/A, naming the day the coin's history starts when that is
+  // after the range (one 1-credit request, on this failure only; OHLCV's cell shares it).
+  await checkCandleReach(ctx, ref, 'day', span, res.data);
   if (res.data.length === 0) throw formulaError('NOT_FOUND', `No daily candles for ${ref.name} from ${isoDay(span.start)} to ${isoDay(span.end - 1)}`);
   // From the open of the range's first day, so its first day's move counts, as in CRYPTO.RETURNS (series.ts).
   const bars = A.periodBars(res.data.map(toBar));
