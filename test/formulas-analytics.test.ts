@@ -255,6 +255,22 @@ describe('STATS and CORREL over a period: from the open of its first day, as RET
   });
 });
 
+describe('CRYPTO.CORREL and blank cells', () => {
+  test('a blank coin, or the 0 an older desktop build passes for one, keeps an empty row and column, as in STATS', async () => {
+    const full = grid(await calc('=CRYPTO.CORREL({"bitcoin";"ethereum"},"2024",,0)'));
+    const gap = grid(await calc('=CRYPTO.CORREL({"bitcoin";"";"ethereum"},"2024",,0)'));
+    assert.deepEqual(gap, [[full[0][0], '', full[0][1]], ['', '', ''], [full[1][0], '', full[1][1]]]);
+    // 0 is a blank; blanks after the last coin add nothing.
+    const zero = grid(await calc('=CRYPTO.CORREL({"bitcoin";0;"ethereum";"";0},"2024")'));
+    assert.deepEqual(zero, [['', 'bitcoin', '', 'ethereum'], ['bitcoin', 1, '', full[0][1]], ['', '', '', ''], ['ethereum', full[1][0], '', 1]]);
+    // Its rows line up with STATS' over the same coins.
+    const st = grid(await calc('=CRYPTO.STATS({"bitcoin";0;"ethereum"},"2024",,,"volatility")'));
+    assert.deepEqual(st.slice(1).map((r) => r[0]), zero.slice(1).map((r) => r[0]));
+    const none = await calc('=CRYPTO.CORREL({"";0},"2024")');
+    assert.ok('error' in none && none.error === '#VALUE!' && /coins is required/.test(none.message), JSON.stringify(none));
+  });
+});
+
 // ---------------------------------------------------------------- currencies
 
 let fiatList: FiatItem[] | null = null;

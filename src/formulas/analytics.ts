@@ -19,8 +19,11 @@ import type { Catalog, FormulaContext } from './formula-context';
 
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const blank = (v: Arg) => flatValues(v, { zeroIsBlank: true }).length === 0;
-/** A row's Coin label: the input as typed. */
-const label = (input: Arg): Cell => (typeof input === 'string' || typeof input === 'number' || typeof input === 'boolean' ? String(input) : EMPTY);
+/** A row's Coin label: the input as typed (a basic value that came as a data-type object, its basic value). */
+const label = (cell: Arg): Cell => {
+  const input = scalar(cell);
+  return typeof input === 'string' || typeof input === 'number' || typeof input === 'boolean' ? String(input) : EMPTY;
+};
 
 /** A coin's daily series over the range, or why it has none. */
 interface Series {
@@ -177,9 +180,13 @@ async function stats(
 export const MAX_CORREL_COINS = 200;
 
 async function correl(ctx: FormulaContext, coins: Arg, start: Arg, end: Arg, headers: Arg): Promise<Grid> {
-  const inputs = flatValues(coins);
+  // As STATS: a blank (or the 0 an older desktop build passes for one) keeps its place, as an
+  // empty row and column, so the matrix lines up with the coins. Blanks after the last coin are
+  // left off: a generous range (A2:A500) would otherwise spill a mostly empty 499 × 499 square.
+  const inputs = flatCells(coins);
+  while (inputs.length > 0 && inputs[inputs.length - 1] === null) inputs.pop();
   if (inputs.length === 0) throw invalidValue('coins is required: a range of coins');
-  if (inputs.length > MAX_CORREL_COINS) throw invalidValue(`coins: at most ${MAX_CORREL_COINS} coins; got ${inputs.length}`);
+  if (inputs.length > MAX_CORREL_COINS) throw invalidValue(`coins: at most ${MAX_CORREL_COINS} coins (a blank between them counts: it keeps its row and column); got ${inputs.length}`);
   const span = rangeArgs(start, end, ctx.now(), ctx.settings.dateSystem);
   const showHeaders = headersArg(headers);
   const loaded = await loadAll(ctx, inputs, span);
@@ -188,6 +195,7 @@ async function correl(ctx: FormulaContext, coins: Arg, start: Arg, end: Arg, hea
   const at = new Map(good.map((s, k) => [s, k]));
   const body: Grid = loaded.map((a, i) =>
     loaded.map((b, j): Cell => {
+      if (a === null || b === null) return EMPTY;
       if (a instanceof FormulaError) return a.toCell();
       if (b instanceof FormulaError) return b.toCell();
       const x = m[at.get(a as Series)!][at.get(b as Series)!];
