@@ -240,6 +240,38 @@ describe('accessibility: the task pane (axe-core, WCAG 2.1 A and AA)', { timeout
   });
 });
 
+describe('accessibility: Windows high contrast (forced colours)', { timeout: 120_000 }, () => {
+  // Microsoft's guidance: UI elements render correctly in Windows high contrast themes. There, backgrounds
+  // are the theme's: a gauge drawn with background colours alone would vanish (its figures stay in text).
+  test('the credit gauges still show: a bordered track, and a fill of another colour than it', async () => {
+    const context = await browser.newContext({ viewport: { width: 320, height: 900 }, locale: 'en-US', timezoneId: 'UTC', forcedColors: 'active' });
+    const page = await context.newPage();
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    await page.goto(`${server.url}/taskpane.html`);
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 20_000 });
+    await saveKey(page, 'demo-sandbox');
+    await byId(page, 'plan-body').waitFor({ state: 'visible' });
+    for (let i = 0; i < 5; i++) await evaluate(page, 'PROFILE', [String(10 + i), null, null]);
+    await until('credits used', async () => (await page.locator('#daily-bar .fill').evaluate((f) => parseFloat((f as HTMLElement).style.width) || 0)) > 0, 10_000);
+    const look = await page.evaluate(() => {
+      const bar = document.getElementById('daily-bar')!;
+      const fill = bar.querySelector('.fill')!;
+      return {
+        forced: matchMedia('(forced-colors: active)').matches,
+        track: getComputedStyle(bar).backgroundColor,
+        border: `${getComputedStyle(bar).borderTopStyle} ${getComputedStyle(bar).borderTopWidth}`,
+        fill: getComputedStyle(fill).backgroundColor,
+        width: fill.getBoundingClientRect().width,
+      };
+    });
+    assert.ok(look.forced, 'forced colours emulated');
+    assert.equal(look.border, 'solid 1px', JSON.stringify(look));
+    assert.notEqual(look.fill, look.track, JSON.stringify(look));
+    assert.ok(look.width > 0, JSON.stringify(look));
+    await context.close();
+  });
+});
+
 // ------------------------------------------------------------------ keyboard
 
 interface Stop {
