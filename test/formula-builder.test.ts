@@ -24,7 +24,7 @@ import { buildCall, builderFunctions, builderGroups, fieldsOf, type FunctionsJso
 import areas from '../src/help/areas.json';
 import { cryptoCalls, FOLLOWS_DEFAULT_CURRENCY, usesDefaultCurrency } from '../src/taskpane/formula-calls';
 import { liveArgs } from '../src/formulas/live';
-import { freezePlan, frozenKey, readRecord, restorePlan, EMPTY_RECORD } from '../src/taskpane/freeze';
+import { fingerprint, freezePlan, frozenKey, readRecord, restorePlan, withFingerprints, EMPTY_RECORD, type RangeNow } from '../src/taskpane/freeze';
 import { openRefreshDecision } from '../src/taskpane/open-refresh';
 import { parseCellList, snapshotBlock } from '../src/taskpane/snapshot';
 import { cellRefreshEstimate } from '../src/taskpane/view-model';
@@ -257,16 +257,49 @@ describe('convert to values and back', () => {
     assert.equal(again.record.cells.find((c) => c.address === 'B2')!.formula, '=CRYPTO.PRICE("ethereum")');
   });
 
+  // A frozen range as Excel has it now: values, and no formula unless given.
+  const held = (values: unknown[][], formulas: unknown[][] = values) => ({ values, formulas });
+
   test('restore: in scope only; a cell where a formula was typed since is left (and kept in the record); the spill is cleared first', () => {
     const record = freezePlan(cells, EMPTY_RECORD, 1000).record;
-    const now = new Map<string, unknown>([[frozenKey('Sheet1', 'B2'), 65000], [frozenKey('Sheet1', 'D2'), '=SUM(1)']]);
+    const now = new Map([[frozenKey('Sheet1', 'B2'), held([[65000]])], [frozenKey('Sheet1', 'D2'), held([['Date', 'Open']], [['=SUM(1)', 'Open']])]]);
     const sheet = restorePlan(record, { kind: 'sheet', sheet: 'Sheet1' }, now);
     assert.deepEqual(sheet.restores, [{ sheet: 'Sheet1', address: 'B2', formula: '=CRYPTO.PRICE("bitcoin")', clear: null }]);
-    assert.deepEqual(sheet.skipped.map((c) => c.address), ['D2']);
+    assert.deepEqual(sheet.skipped.map((x) => [x.cell.address, x.reason]), [['D2', 'formula']]);
     assert.deepEqual(sheet.record.cells.map((c) => c.address), ['D2']);
-    const selection = restorePlan(record, { kind: 'selection', sheet: 'Sheet1', range: 'C1:J40' }, new Map());
+    const selection = restorePlan(record, { kind: 'selection', sheet: 'Sheet1', range: 'C1:J40' }, new Map([[frozenKey('Sheet1', 'D2'), held([['Date', 'Open']])]]));
     assert.deepEqual(selection.restores.map((r) => [r.address, r.clear]), [['D2', 'D2:I32']]);
     assert.deepEqual(restorePlan(record, { kind: 'sheet', sheet: 'Other' }, new Map()).restores, []);
+  });
+
+  test('restore never clears the user\'s newer work: a formula anywhere in the old spill, other values there, or the sheet gone (review-features #1)', () => {
+    const frozen = freezePlan(cells, EMPTY_RECORD, 1000).record;
+    // The values Excel held once the freeze had written them: the record's fingerprints.
+    const record = withFingerprints(frozen, new Map([[frozenKey('Sheet1', 'B2'), [[65000]]], [frozenKey('Sheet1', 'D2'), [['Date', 'Open']]]]));
+    assert.equal(readRecord(JSON.parse(JSON.stringify(record))).cells[1].fingerprint, fingerprint([['Date', 'Open']]), 'kept in the document');
+    const plan = (b2: RangeNow, d2: RangeNow) => restorePlan(record, { kind: 'workbook', sheet: 'Sheet1' }, new Map([[frozenKey('Sheet1', 'B2'), b2], [frozenKey('Sheet1', 'D2'), d2]]));
+
+    const untouched = plan(held([[65000]]), held([['Date', 'Open']]));
+    assert.deepEqual(untouched.restores.map((r) => r.address), ['B2', 'D2']);
+    assert.deepEqual(untouched.record.cells, []);
+
+    // A formula typed inside the spill, not at its anchor: was cleared with the spill.
+    const typed = plan(held([[65000]]), held([['Date', 3]], [['Date', '=SUM(C3:C4)']]));
+    assert.deepEqual(typed.restores.map((r) => r.address), ['B2']);
+    assert.deepEqual(typed.skipped.map((x) => [x.cell.address, x.reason]), [['D2', 'formula']]);
+    // A row inserted above: other values where the record says the cell is; was cleared, and the moved rows with it.
+    const moved = plan(held([['Notes']]), held([['Open', 'Date']]));
+    assert.deepEqual(moved.restores, []);
+    assert.deepEqual(moved.skipped.map((x) => [x.cell.address, x.reason]), [['B2', 'changed'], ['D2', 'changed']]);
+    assert.equal(moved.record.cells.length, 2, 'kept in the record, to restore by hand');
+    // The sheet renamed: that cell is left, the others still restored (one batch held them all).
+    const gone = plan(null, held([['Date', 'Open']]));
+    assert.deepEqual(gone.restores.map((r) => r.address), ['D2']);
+    assert.deepEqual(gone.skipped.map((x) => [x.cell.address, x.reason]), [['B2', 'sheet']]);
+    // A record from before fingerprints: the formula checks still hold, edited values do not stop it.
+    const old = restorePlan(frozen, { kind: 'workbook', sheet: 'Sheet1' }, new Map([[frozenKey('Sheet1', 'B2'), held([[1]])], [frozenKey('Sheet1', 'D2'), held([[1, 2]], [[1, '=A1']])]]));
+    assert.deepEqual(old.restores.map((r) => r.address), ['B2']);
+    assert.equal(fingerprint([[1, 2]]) === fingerprint([[2, 1]]), false);
   });
 
   test('a record read back from the document is checked: what is not a formula is dropped', () => {

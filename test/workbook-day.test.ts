@@ -297,6 +297,28 @@ describe('Keep values', () => {
     assert.equal(await value(page, 'A3'), 'Date');
   });
 
+  test('Restore formulas leaves a frozen table alone where the user has worked since: a formula typed inside its old spill is kept, and the message says so', async () => {
+    const page = await openPreview();
+    await enter(page, 'A1', '=CRYPTO.PRICE("solana")');
+    await enter(page, 'A3', '=CRYPTO.OHLCV("bitcoin","2026-01-01","2026-01-05",,,"date","close")');
+    await idle(page);
+    const p = pane(page);
+    await p.getByRole('radio', { name: 'Whole workbook', exact: true }).check();
+    await p.getByRole('button', { name: 'Convert to values', exact: true }).click();
+    await until('converted', async () => /^Converted 2 CRYPTO cells/.test((await p.locator('#freeze-message').textContent()) ?? ''));
+    await enter(page, 'B5', '=SUM(1,2)'); // inside A3's old spill, A3:B8
+    await idle(page);
+    await p.getByRole('button', { name: 'Restore formulas', exact: true }).click();
+    const message = p.locator('#freeze-message');
+    await until('restored', async () => /^Restored 1 formula in the workbook/.test((await message.textContent()) ?? ''));
+    assert.match((await message.textContent()) ?? '', /Left as it is, because a formula was typed there since: Sheet1!A3\./);
+    assert.equal(await message.getAttribute('data-tone'), 'warning');
+    assert.equal(await input(page, 'B5'), '=SUM(1,2)', 'was: cleared with the old spill');
+    assert.equal(await value(page, 'B5'), 3);
+    assert.equal(await input(page, 'A1'), '=CRYPTO.PRICE("solana")', 'the other cell is restored');
+    assert.equal(typeof (await value(page, 'B4')), 'number', 'the frozen values around it stay');
+  });
+
   test('Append snapshot: a dated row of the chosen cells on the Snapshots sheet, the header once', async () => {
     const page = await openPreview();
     await enter(page, 'B2', '=CRYPTO.PRICE("bitcoin")');

@@ -194,6 +194,35 @@ async function readFirst(cells: readonly CellAt[], what: 'formulas' | 'values'):
 }
 
 export const readFormulas = (cells: readonly CellAt[]) => readFirst(cells, 'formulas');
+
+/**
+ * Whole ranges, formulas and values; null for a range whose sheet is not
+ * there (deleted, or renamed since it was noted): getItem would fail the
+ * whole batch, so one missing sheet stopped every other range too.
+ * Worksheets.getItemOrNullObject: ExcelApi 1.4.
+ */
+export async function readRanges(cells: readonly CellAt[]): Promise<({ formulas: unknown[][]; values: unknown[][] } | null)[]> {
+  if (cells.length === 0) return [];
+  return Excel.run(async (ctx) => {
+    const sheets = new Map<string, Excel.Worksheet>();
+    for (const c of cells) {
+      if (sheets.has(c.sheet.toLowerCase())) continue;
+      const ws = ctx.workbook.worksheets.getItemOrNullObject(c.sheet);
+      ws.load('name');
+      sheets.set(c.sheet.toLowerCase(), ws);
+    }
+    await ctx.sync();
+    const ranges = cells.map((c) => {
+      const ws = sheets.get(c.sheet.toLowerCase())!;
+      if (ws.isNullObject) return null;
+      const r = ws.getRange(c.address);
+      r.load('formulas,values');
+      return r;
+    });
+    await ctx.sync();
+    return ranges.map((r) => (r ? { formulas: r.formulas, values: r.values } : null));
+  });
+}
 export const readValues = (cells: readonly CellAt[]) => readFirst(cells, 'values');
 
 /** A sheet by name, added when missing. */

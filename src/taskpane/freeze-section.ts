@@ -5,13 +5,18 @@
  * (freeze.ts decides what to write).
  */
 import { DOCUMENT_SETTINGS, hasDocumentSettings, readSetting, writeSettings } from '../office/document';
-import { cryptoCells, readFormulas, selectedRange, writeFormulas, writeValues, type Scope } from '../office/workbook-cells';
+import { cryptoCells, readRanges, selectedRange, writeFormulas, writeValues, type Scope } from '../office/workbook-cells';
 import { busy, el, isBusy, show } from './dom';
-import { freezePlan, frozenKey, readRecord, restorePlan } from './freeze';
+import { freezePlan, frozenKey, frozenRange, readRecord, restorePlan, withFingerprints, type FrozenCell, type SkipReason } from './freeze';
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 const where: Record<Scope, string> = { selection: 'the selection', sheet: 'the active sheet', workbook: 'the workbook' };
-
+const leftBecause: Record<SkipReason, string> = {
+  formula: 'a formula was typed there since',
+  changed: 'its cells were changed since (edited, or moved by an inserted row or column)',
+  sheet: 'its sheet is not there (deleted or renamed)',
+};
+const named = (c: FrozenCell) => `${c.sheet}!${c.address}`;
 export class FreezeSection {
   readonly #inExcel: Promise<boolean>;
 
@@ -52,6 +57,13 @@ export class FreezeSection {
     // The record first: values written without it would lose the formulas.
     await writeSettings({ [DOCUMENT_SETTINGS.frozen]: plan.record });
     await writeValues(plan.writes);
+    // Then what Excel holds now (it may have read a written text as a number or date), so Restore can tell it
+    // from later edits. Without it, Restore still keeps every formula typed since.
+    const back = await readRanges(cells.map((c) => ({ sheet: c.sheet, address: frozenRange(c) }))).catch(() => null);
+    if (back) {
+      const held = new Map(cells.flatMap((c, i) => (back[i] ? [[frozenKey(c.sheet, c.address), back[i]!.values] as const] : [])));
+      await writeSettings({ [DOCUMENT_SETTINGS.frozen]: withFingerprints(plan.record, held) }).catch(() => undefined);
+    }
     return {
       tone: 'success' as const,
       text: `Converted ${plural(cells.length, 'CRYPTO cell')} in ${where[scope]} to values; recalculating no longer fetches them. Their formulas are kept in this workbook: Restore formulas brings them back.`,
@@ -62,15 +74,19 @@ export class FreezeSection {
     const record = readRecord(readSetting(DOCUMENT_SETTINGS.frozen));
     if (record.cells.length === 0) return { tone: 'info' as const, text: 'No converted formulas to restore in this workbook.' };
     const sel = await selectedRange();
-    const now = await readFormulas(record.cells.map((c) => ({ sheet: c.sheet, address: c.address })));
+    const now = await readRanges(record.cells.map((c) => ({ sheet: c.sheet, address: frozenRange(c) })));
     const current = new Map(record.cells.map((c, i) => [frozenKey(c.sheet, c.address), now[i]]));
     const plan = restorePlan(record, { kind: scope, sheet: sel.sheet, range: sel.address }, current);
     if (plan.restores.length === 0 && plan.skipped.length === 0) return { tone: 'info' as const, text: `No converted formulas in ${where[scope]}.` };
     await writeFormulas(plan.restores);
     await writeSettings({ [DOCUMENT_SETTINGS.frozen]: plan.record.cells.length > 0 ? plan.record : null });
-    const skipped = plan.skipped.length
-      ? ` Left as they are, because a formula was typed there since: ${plan.skipped.map((c) => `${c.sheet}!${c.address}`).join(', ')}.`
-      : '';
-    return { tone: 'success' as const, text: `Restored ${plural(plan.restores.length, 'formula')} in ${where[scope]}; they calculate again.${skipped}` };
+    const skipped = (Object.entries(leftBecause) as [SkipReason, string][])
+      .map(([reason, why]) => {
+        const left = plan.skipped.filter((x) => x.reason === reason).map((x) => named(x.cell));
+        return left.length ? ` Left as ${left.length === 1 ? 'it is' : 'they are'}, because ${why}: ${left.join(', ')}.` : '';
+      })
+      .join('');
+    const tone = plan.skipped.length ? ('warning' as const) : ('success' as const);
+    return { tone, text: `Restored ${plural(plan.restores.length, 'formula')} in ${where[scope]}; they calculate again.${skipped}` };
   }
 }

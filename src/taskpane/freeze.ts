@@ -28,6 +28,12 @@ export interface FrozenCell {
   spill: string | null;
   /** Epoch ms. */
   frozenAt: number;
+  /**
+   * What its range held once frozen, as read back from Excel (fingerprint()):
+   * Restore clears the range only while it still holds exactly that. Absent in
+   * records written before it (only the formula checks hold for those).
+   */
+  fingerprint?: string;
 }
 
 export interface FrozenRecord {
@@ -50,7 +56,42 @@ export function readRecord(raw: unknown): FrozenRecord {
       typeof (c as FrozenCell).formula === 'string' && (c as FrozenCell).formula.startsWith('=') &&
       ((c as FrozenCell).spill === null || typeof (c as FrozenCell).spill === 'string'),
   );
-  return { version: 1, cells: ok.map((c) => ({ sheet: c.sheet, address: c.address, formula: c.formula, spill: c.spill, frozenAt: Number(c.frozenAt) || 0 })) };
+  return {
+    version: 1,
+    cells: ok.map((c) => ({
+      sheet: c.sheet, address: c.address, formula: c.formula, spill: c.spill, frozenAt: Number(c.frozenAt) || 0,
+      ...(typeof c.fingerprint === 'string' ? { fingerprint: c.fingerprint } : {}),
+    })),
+  };
+}
+
+/**
+ * A short digest of a range's values (FNV-1a over their JSON, and their
+ * shape): enough to tell "still the values we wrote" from "edited, or moved by
+ * an inserted row" without keeping the values in the workbook's settings.
+ */
+export function fingerprint(values: readonly (readonly unknown[])[]): string {
+  const text = JSON.stringify(values);
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return `${values.length}x${values[0]?.length ?? 0}:${h.toString(16)}`;
+}
+
+/** The range a frozen cell's values were written to (and Restore clears). */
+export const frozenRange = (c: Pick<FrozenCell, 'address' | 'spill'>) => c.spill ?? c.address;
+
+/** Each written range's values as Excel holds them after the write, by the key of the cell they belong to: the record's fingerprints. */
+export function withFingerprints(record: FrozenRecord, readBack: ReadonlyMap<string, readonly (readonly unknown[])[]>): FrozenRecord {
+  return {
+    version: 1,
+    cells: record.cells.map((c) => {
+      const values = readBack.get(cellKey(c.sheet, c.address));
+      return values ? { ...c, fingerprint: fingerprint(values) } : c;
+    }),
+  };
 }
 
 export interface ValueWrite {
@@ -96,33 +137,50 @@ function inScope(c: FrozenCell, scope: Scope): boolean {
   return Boolean(sel && at && at.top >= sel.top && at.top <= sel.bottom && at.left >= sel.left && at.left <= sel.right);
 }
 
+/** A frozen cell's range as the workbook has it now; null when its sheet is gone (deleted or renamed). */
+export type RangeNow = { formulas: readonly (readonly unknown[])[]; values: readonly (readonly unknown[])[] } | null;
+
+/** Why a frozen cell was left as it is. */
+export type SkipReason = 'formula' | 'changed' | 'sheet';
+
 /**
- * Restore formulas: the frozen cells in scope get their formulas back, except
- * where a formula has been typed since (the user's newer work is kept); those
- * stay in the record. `now` gives each cell's current formula text or value.
+ * Restore formulas: the frozen cells in scope get their formulas back, unless
+ * the user's newer work is in the way: a formula typed in the cell or
+ * anywhere in the range it is cleared from, other values there (edited, or
+ * moved by an inserted row: the fingerprint), or its sheet gone. Excel itself
+ * never deletes what blocks a spill (#SPILL!), so neither does this
+ * (review-features #1). Those stay in the record. `now` gives each cell's
+ * range as it is, by frozenKey.
  */
 export function restorePlan(
   record: FrozenRecord,
   scope: Scope,
-  now: ReadonlyMap<string, unknown>,
-): { restores: RestoreWrite[]; skipped: FrozenCell[]; record: FrozenRecord } {
+  now: ReadonlyMap<string, RangeNow>,
+): { restores: RestoreWrite[]; skipped: { cell: FrozenCell; reason: SkipReason }[]; record: FrozenRecord } {
   const restores: RestoreWrite[] = [];
-  const skipped: FrozenCell[] = [];
+  const skipped: { cell: FrozenCell; reason: SkipReason }[] = [];
   const left: FrozenCell[] = [];
   for (const c of record.cells) {
     if (!inScope(c, scope)) {
       left.push(c);
       continue;
     }
-    const current = now.get(cellKey(c.sheet, c.address));
-    if (typeof current === 'string' && current.startsWith('=')) {
-      skipped.push(c);
+    const range = now.get(cellKey(c.sheet, c.address));
+    const reason = range === undefined || range === null ? 'sheet' : blocked(c, range);
+    if (reason) {
+      skipped.push({ cell: c, reason });
       left.push(c);
       continue;
     }
     restores.push({ sheet: c.sheet, address: c.address, formula: c.formula, clear: c.spill });
   }
   return { restores, skipped, record: { version: 1, cells: left } };
+}
+
+function blocked(c: FrozenCell, range: NonNullable<RangeNow>): SkipReason | null {
+  if (range.formulas.some((row) => row.some((f) => typeof f === 'string' && f.startsWith('=')))) return 'formula';
+  if (c.fingerprint !== undefined && fingerprint(range.values) !== c.fingerprint) return 'changed';
+  return null;
 }
 
 /** The key restorePlan looks cells up by. */
