@@ -10,7 +10,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Engine, type Scope } from '../src/engine/evaluator';
-import type { DateSystem } from '../src/engine/date-system';
+import { isoDate, type DateSystem } from '../src/engine/date-system';
 import type { Value } from '../src/engine/values';
 
 /** 2026-01-15 18:00 UTC: serial 46037.75 in the 1900 system. */
@@ -168,4 +168,16 @@ test('ACCRINT accrues interest on the days given, in either system (formulajs re
     assert.ok(typeof v === 'number' && Math.abs(v - 50 / 3) < 1e-9, `${system}: ${JSON.stringify(v)}`);
   }
   assert.equal(errorOf(workbook('1904')('=ACCRINT(DATE(2008,3,1),DATE(2008,8,31),-1,0.1,1000,2,0)')), '#NUM!', 'before the system\'s first day');
+});
+
+test('isoDate: a serial under a date format as ISO 8601 text in the workbook\'s system; null for a format without a day', () => {
+  assert.equal(isoDate(45292, 'yyyy-mm-dd', '1900'), '2024-01-01');
+  assert.equal(isoDate(43830, 'yyyy-mm-dd', '1904'), '2024-01-01');
+  assert.equal(isoDate(45292.5, 'yyyy-mm-dd hh:mm', '1900'), '2024-01-01T12:00Z');
+  assert.equal(isoDate(43830 + (12 * 3600 + 5) / 86_400, 'yyyy-mm-dd hh:mm:ss', '1904'), '2024-01-01T12:00:05Z');
+  assert.equal(isoDate(45292 + (12 * 3600 + 29 * 60 + 59.7) / 86_400, 'yyyy-mm-dd hh:mm', '1900'), '2024-01-01T12:30Z', 'rounded to the second first');
+  assert.equal(isoDate(45292.75, 'mmm d, yyyy', '1900'), '2024-01-01', 'a format without a time: the day');
+  for (const code of ['0.00', 'General', 'hh:mm', '[h]:mm']) assert.equal(isoDate(45292.5, code, '1900'), null, code);
+  assert.equal(isoDate(-1, 'yyyy-mm-dd', '1904'), null, 'before 1904-01-01');
+  assert.equal(isoDate(3e6, 'yyyy-mm-dd', '1900'), null, 'after 9999-12-31');
 });

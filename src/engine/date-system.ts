@@ -8,8 +8,8 @@
  * The offset is the add-in's own (serialFrom/serialIn, formulas/cells.ts);
  * this adds the lower limit: in either system a serial below 0 is no date.
  */
-import { isDateFormat } from 'numfmt';
-import { serialFrom, serialIn, type DateSystem } from '../formulas/cells';
+import { getFormatDateInfo, isDateFormat } from 'numfmt';
+import { fromSerial, serialFrom, serialIn, type DateSystem } from '../formulas/cells';
 
 export type { DateSystem };
 
@@ -40,4 +40,25 @@ const ELAPSED = /\[(h+|m+|s+)\]/i;
 export function serialToFormat(code: string, n: number, system: DateSystem): number {
   if (system === '1900' || !isDateFormat(code) || ELAPSED.test(code)) return n;
   return serial1900(n, system) ?? n;
+}
+
+/** 9999-12-31, Excel's last day, in the 1900 system ("Excel specifications and limits"). */
+const LAST_DAY_1900 = 2_958_465;
+
+/**
+ * A serial the workbook holds, shown under `code`, as ISO 8601 text: the day
+ * (2024-01-01) when the format shows a day, then its time to the minute
+ * (2024-01-01T12:30Z), or to the second when the format shows seconds, in UTC
+ * (the add-in's dates are UTC). null when the format shows no day (a number
+ * format, a time of day, an elapsed [h]:mm), or outside the system's days.
+ * The time is rounded to the nearest second first (12:29:59.7 is 12:30).
+ */
+export function isoDate(serial: number, code: string, system: DateSystem): string | null {
+  const shows = getFormatDateInfo(code);
+  if (!isDateFormat(code) || !(shows.year || shows.month || shows.day) || ELAPSED.test(code)) return null;
+  const day = serial1900(serial, system);
+  if (day === null || !(day < LAST_DAY_1900 + 1)) return null;
+  const text = new Date(Math.round(fromSerial(day) / 1000) * 1000).toISOString(); // 2024-01-01T12:30:05.000Z
+  if (shows.seconds) return `${text.slice(0, 19)}Z`;
+  return shows.hours || shows.minutes ? `${text.slice(0, 16)}Z` : text.slice(0, 10);
 }
