@@ -227,6 +227,17 @@ describe('STATS and CORREL over a period: from the open of its first day, as RET
     const m = grid(await calc('=CRYPTO.CORREL({"arbitrum";"bitcoin"},"2022")'));
     assert.ok([m[1][1], m[1][2], m[2][1]].every((x) => isErr(x) && why.test(x.message)), JSON.stringify(m));
     assert.equal(m[2][2], 1);
+    // Its one request (where the history starts) is OHLCV's: after OHLCV's cell, STATS sends none.
+    const fresh = await frozenSession({ emulator: { rpm: 5000 } });
+    try {
+      await calc('=CRYPTO.OHLCV("arbitrum","2022")', fresh);
+      const before = usage(fresh);
+      const again = await calc('=CRYPTO.STATS("arbitrum","2022",,,"return")', fresh);
+      assert.ok('error' in again && why.test(again.message));
+      assert.equal(usage(fresh).requests, before.requests, 'no request');
+    } finally {
+      await fresh.close();
+    }
   });
 
   test('a coin listed within the range is measured from its first day (open), the table keeping its shape', async () => {
