@@ -90,14 +90,14 @@ export function data(coin: any, field: DataField, currency?: AnalyticsCurrency, 
 }
 
 /**
- * Risk and return from daily closes over a date range, per coin: return, cagr, volatility and maxDrawdown as fractions (0.42 = 42 %), sharpe, beta and correlation against a benchmark, vwap. Reads the same daily candles as CRYPTO.OHLCV, so both over the same range cost the candles once. One coin and one field is one value.
+ * Risk and return from daily prices over a date range, per coin: return, cagr, volatility and maxDrawdown as fractions (0.42 = 42 %), sharpe, beta and correlation against a benchmark, vwap. The range runs from the open of its first day to its last close, as CRYPTO.RETURNS; a coin listed within it is measured from its first day. Reads the same daily candles as CRYPTO.OHLCV, so both over the same range cost the candles once. One coin and one field is one value.
  * @customfunction STATS
  * @helpurl https://localhost:3000/help/stats.html
- * @param coins A coin or a range of coins (id, slug, symbol or name).
+ * @param coins A coin or a range of coins (id, slug, symbol or name); a blank cell keeps an empty row.
  * @param start First date: an Excel date, "2024-03-15", a period such as "2024" (alone it means that whole year) or a look-back such as "1Y".
  * @param [end] Last date, included (default: today).
  * @param [benchmark] The coin beta and correlation are measured against (default "bitcoin").
- * @param [fields] Any of return (last close / first close - 1), cagr (compounded yearly), volatility (stdev of daily log returns × √365), maxDrawdown (largest fall from a peak, ≤ 0), sharpe (365 × mean daily return above the daily risk-free rate, / volatility), beta, correlation (daily log returns on the days both coins have), vwap (Σ average price × volume / Σ volume of the daily candles: an approximation). Comma-separated or a range; default all.
+ * @param [fields] Any of return (last close / the first day's open - 1, as CRYPTO.RETURNS), cagr (compounded yearly; #N/A for a range under a year, which is not annualized), volatility (stdev of daily log returns × √365), maxDrawdown (largest fall from a peak, ≤ 0), sharpe (365 × mean daily return above the daily risk-free rate, / volatility), beta, correlation (daily log returns on the days both coins have), vwap (Σ average price × volume / Σ volume of the daily candles: an approximation). Comma-separated or a range; default all.
  * @param [riskFree] Annual risk-free rate for sharpe, as a fraction: 0.05 (or 5%) for 5 % (default 0).
  * @param [headers] 1 shows a header row (the default for a table), 0 hides it.
  * @param [currency] Currency of vwap: "USD" (default, the candles' own) or any fiat code, converted at today's rate. The fractions do not depend on it.
@@ -111,10 +111,10 @@ export function stats(coins: any[][], start: any, end?: any, benchmark?: any, fi
 }
 
 /**
- * Correlation matrix of daily log returns between coins over a date range (each pair on the days both have), from the same daily candles as CRYPTO.OHLCV. Values from -1 to 1; 1 on the diagonal.
+ * Correlation matrix of daily log returns between coins over a date range (the first from the first day's open; each pair on the days both have), from the same daily candles as CRYPTO.OHLCV. Values from -1 to 1; 1 on the diagonal.
  * @customfunction CORREL
  * @helpurl https://localhost:3000/help/correl.html
- * @param coins A range of coins (id, slug, symbol or name), up to 200.
+ * @param coins A range of coins (id, slug, symbol or name), up to 200; a blank cell keeps an empty row and column.
  * @param start First date: an Excel date, "2024-03-15", a period such as "2024" (alone it means that whole year) or a look-back such as "1Y".
  * @param [end] Last date, included (default: today).
  * @param [headers] 1 (default) shows the coins as row and column headers, 0 hides them.
