@@ -155,9 +155,16 @@ class HelpPagesPlugin {
             ? `<h2>Dates</h2><p>An Excel date (<code>DATE(2024,3,15)</code> or a cell holding one), ISO text (<code>"2024-03-15"</code>), or a period: <code>"2024"</code>, <code>"2024Q1"</code>, <code>"2024-03"</code>, or a look-back from now: <code>"30D"</code>, <code>"12W"</code>, <code>"6M"</code>, <code>"1Y"</code>. A period given alone as a start means that whole period; as a single date it means its first day. Dates are UTC days.</p>`
             : '';
           // A blank cell is null on the web and newer builds, 0 on older desktop builds (office-js#4702, #5262, #1951; src/formulas/args.ts).
-          const headersBlank = (f.parameters || []).some((p) => p.name === 'headers')
-            ? ' <code>headers</code> is the exception: its 0 hides the header row, as in STOCKHISTORY, so a blank <code>headers</code> cell shows the header row in Excel on the web and newer desktop builds and hides it on older desktop builds. Type 1 or 0 to have the same everywhere.'
-            : '';
+          // Where 0 is a value the two cannot be told apart: headers' 0 (no header row) and OHLCV's fields' 0 (STOCKHISTORY's Date column).
+          const headersRule =
+            'its 0 hides the header row, as in STOCKHISTORY, so a blank <code>headers</code> cell shows the header row in Excel on the web and newer desktop builds and hides it on older desktop builds. Type 1 or 0 to have the same everywhere.';
+          const fieldsRule =
+            "its 0 is STOCKHISTORY's Date column, so a blank <code>fields</code> cell is no column in Excel on the web and newer desktop builds (with no other field: the default columns) and a Date column on older desktop builds (alone: a table of dates only). Leave blank cells out of <code>fields</code>, and name the columns (\"close\" or 1), to have the same everywhere.";
+          const headersBlank = !names.includes('headers')
+            ? ''
+            : f.id === 'OHLCV'
+              ? ` <code>headers</code> and <code>fields</code> are the exceptions. <code>headers</code>: ${headersRule} <code>fields</code>: ${fieldsRule}`
+              : ` <code>headers</code> is the exception: ${headersRule}`;
           const blanks =
             `<h2>Blank cells</h2><p>An argument that points at a blank cell arrives as empty in Excel on the web and newer desktop builds, and as 0 in older desktop builds. A 0 where no 0 is a value (a coin, a date, a text choice, a field name) is read as not given, so the blank means the same on both; a blank among a range of coins keeps an empty row.${headersBlank}</p>`;
           const body =

@@ -102,6 +102,12 @@ describe('CRYPTO.OHLCV', () => {
     assert.match(end.description ?? '', /after end/);
   });
 
+  test("fields' 0 is STOCKHISTORY's Date, as a blank fields cell arrives on older desktop builds: a table of dates, which the fields help says", async () => {
+    assert.deepEqual(await table('=CRYPTO.OHLCV("bitcoin","2024-01-01","2024-01-02",,1,0)'), [['Date'], [serial('2024-01-01')], [serial('2024-01-02')]]);
+    const fields = (await loadFunctionMetadata()).find((f) => f.id === 'OHLCV')!.parameters.find((p) => p.name === 'fields')!;
+    assert.match(fields.description ?? '', /A blank cell here is 0, Date, on older desktop builds: leave it out and name the columns\.$/);
+  });
+
   test('STOCKHISTORY property numbers pick and order the columns', async () => {
     const all = await table('=CRYPTO.OHLCV("bitcoin","2024-03-01","2024-03-05")');
     const picked = await table('=CRYPTO.OHLCV("bitcoin","2024-03-01","2024-03-05",0,1,0,1,2,3,4,5)');
