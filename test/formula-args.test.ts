@@ -1,8 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { before, describe, test } from 'node:test';
-import { developmentBuild } from '../harness/dev-build';
+import { describe, test } from 'node:test';
 import { bindArguments } from '../src/cli/calculate';
 import { FormulaSyntaxError, parseFormula } from '../src/cli/formula-parser';
 import { loadFunctionMetadata } from '../src/cli/metadata';
@@ -164,26 +161,5 @@ describe('generated functions.json', () => {
     const markets = meta.find((f) => f.id === 'MARKETS')!;
     assert.throws(() => bindArguments(markets, ['ten']), /count must be a number/);
     assert.deepEqual(bindArguments(markets, ['10']).slice(0, 2), [10, null]);
-  });
-});
-
-describe('the blank rule on the help pages', () => {
-  // A private build (dev-build.ts): another test file's build of its own directory cannot race this one.
-  let dist: string;
-  before(async () => {
-    dist = await developmentBuild('crypto-addin-args-help-test', ['help/ohlcv.html', 'help/returns.html', 'help/stats.html']);
-  });
-  const blankCells = (id: string) => /<h2>Blank cells<\/h2><p>(.*?)<\/p>/s.exec(readFileSync(path.join(dist, 'help', `${id}.html`), 'utf8'))?.[1] ?? '';
-
-  test("OHLCV's page names fields beside headers as an argument whose 0 is a value (Date), so a blank cell differs by build", () => {
-    const ohlcv = blankCells('ohlcv');
-    assert.match(ohlcv, /<code>headers<\/code> and <code>fields<\/code> are the exceptions/);
-    assert.match(ohlcv, /a blank <code>fields<\/code> cell is no column in Excel on the web and newer desktop builds .* and a Date column on older desktop builds/);
-    assert.match(ohlcv, /a blank <code>headers<\/code> cell shows the header row in Excel on the web and newer desktop builds and hides it on older desktop builds/);
-    // Other formulas: headers alone (RETURNS), and a fields argument whose 0 is no value (STATS' names).
-    for (const id of ['returns', 'stats']) {
-      assert.match(blankCells(id), /<code>headers<\/code> is the exception: its 0 hides the header row/, id);
-      assert.doesNotMatch(blankCells(id), /<code>fields<\/code>/, id);
-    }
   });
 });

@@ -103,3 +103,16 @@ test('the date forms a page lists are accepted: a period alone means that period
   assert.equal((await v('=CRYPTO.OHLCV("bitcoin","2024",,"monthly",0,"close")')).length, 12, 'a year alone: its twelve months');
   assert.ok((await v('=CRYPTO.OHLCV("bitcoin","30D",,"daily",0,"close")')).length >= 30, 'a look-back');
 });
+
+test("the blank rule: OHLCV's page names fields beside headers as an argument whose 0 is a value (Date), so a blank cell differs by build", () => {
+  const blankCells = (id: string) => /<h2>Blank cells<\/h2><p>(.*?)<\/p>/s.exec(helpPage(`${id}.html`))?.[1] ?? '';
+  const ohlcv = blankCells('ohlcv');
+  assert.match(ohlcv, /<code>headers<\/code> and <code>fields<\/code> are the exceptions/);
+  assert.match(ohlcv, /a blank <code>fields<\/code> cell is no column in Excel on the web and newer desktop builds .* and a Date column on older desktop builds/);
+  assert.match(ohlcv, /a blank <code>headers<\/code> cell shows the header row in Excel on the web and newer desktop builds and hides it on older desktop builds/);
+  // Other formulas: headers alone (RETURNS), and a fields argument whose 0 is no value (STATS' names).
+  for (const id of ['returns', 'stats']) {
+    assert.match(blankCells(id), /<code>headers<\/code> is the exception: its 0 hides the header row/, id);
+    assert.doesNotMatch(blankCells(id), /<code>fields<\/code>/, id);
+  }
+});
