@@ -22,7 +22,7 @@ import { bucketsBetween, estimateCredits } from '../src/taskpane/builder-cost';
 import { dryRun, planNote } from '../src/taskpane/builder-dry-run';
 import { buildCall, builderFunctions, builderGroups, fieldsOf, type FunctionsJson } from '../src/taskpane/formula-builder';
 import areas from '../src/help/areas.json';
-import { cryptoCalls, FOLLOWS_DEFAULT_CURRENCY, usesDefaultCurrency } from '../src/taskpane/formula-calls';
+import { cryptoCalls, FOLLOWS_DEFAULT_CURRENCY, unmeasuredCredits, usesDefaultCurrency } from '../src/taskpane/formula-calls';
 import { liveArgs } from '../src/formulas/live';
 import { fingerprint, freezePlan, frozenKey, readRecord, restorePlan, withFingerprints, EMPTY_RECORD, type RangeNow } from '../src/taskpane/freeze';
 import { openRefreshDecision } from '../src/taskpane/open-refresh';
@@ -311,13 +311,14 @@ describe('convert to values and back', () => {
 });
 
 describe('refresh when the workbook opens', () => {
-  const base = { enabled: true, hasKey: true, formulas: 4, lastCredits: null, budget: null, spentToday: 0, dailyRemaining: null };
+  const four = ['=CRYPTO.OHLCV("bitcoin","30D")', '=CRYPTO.GLOBAL()', '=CRYPTO.TVL("aave")', '=CRYPTO.PROFILE("solana")'];
+  const base = { enabled: true, hasKey: true, formulas: four, lastCredits: null, budget: null, spentToday: 0, dailyRemaining: null };
   test('off, no formulas, no key: nothing; otherwise within the budget and what the plan has left today', () => {
     assert.equal(openRefreshDecision({ ...base, enabled: false }).refresh, false);
-    assert.equal(openRefreshDecision({ ...base, formulas: 0 }).refresh, false);
+    assert.equal(openRefreshDecision({ ...base, formulas: [] }).refresh, false);
     const nokey = openRefreshDecision({ ...base, hasKey: false });
     assert.ok(!nokey.refresh && nokey.reason === 'no-key');
-    assert.deepEqual(openRefreshDecision(base), { refresh: true, credits: 4, basis: 'one credit a CRYPTO formula (the first refresh measures it)' });
+    assert.deepEqual(openRefreshDecision(base), { refresh: true, credits: 4, basis: 'its formulas, prices sharing pages (the first refresh measures it)' });
     assert.deepEqual(openRefreshDecision({ ...base, lastCredits: 9, budget: 20 }), { refresh: true, credits: 9, basis: 'what the last refresh of this workbook spent' });
     const budget = openRefreshDecision({ ...base, lastCredits: 9, budget: 20, spentToday: 15 });
     assert.ok(!budget.refresh && budget.reason === 'budget');
@@ -326,6 +327,14 @@ describe('refresh when the workbook opens', () => {
     assert.ok(!zero.refresh && zero.reason === 'budget');
     const account = openRefreshDecision({ ...base, dailyRemaining: 2 });
     assert.ok(!account.refresh && account.reason === 'account');
+  });
+
+  test('before a measured refresh, price formulas share the map and pages: 60 prices on a 50-credit budget refresh (review-features #12)', () => {
+    const prices = Array.from({ length: 60 }, (_, i) => `=CRYPTO.PRICE(A${i + 2})`);
+    const d = openRefreshDecision({ ...base, formulas: prices, budget: 50 });
+    assert.deepEqual(d, { refresh: true, credits: 2, basis: 'its formulas, prices sharing pages (the first refresh measures it)' }); // was: refused, "about 60 credits"
+    assert.equal(unmeasuredCredits(Array.from({ length: 600 }, (_, i) => `=CRYPTO.DATA(A${i},"price")`)), 4, 'the map and 3 pages (the benchmark measures 3)');
+    assert.equal(unmeasuredCredits(['=CRYPTO.PRICE(A1)*CRYPTO.FEARGREED()', '=SUM(B1:B9)']), 3, 'each call counted; text that calls none, nothing');
   });
 
   test('a new key or currency refreshes its cells under Refresh all data\'s rule: a yes first above 5 credits or over what is left', () => {

@@ -66,3 +66,23 @@ export function usesDefaultCurrency(formula: string, currencyIndex: (name: strin
     return i >= 0 && (c.args[i] === undefined || c.args[i] === '');
   });
 }
+
+/** Formulas whose cells share the currency map and the markets pages: one page answers 250 coins' quotes. */
+const SHARES_PAGES = new Set(['PRICE', 'DATA', 'QUOTE', 'COIN', 'LIVEPRICE']);
+const COINS_A_PAGE = 250;
+
+/**
+ * A refresh's credits before one was measured, from the formulas' text: the
+ * calls that share pages cost the map and a page per 250 of them (600 price
+ * cells cost 3 credits in the benchmark's portfolio), every other CRYPTO call
+ * one. An estimate ("about"): history over many buckets costs more, coins
+ * scattered over the list more pages; the client's budget check still stops
+ * any request past the budget. One credit a formula refused a sheet of 60
+ * prices on a 50-credit budget every time it opened (review-features #12).
+ */
+export function unmeasuredCredits(formulas: readonly string[]): number {
+  let shared = 0;
+  let other = 0;
+  for (const f of formulas) for (const c of cryptoCalls(f)) SHARES_PAGES.has(c.name) ? shared++ : other++;
+  return (shared > 0 ? 1 + Math.ceil(shared / COINS_A_PAGE) : 0) + other;
+}

@@ -9,13 +9,14 @@
  * consent and the limits still hold. Pure.
  */
 import { creditsPhrase, overBudget } from '../client';
+import { unmeasuredCredits } from './formula-calls';
 import type { Message } from './messages';
 
 export interface OpenRefreshInput {
   enabled: boolean;
   hasKey: boolean;
-  /** Distinct CRYPTO formulas in the workbook. */
-  formulas: number;
+  /** The workbook's distinct CRYPTO formulas (their text). */
+  formulas: readonly string[];
   /** Credits the last refresh of this workbook spent (a document setting), when measured. */
   lastCredits: number | null;
   /** The daily credit budget (Settings); null: none. */
@@ -32,13 +33,12 @@ export type OpenRefreshDecision =
 
 export function openRefreshDecision(i: OpenRefreshInput): OpenRefreshDecision {
   if (!i.enabled) return { refresh: false, reason: 'off', message: null };
-  if (i.formulas === 0) return { refresh: false, reason: 'no-formulas', message: null };
+  if (i.formulas.length === 0) return { refresh: false, reason: 'no-formulas', message: null };
   if (!i.hasKey) {
     return { refresh: false, reason: 'no-key', message: { tone: 'warning', text: 'Not refreshed when the workbook opened: there is no API key on this computer. Cells show the values saved with the workbook.' } };
   }
-  // Without a measured refresh, one credit a formula: most cost one (prices share pages), history more.
-  const estimate = i.lastCredits ?? i.formulas;
-  const basis = i.lastCredits !== null ? 'what the last refresh of this workbook spent' : 'one credit a CRYPTO formula (the first refresh measures it)';
+  const estimate = i.lastCredits ?? unmeasuredCredits(i.formulas);
+  const basis = i.lastCredits !== null ? 'what the last refresh of this workbook spent' : 'its formulas, prices sharing pages (the first refresh measures it)';
   if (overBudget(i.budget, i.spentToday, estimate)) {
     const left = Math.max(0, i.budget - i.spentToday);
     return {

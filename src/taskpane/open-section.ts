@@ -81,7 +81,7 @@ export class OpenRefreshSection {
       const decision = openRefreshDecision({
         enabled: true,
         hasKey: Boolean(key),
-        formulas: new Set(cells.map((c) => c.formula)).size,
+        formulas: [...new Set(cells.map((c) => c.formula))],
         lastCredits: typeof lastCredits === 'number' && Number.isFinite(lastCredits) ? lastCredits : null,
         budget: rt.settings.dailyCreditBudget,
         spentToday: rt.client.meter.creditsToday(),
