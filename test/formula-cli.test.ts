@@ -126,7 +126,7 @@ test('-h and --help print the usage on stdout, exit 0, with a line saying what e
   assert.equal(short.code, 0, short.stderr);
   assert.equal(short.stdout, long.stdout);
   const usage = long.stdout.split('\n');
-  for (const option of ['-h, --help', '--file F', '--key KEY', '--api URL', '--currency EUR', '--deadline S', '--formats', '--blanks zero', '--date-system 1904']) {
+  for (const option of ['-h, --help', '--file F', '--key KEY', '--api URL', '--currency EUR', '--deadline S', '--formats', '--blanks zero', '--date-system 1904', '--iso-dates']) {
     const line = usage.find((l) => l.trimStart().startsWith(option));
     assert.ok(line && line.trim().length > option.length + 10, `${option}: ${line}`);
   }
@@ -250,4 +250,44 @@ test('--date-system 1904: DATE, TODAY and YEAR follow the workbook\'s system as 
   assert.deepEqual(fear1904.map((r) => r.slice(1)), fear1900.map((r) => r.slice(1)), 'the same days\' readings');
   assert.deepEqual(fear1904.slice(1).map((r) => (r[0] as number) + 1462), fear1900.slice(1).map((r) => r[0]), 'dated 1,462 days lower');
   assert.deepEqual(value(b[3]), [[2024]]);
+});
+
+test('--iso-dates: cells formatted as dates print as ISO 8601 days (with the time, UTC, where the format shows one), the same days in either date system; other cells as before', async () => {
+  const formulas = [
+    '=CRYPTO.FEARGREED("2025-12-01","2025-12-02")', // a date column ("yyyy-mm-dd")
+    '=CRYPTO.SPARKLINE("bitcoin",1)', // hourly times ("yyyy-mm-dd hh:mm")
+    '=DATE(2024,2,29)', // formatted as a date by Excel, as in the preview (automaticFormat)
+    '=NOW()',
+    '=1+1',
+  ];
+  const f = file('iso.txt', formulas);
+  const [serials, in1900, in1904, one] = await Promise.all([
+    run(['--file', f]),
+    run(['--iso-dates', '--file', f]),
+    run(['--iso-dates', '--date-system', '1904', '--file', f]),
+    cli('--iso-dates', '--date-system', '1904', '=DATE(2024,2,29)'),
+  ]);
+  for (const r of [serials, in1900, in1904]) assert.equal(r.code, 0, r.stderr);
+  const value = (l: Line) => (l as { value: unknown[][] }).value;
+  const [plain, a, b] = [serials, in1900, in1904].map((r) => lines(r.stdout).map(value));
+  // A 1900-system serial as the ISO text of its UTC minute: 46346.208333 is 2026-11-20T05:00Z.
+  const minute = (serial: number) => new Date(Math.round((serial - 25569) * 86_400) * 1000).toISOString().slice(0, 16) + 'Z';
+
+  assert.deepEqual(plain[0].slice(1).map((row) => typeof row[0]), ['number', 'number'], 'serials without the option');
+  assert.deepEqual(a[0], [plain[0][0], ['2025-12-01', ...plain[0][1].slice(1)], ['2025-12-02', ...plain[0][2].slice(1)]]);
+  assert.equal(a[1].length, plain[1].length);
+  assert.ok(a[1].length > 2, `${a[1].length} sparkline rows`);
+  a[1].slice(1).forEach((row, i) => {
+    assert.equal(row[0], minute(plain[1][i + 1][0] as number), `sparkline row ${i + 1}`);
+    assert.deepEqual(row.slice(1), plain[1][i + 1].slice(1), 'prices and volumes are numbers as before');
+  });
+  assert.deepEqual(a[2], [['2024-02-29']]);
+  assert.match(a[3][0][0] as string, /^\d{4}-\d\d-\d\dT\d\d:\d\dZ$/);
+  assert.deepEqual(a[4], [[2]]);
+
+  // The same calendar days in a 1904 workbook, whose serials are 1,462 lower.
+  assert.deepEqual(b[0], a[0]);
+  assert.deepEqual(b[1], a[1]);
+  assert.deepEqual(b[2], a[2]);
+  assert.deepEqual(one.out, { value: [['2024-02-29']] }, 'one formula as in a file');
 });

@@ -13,7 +13,8 @@
  * evaluated at once, as one recalculation (they cannot refer to one another),
  * and one JSON line per formula is printed in their order. USAGE below says
  * what each option does. Dates print as the serial numbers a cell holds
- * (Excel's Range.values; what a CustomFunctionsRuntime 1.3 client shows);
+ * (Excel's Range.values; what a CustomFunctionsRuntime 1.3 client shows), or
+ * with --iso-dates as ISO 8601 text (isoDates below);
  * --blanks and --date-system imitate other Excel builds and workbooks in the
  * CRYPTO functions (src/cli/workbook-host.ts) and in DATE, TODAY, YEAR...
  * (src/engine/date-system.ts). Exits 0 even when cells are errors; 1 when a
@@ -22,9 +23,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { calculate } from './calculate';
+import { calculate, type JsonCell } from './calculate';
+import { isoDate, type DateSystem } from '../engine/date-system';
 import { FormulaSyntaxError, syntaxTree } from '../engine/syntax';
-import { formulaLines, recalculate } from './recalculation';
+import { isFormattedNumber } from '../engine/values';
+import { automaticFormat } from '../preview/workbook/format';
+import { formulaLines, recalculate, type RecalcOutcome } from './recalculation';
 import { DEFAULT_KEY, openSession, type Session, type SessionOptions } from './session';
 
 const USAGE = `usage: npm run -s formula -- [options] '=CRYPTO.PRICE("bitcoin")*2' ['=MAX(1,2)' ...]
@@ -43,6 +47,8 @@ options:
   --formats           dates as formatted numbers ({"type":"FormattedNumber",...}), as Excel 1.4 clients get them; default serial numbers
   --blanks zero       omitted arguments as 0, as older desktop Excel passes a blank cell (default null, as Excel on the web)
   --date-system 1904  dates as a 1904-date-system workbook holds them (default 1900)
+  --iso-dates         cells formatted as dates as ISO 8601 text ("2024-01-01", "2024-01-01T09:30Z" with a time, UTC),
+                      in the workbook's date system; implies --formats
 
 exit status: 0 even when cells are errors; 1 when a formula cannot be parsed; 2 for a usage error; 3 when it fails (an unreadable file, say)
 `;
@@ -57,6 +63,7 @@ const OPTIONS = {
   blanks: { type: 'string' },
   formats: { type: 'boolean' },
   'date-system': { type: 'string' },
+  'iso-dates': { type: 'boolean' },
 } as const;
 
 /** The command line, or null (and a message on stderr) when it is not one this CLI takes: Node's own wording, then where help is. */
@@ -89,8 +96,9 @@ async function main(): Promise<number> {
     process.stderr.write(`formula: ${opts}\n`);
     return 2;
   }
+  const show = shown(values, opts.workbook?.dateSystem ?? '1900');
   const several = file !== undefined ? formulaLines(readFileSync(file === '-' ? 0 : file, 'utf8')) : formulas.length > 1 ? formulas : null;
-  return several ? withSession(opts, (s) => printAll(s, several)) : printOne(opts, formulas[0]);
+  return several ? withSession(opts, (s) => printAll(s, several, show)) : printOne(opts, formulas[0], show);
 }
 
 type Values = NonNullable<ReturnType<typeof readArgs>>['values'];
@@ -109,7 +117,8 @@ function sessionOptions(values: Values): SessionOptions | string {
     key: values.key === undefined ? DEFAULT_KEY : values.key === '' ? null : values.key,
     settings: { defaultCurrency: currency },
     host: deadline === undefined ? undefined : { deadlineMs: deadline * 1000 },
-    workbook: { blanks, formattedNumbers: values.formats === true, dateSystem },
+    // --iso-dates prints what --formats prints, its dates as text: a date is known by its format.
+    workbook: { blanks, formattedNumbers: values.formats === true || values['iso-dates'] === true, dateSystem },
   };
 }
 
@@ -122,8 +131,37 @@ async function withSession(opts: SessionOptions, run: (session: Session) => Prom
   }
 }
 
+/** A formula's outcome as printed: as calculated, or with --iso-dates its dates as text. */
+type Shown = (outcome: RecalcOutcome, text: string) => RecalcOutcome;
+
+function shown(values: Values, dates: DateSystem): Shown {
+  return values['iso-dates'] ? (o, text) => isoDates(o, text, dates) : (o) => o;
+}
+
+/**
+ * --iso-dates: a cell whose number format shows a day, as ISO 8601 text in the
+ * workbook's date system (isoDate, date-system.ts). A cell's format is known
+ * where the add-in's function gave one (a formatted number, as --formats prints
+ * it: 45292 under "yyyy-mm-dd" is "2024-01-01") and, by the rule the preview
+ * formats its cells with (automaticFormat), for a formula that begins with a
+ * DATE, TODAY, NOW, EDATE or EOMONTH call. A formatted number the engine computed on
+ * (a CRYPTO call with a TODAY() argument, INDEX over one) reaches here as its
+ * number (calculate.ts outcomeOf), and prints as --formats prints it: a number.
+ */
+function isoDates(outcome: RecalcOutcome, text: string, dates: DateSystem): RecalcOutcome {
+  if (!('value' in outcome)) return outcome;
+  const t = text.trim();
+  const automatic = automaticFormat(t.startsWith('=') ? t : `=${t}`);
+  const cell = (c: JsonCell): JsonCell => {
+    if (isFormattedNumber(c)) return isoDate(c.basicValue, c.numberFormat, dates) ?? c;
+    if (typeof c === 'number' && automatic) return isoDate(c, automatic, dates) ?? c;
+    return c;
+  };
+  return { value: outcome.value.map((row) => row.map(cell)) };
+}
+
 /** One formula: one JSON line; a formula that cannot be parsed needs no API server. */
-async function printOne(opts: SessionOptions, text: string): Promise<number> {
+async function printOne(opts: SessionOptions, text: string, show: Shown): Promise<number> {
   try {
     syntaxTree(text);
   } catch (e) {
@@ -135,15 +173,15 @@ async function printOne(opts: SessionOptions, text: string): Promise<number> {
     const emulator = session.emulator;
     // TODAY() and NOW() read the local API server's clock when it runs in-process: its market is that day's.
     const now = emulator ? () => emulator.clock.now() : undefined;
-    await print(JSON.stringify(await calculate(session.host, text, { now })) + '\n');
+    await print(JSON.stringify(show(await calculate(session.host, text, { now }), text)) + '\n');
     return 0;
   });
 }
 
 /** One recalculation of several formulas (a file's, or the arguments); one JSON line each, in order. */
-async function printAll(session: Session, lines: string[]): Promise<number> {
+async function printAll(session: Session, lines: string[], show: Shown): Promise<number> {
   const outcomes = await recalculate(session.host, lines);
-  await print(outcomes.map((o) => JSON.stringify(o) + '\n').join(''));
+  await print(outcomes.map((o, i) => JSON.stringify(show(o, lines[i])) + '\n').join(''));
   return outcomes.some((o) => 'error' in o && o.error === '#PARSE!') ? 1 : 0;
 }
 
