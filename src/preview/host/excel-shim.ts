@@ -3,7 +3,8 @@
  * Excel: Excel.run gives a request context whose objects queue their reads
  * (load) and writes and carry them out in order on sync(), as Office.js
  * batches them: the workbook and its worksheets, the selection and active
- * cell, ranges (formulas, values, numberFormat, spills, resizing, clearing),
+ * cell, ranges (formulas, values, valuesAsJson, numberFormat, spills,
+ * resizing, clearing),
  * calculate(), and workbook.functions.date() (Excel's DATE, in the workbook's
  * date system). A property read before it was loaded and synced throws, as in
  * Office.js; an *OrNullObject result says whether it exists after a sync.
@@ -15,6 +16,23 @@ import { doc, open, type ShimWorkbook } from './office-shim';
 import type { PreviewExcel } from './options';
 
 type Op = (wb: ShimWorkbook | null) => Promise<void> | void;
+
+/**
+ * Range.valuesAsJson (ExcelApi 1.16), where the workbook answers it
+ * (workbook.ts): read, each cell's value whole (an entity with its fields,
+ * where Range.values gives its basicValue "#VALUE!"); written, an entity
+ * becomes the cell's value, no formula. The preview advertises the ExcelApi
+ * version office-shim.ts names; the add-in asks before it uses this.
+ */
+interface JsonCells {
+  readJson(sheet: string, address: string): unknown[][];
+  writeJson(sheet: string, address: string, data: unknown[][]): void;
+}
+function jsonCells(d: WorkbookDocument): JsonCells {
+  const j = d as WorkbookDocument & Partial<JsonCells>;
+  if (typeof j.readJson !== 'function' || typeof j.writeJson !== 'function') throw new Error('ApiNotFound: the workbook does not answer Range.valuesAsJson');
+  return j as JsonCells;
+}
 
 export const CalculationType = { recalculate: 'Recalculate', full: 'Full', fullRebuild: 'FullRebuild' } as const;
 
@@ -105,6 +123,7 @@ class Range extends Loadable {
         address: `${quoteSheet(loc.sheet)}!${rangeAddress(r)}`,
         formulas: read.formulas,
         values: read.values,
+        ...(typeof (d as Partial<JsonCells>).readJson === 'function' ? { valuesAsJson: jsonCells(d).readJson(loc.sheet, loc.address) } : {}),
         numberFormat: read.numberFormat,
         rowIndex: r.top - 1,
         columnIndex: r.left - 1,
@@ -129,6 +148,17 @@ class Range extends Loadable {
   }
   set values(v: unknown[][]) {
     this.#write('values', v);
+  }
+  get valuesAsJson(): unknown[][] {
+    return this.prop('valuesAsJson');
+  }
+  set valuesAsJson(v: unknown[][]) {
+    this.ctx.queue.push((wb) => {
+      const d = doc(wb);
+      const loc = this.#where(d);
+      const r = parseRange(loc.address)!;
+      jsonCells(d).writeJson(loc.sheet, loc.address, broadcast(v, r.bottom - r.top + 1, r.right - r.left + 1));
+    });
   }
   get numberFormat(): string[][] {
     return this.prop('numberFormat');

@@ -28,6 +28,12 @@ export const isFormula = (input: string | undefined) => input !== undefined && i
 
 export class Sheet extends EventTarget {
   private readonly inputs = new Map<string, string>();
+  /**
+   * Cells holding a data type as their value, not typed and not a formula:
+   * an entity written through Range.valuesAsJson (the card stays, its fields
+   * read by `=A1.Price`). Typing or writing in the cell replaces it.
+   */
+  private readonly held = new Map<string, Value>();
   private values = new Map<string, Value>();
   /** Spilled cell → the formula cell it spills from. */
   private spillOf = new Map<string, string>();
@@ -74,14 +80,35 @@ export class Sheet extends EventTarget {
     return this.spillOf.get(address);
   }
 
-  /** Every cell with something typed or spilled in it. */
+  /** Every cell with something typed, held or spilled in it. */
   addresses(): string[] {
-    return [...new Set([...this.inputs.keys(), ...this.spillOf.keys()])];
+    return [...new Set([...this.inputs.keys(), ...this.held.keys(), ...this.spillOf.keys()])];
+  }
+
+  /** The data type a cell holds as its value (written through valuesAsJson), or undefined. */
+  heldValue(address: string): Value | undefined {
+    return this.held.get(address);
+  }
+
+  /** Every cell holding a data type as its value (for saving). */
+  heldValues(): Record<string, Value> {
+    return Object.fromEntries(this.held);
+  }
+
+  /** Data types as the cells' values (Range.valuesAsJson), replacing what was there; then one recalculation. */
+  setHeld(cells: Record<string, Value>): void {
+    for (const [a, v] of Object.entries(cells)) {
+      this.calls.cancelCell(a);
+      this.inputs.delete(a);
+      this.held.set(a, v);
+    }
+    this.recalculate();
   }
 
   /** Enter in the formula bar: the cell's old calls are canceled, as Excel does when a formula is re-entered. */
   setInput(address: string, text: string): void {
     this.calls.cancelCell(address);
+    this.held.delete(address);
     if (text === '') this.inputs.delete(address);
     else this.inputs.set(address, text);
     this.recalculate();
@@ -91,17 +118,20 @@ export class Sheet extends EventTarget {
   setInputs(cells: Record<string, string>): void {
     for (const [a, text] of Object.entries(cells)) {
       this.calls.cancelCell(a);
+      this.held.delete(a);
       if (text === '') this.inputs.delete(a);
       else this.inputs.set(a, text);
     }
     this.recalculate();
   }
 
-  /** Many cells at once (a template), then one recalculation. */
-  load(cells: Record<string, string>): void {
+  /** Many cells at once (a template, a saved sheet with the data types its cells held), then one recalculation. */
+  load(cells: Record<string, string>, held: Record<string, Value> = {}): void {
     for (const a of [...this.inputs.keys()]) this.calls.cancelCell(a);
     this.inputs.clear();
+    this.held.clear();
     for (const [a, text] of Object.entries(cells)) if (text !== '') this.inputs.set(a, text);
+    for (const [a, v] of Object.entries(held)) if (!this.inputs.has(a)) this.held.set(a, v);
     this.recalculate();
   }
 
@@ -151,6 +181,7 @@ export class Sheet extends EventTarget {
       if (!stale) break;
     }
     for (const [a, text] of this.inputs) if (!isFormula(text)) this.values.set(a, literalValue(text));
+    for (const [a, v] of this.held) this.values.set(a, v);
     this.finish();
   }
 
@@ -225,6 +256,7 @@ export class Sheet extends EventTarget {
     this.dependents.read(address);
     const input = this.inputs.get(address);
     if (input !== undefined) return isFormula(input) ? this.evaluateCell(address, p) : literalValue(input);
+    if (this.held.has(address)) return this.held.get(address)!;
     if (!this.spillOf.has(address)) {
       // Spilled by a formula not evaluated yet in this pass? The last pass knows which one.
       const anchor = this.previousSpill.get(address);
@@ -252,7 +284,7 @@ export class Sheet extends EventTarget {
   bounds(): Position {
     let row = 1;
     let col = 1;
-    for (const a of [...this.inputs.keys(), ...this.previousSpill.keys(), ...this.spillOf.keys()]) {
+    for (const a of [...this.inputs.keys(), ...this.held.keys(), ...this.previousSpill.keys(), ...this.spillOf.keys()]) {
       const p = parseAddress(a)!;
       if (p.row > row) row = p.row;
       if (p.col > col) col = p.col;
@@ -269,7 +301,7 @@ export class Sheet extends EventTarget {
     for (let i = 0; i < result.length; i++) {
       for (let j = 0; j < result[i].length; j++) {
         const t = toAddress({ row: at.row + i, col: at.col + j });
-        if ((i > 0 || j > 0) && (this.inputs.has(t) || this.spillOf.has(t))) {
+        if ((i > 0 || j > 0) && (this.inputs.has(t) || this.held.has(t) || this.spillOf.has(t))) {
           this.values.set(address, SPILL_BLOCKED);
           return;
         }

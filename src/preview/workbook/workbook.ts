@@ -33,6 +33,8 @@ export interface SavedSheet {
   inputs: Record<string, string>;
   formats: Record<string, string>;
   sites: SavedSite[];
+  /** Cells holding a data type as their value (an entity written through valuesAsJson), saved with the workbook as Excel saves them. */
+  held?: Record<string, Value>;
 }
 
 /** A saved workbook: what a reopen shows before any calculation. */
@@ -62,6 +64,23 @@ function excelValue(v: Value): CellValue {
   if (isEntityValue(v)) return '#VALUE!';
   if (typeof v === 'object') return '';
   return v;
+}
+
+/**
+ * A cell's value as Range.valuesAsJson gives it (Excel.CellValue): a data type
+ * whole, an entity with basicType "Error" and basicValue "#VALUE!" (what
+ * Range.values gives for it: Excel.EntityCellValue.basicValue); the basic
+ * types with their type.
+ */
+function jsonValue(v: Value): unknown {
+  if (v === null || v === undefined) return { type: 'Empty', basicType: 'Empty', basicValue: '' };
+  if (isEntityValue(v)) return { ...structuredClone(v), basicType: 'Error', basicValue: '#VALUE!' };
+  if (isFormattedNumber(v)) return { type: 'FormattedNumber', basicType: 'Double', basicValue: v.basicValue, numberFormat: v.numberFormat };
+  if (isErrorValue(v)) return { type: 'Error', basicType: 'Error', basicValue: v.error };
+  if (typeof v === 'number') return { type: 'Double', basicType: 'Double', basicValue: v };
+  if (typeof v === 'boolean') return { type: 'Boolean', basicType: 'Boolean', basicValue: v };
+  if (typeof v === 'string') return { type: 'String', basicType: 'String', basicValue: v };
+  return { type: 'Empty', basicType: 'Empty', basicValue: '' };
 }
 
 /** What a write puts in a cell as typed text: formulas as they are, numbers and TRUE/FALSE as Excel shows them. */
@@ -95,7 +114,7 @@ export class PreviewWorkbook extends EventTarget implements WorkbookCalculator, 
     this.sheets.push(e);
     if (saved) {
       calls.restore(saved.sites);
-      sheet.load(saved.inputs);
+      sheet.load(saved.inputs, structuredClone(saved.held ?? {}));
     }
     this.dispatchEvent(new CustomEvent('sheet-added', { detail: e }));
     return e;
@@ -173,6 +192,9 @@ export class PreviewWorkbook extends EventTarget implements WorkbookCalculator, 
       formulas: grid.map((row) =>
         row.map((p) => {
           const text = input(p);
+          // A cell holding a data type has no formula: Range.formulas gives its value, as Range.values does.
+          const held = e.sheet.heldValue(toAddress(p));
+          if (held !== undefined) return excelValue(held) as FormulaCell;
           if (text === '') return '';
           if (isFormula(text)) return text;
           const v = literalValue(text);
@@ -219,6 +241,36 @@ export class PreviewWorkbook extends EventTarget implements WorkbookCalculator, 
     const inputs: Record<string, string> = {};
     cells(r).forEach((row, i) => row.forEach((p, j) => (inputs[toAddress(p)] = typed(data[i][j]))));
     e.sheet.setInputs(inputs);
+  }
+
+  /** Range.valuesAsJson: each cell's value whole (jsonValue). */
+  readJson(name: string, address: string): unknown[][] {
+    const e = this.#get(name);
+    return cells(this.#rect(address)).map((row) => row.map((p) => jsonValue(e.sheet.value(toAddress(p)))));
+  }
+
+  /**
+   * Range.valuesAsJson written: an entity becomes the cell's value (no formula;
+   * its card and fields stay, `=A1.Price` reads them); a basic type is written
+   * as its basicValue, as Range.values would write it.
+   */
+  writeJson(name: string, address: string, data: unknown[][]): void {
+    const e = this.#get(name);
+    const r = this.#rect(address);
+    if (data.length !== r.bottom - r.top + 1 || data.some((row) => row.length !== r.right - r.left + 1)) throw new Error(`InvalidArgument: the values do not fit ${address}`);
+    const held: Record<string, Value> = {};
+    const inputs: Record<string, string> = {};
+    cells(r).forEach((row, i) =>
+      row.forEach((p, j) => {
+        const v = data[i][j] as { type?: unknown; basicValue?: unknown } | null;
+        if (isEntityValue(v)) {
+          const { basicType: _t, basicValue: _v, ...entity } = structuredClone(v) as unknown as Record<string, unknown>;
+          held[toAddress(p)] = entity as unknown as Value;
+        } else inputs[toAddress(p)] = typed(typeof v === 'object' && v !== null ? v.basicValue : v);
+      }),
+    );
+    if (Object.keys(inputs).length) e.sheet.setInputs(inputs);
+    if (Object.keys(held).length) e.sheet.setHeld(held);
   }
 
   setNumberFormat(name: string, address: string, formats: string[][]): void {
@@ -272,7 +324,8 @@ export class PreviewWorkbook extends EventTarget implements WorkbookCalculator, 
           const t = e.sheet.input(a);
           if (t !== '') inputs[a] = t;
         }
-        return { name: e.name, inputs, formats: { ...(e.formats as Record<string, string>) }, sites: e.calls.saved() };
+        const held = e.sheet.heldValues();
+        return { name: e.name, inputs, formats: { ...(e.formats as Record<string, string>) }, sites: e.calls.saved(), ...(Object.keys(held).length ? { held: structuredClone(held) } : {}) };
       }),
       active: this.#active,
       settings: this.settings(),
