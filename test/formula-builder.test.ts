@@ -257,6 +257,26 @@ describe('convert to values and back', () => {
     assert.equal(again.record.cells.find((c) => c.address === 'B2')!.formula, '=CRYPTO.PRICE("ethereum")');
   });
 
+  test('a data type read as #VALUE! is written back whole through valuesAsJson; without valuesAsJson the cell stays a formula (review-features #11)', () => {
+    const card = { type: 'Entity', text: 'Bitcoin', properties: { Price: { type: 'Double', basicValue: 65000 } }, basicType: 'Error', basicValue: '#VALUE!' };
+    const error = { type: 'Error', basicType: 'Error', basicValue: '#VALUE!' };
+    const coin = { sheet: 'Sheet1', address: 'A1', formula: '=CRYPTO.COIN("bitcoin")', spill: null, values: [['#VALUE!']] };
+    const coins = { sheet: 'Sheet1', address: 'C2', formula: '=CRYPTO.COIN({"a";"b"})', spill: 'C2:C3', values: [['#VALUE!'], ['#VALUE!']] };
+    const withJson = freezePlan([{ ...coin, json: [[card]] }, { ...coins, json: [[card], [error]] }, { ...cells[0], json: [[{ type: 'Double', basicValue: 65000 }]] }], EMPTY_RECORD, 1000);
+    assert.deepEqual(withJson.writes.map((w) => [w.address, w.entities?.map((e) => e.address)]), [['A1', ['A1']], ['C2:C3', ['C2']], ['B2', undefined]]);
+    assert.deepEqual(withJson.writes[0].entities![0].value, card, 'the card whole');
+    assert.deepEqual(withJson.kept, []);
+    assert.deepEqual(withJson.record.cells.map((c) => c.address), ['A1', 'C2', 'B2']);
+    // No ExcelApi 1.16: a #VALUE! may be a card, so its cell stays a formula, out of the record; the others convert.
+    const without = freezePlan([coin, { ...coins, json: null }, cells[0]], EMPTY_RECORD, 1000);
+    assert.deepEqual(without.writes.map((w) => w.address), ['B2']);
+    assert.deepEqual(without.kept.map((k) => [k.cell.address, k.reason]), [['A1', 'no-data-types'], ['C2', 'no-data-types']]);
+    assert.deepEqual(without.record.cells.map((c) => c.formula), ['=CRYPTO.PRICE("bitcoin")']);
+    // Another data type read as #VALUE! (a linked entity needs its provider): left a formula too.
+    const linked = freezePlan([{ ...coin, json: [[{ type: 'LinkedEntity', text: 'MSFT', basicValue: '#VALUE!' }]] }], EMPTY_RECORD, 1000);
+    assert.deepEqual(linked.kept.map((k) => k.reason), ['data-type']);
+  });
+
   // A frozen range as Excel has it now: values, and no formula unless given.
   const held = (values: unknown[][], formulas: unknown[][] = values) => ({ values, formulas });
 

@@ -7,7 +7,8 @@
  * table to a sheet of its own. What to write is decided elsewhere (taskpane/freeze.ts...).
  *
  * ExcelApi 1.12 for spills (Range.getSpillingToRangeOrNullObject); 1.4 for
- * null objects; 1.1 for the rest.
+ * null objects; 1.16 for data types (Range.valuesAsJson), used only where the
+ * host says it has it; 1.1 for the rest.
  */
 
 export type Scope = 'selection' | 'sheet' | 'workbook';
@@ -23,6 +24,22 @@ export interface CryptoCell extends CellAt {
   spill: string | null;
   values: unknown[][];
   numberFormat: string[][];
+  /** The same cells as Range.valuesAsJson gives them (data types whole); null where ExcelApi 1.16 is not there. */
+  json: unknown[][] | null;
+}
+
+/**
+ * ExcelApi 1.16, the data types: Range.valuesAsJson reads a cell's value
+ * whole, an entity with its fields, where Range.values gives its basicValue,
+ * "#VALUE!" (learn.microsoft.com/javascript/api/excel/excel.entitycellvalue;
+ * the set: learn.microsoft.com/javascript/api/requirement-sets/excel/excel-api-1-16-requirement-set).
+ */
+export function dataTypesSupported(): boolean {
+  try {
+    return typeof Office !== 'undefined' && Office.context?.requirements?.isSetSupported('ExcelApi', '1.16') === true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -109,11 +126,13 @@ export async function cryptoCells(scope: Scope): Promise<CryptoCell[]> {
         }),
       );
     });
+    const json = dataTypesSupported();
+    const what = json ? 'values,numberFormat,valuesAsJson' : 'values,numberFormat';
     const probes = found.map((f) => {
       const cell = f.ws.getRange(f.address);
-      cell.load('values,numberFormat');
+      cell.load(what);
       const spill = cell.getSpillingToRangeOrNullObject();
-      spill.load('address,values,numberFormat');
+      spill.load(`address,${what}`);
       return { cell, spill };
     });
     await ctx.sync();
@@ -127,6 +146,7 @@ export async function cryptoCells(scope: Scope): Promise<CryptoCell[]> {
         spill: spills ? splitAddress(spill.address).address : null,
         values: spills ? spill.values : cell.values,
         numberFormat: spills ? spill.numberFormat : cell.numberFormat,
+        json: json ? ((spills ? spill.valuesAsJson : cell.valuesAsJson) as unknown[][]) : null,
       };
     });
   });
@@ -153,14 +173,25 @@ export async function selectedRange(): Promise<CellAt> {
   });
 }
 
-/** Values (and their formats) over ranges: a formula there is replaced by what it showed. */
-export async function writeValues(writes: readonly { sheet: string; address: string; values: unknown[][]; numberFormat?: string[][] }[]): Promise<void> {
+/**
+ * Values (and their formats) over ranges: a formula there is replaced by what
+ * it showed. `entities` (cells of the range holding a data type) are then
+ * written whole through Range.valuesAsJson (ExcelApi 1.16), "the main API for
+ * reading and writing Excel data types"
+ * (learn.microsoft.com/office/dev/add-ins/excel/excel-data-types-concepts):
+ * the cell then holds the entity as its value, card and fields, no formula.
+ */
+export async function writeValues(
+  writes: readonly { sheet: string; address: string; values: unknown[][]; numberFormat?: string[][]; entities?: readonly { address: string; value: unknown }[] }[],
+): Promise<void> {
   if (writes.length === 0) return;
   await Excel.run(async (ctx) => {
     for (const w of writes) {
-      const r = ctx.workbook.worksheets.getItem(w.sheet).getRange(w.address);
+      const ws = ctx.workbook.worksheets.getItem(w.sheet);
+      const r = ws.getRange(w.address);
       r.values = valuesOf(w.values);
       if (w.numberFormat) r.numberFormat = w.numberFormat;
+      for (const e of w.entities ?? []) ws.getRange(e.address).valuesAsJson = [[e.value as Excel.CellValue]];
     }
     await ctx.sync();
   });

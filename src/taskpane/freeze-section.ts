@@ -7,7 +7,7 @@
 import { DOCUMENT_SETTINGS, hasDocumentSettings, readSetting, writeSettings } from '../office/document';
 import { cryptoCells, readRanges, selectedRange, writeFormulas, writeValues, type Scope } from '../office/workbook-cells';
 import { busy, el, isBusy, show } from './dom';
-import { freezePlan, frozenKey, frozenRange, readRecord, restorePlan, withFingerprints, type FrozenCell, type SkipReason } from './freeze';
+import { freezePlan, frozenKey, frozenRange, readRecord, restorePlan, withFingerprints, type FrozenCell, type KeepReason, type SkipReason } from './freeze';
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 const where: Record<Scope, string> = { selection: 'the selection', sheet: 'the active sheet', workbook: 'the workbook' };
@@ -16,7 +16,12 @@ const leftBecause: Record<SkipReason, string> = {
   changed: 'its cells were changed since (edited, or moved by an inserted row or column)',
   sheet: 'its sheet is not there (deleted or renamed)',
 };
-const named = (c: FrozenCell) => `${c.sheet}!${c.address}`;
+const keptBecause: Record<KeepReason, string> = {
+  'no-data-types':
+    'a #VALUE! read there may be a data type (a card) that this version of Excel cannot copy as a value (that needs ExcelApi 1.16), and #VALUE! written over a card would break every formula reading its fields',
+  'data-type': 'a data type there other than an entity card cannot be kept as a value',
+};
+const named = (c: Pick<FrozenCell, 'sheet' | 'address'>) => `${c.sheet}!${c.address}`;
 export class FreezeSection {
   readonly #inExcel: Promise<boolean>;
 
@@ -54,19 +59,27 @@ export class FreezeSection {
     const cells = await cryptoCells(scope);
     if (cells.length === 0) return { tone: 'info' as const, text: `No CRYPTO formulas in ${where[scope]}.` };
     const plan = freezePlan(cells, readRecord(readSetting(DOCUMENT_SETTINGS.frozen)), Date.now());
+    const converted = cells.filter((c) => !plan.kept.some((k) => k.cell === c));
+    const keptText = (Object.entries(keptBecause) as [KeepReason, string][])
+      .map(([reason, why]) => {
+        const left = plan.kept.filter((x) => x.reason === reason).map((x) => named(x.cell));
+        return left.length ? ` Left ${left.length === 1 ? 'as a formula' : 'as formulas'}, because ${why}: ${left.join(', ')}.` : '';
+      })
+      .join('');
+    if (converted.length === 0) return { tone: 'warning' as const, text: `Nothing was converted.${keptText}` };
     // The record first: values written without it would lose the formulas.
     await writeSettings({ [DOCUMENT_SETTINGS.frozen]: plan.record });
     await writeValues(plan.writes);
     // Then what Excel holds now (it may have read a written text as a number or date), so Restore can tell it
     // from later edits. Without it, Restore still keeps every formula typed since.
-    const back = await readRanges(cells.map((c) => ({ sheet: c.sheet, address: frozenRange(c) }))).catch(() => null);
+    const back = await readRanges(converted.map((c) => ({ sheet: c.sheet, address: frozenRange(c) }))).catch(() => null);
     if (back) {
-      const held = new Map(cells.flatMap((c, i) => (back[i] ? [[frozenKey(c.sheet, c.address), back[i]!.values] as const] : [])));
+      const held = new Map(converted.flatMap((c, i) => (back[i] ? [[frozenKey(c.sheet, c.address), back[i]!.values] as const] : [])));
       await writeSettings({ [DOCUMENT_SETTINGS.frozen]: withFingerprints(plan.record, held) }).catch(() => undefined);
     }
     return {
-      tone: 'success' as const,
-      text: `Converted ${plural(cells.length, 'CRYPTO cell')} in ${where[scope]} to values; recalculating no longer fetches them. Their formulas are kept in this workbook: Restore formulas brings them back.`,
+      tone: plan.kept.length ? ('warning' as const) : ('success' as const),
+      text: `Converted ${plural(converted.length, 'CRYPTO cell')} in ${where[scope]} to values; recalculating no longer fetches them. Their formulas are kept in this workbook: Restore formulas brings them back.${keptText}`,
     };
   }
 

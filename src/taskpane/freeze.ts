@@ -18,6 +18,14 @@ export interface FormulaCellNow {
   /** Its values (the spill's when it spills), as Range.values gives them. */
   values: unknown[][];
   numberFormat?: string[][];
+  /**
+   * The same cells as Range.valuesAsJson gives them (ExcelApi 1.16), or
+   * null/absent where that API is not there. Range.values cannot carry a data
+   * type: it gives an entity's basicValue, "#VALUE!" ("the value that would be
+   * returned by Range.values for a cell with this value",
+   * learn.microsoft.com/javascript/api/excel/excel.entitycellvalue).
+   */
+  json?: unknown[][] | null;
 }
 
 export interface FrozenCell {
@@ -100,17 +108,88 @@ export interface ValueWrite {
   address: string;
   values: unknown[][];
   numberFormat?: string[][];
+  /**
+   * Cells of that range (addresses within the sheet) that hold a data type,
+   * each written back whole through Range.valuesAsJson after the values:
+   * valuesAsJson is how the Excel API reads and writes data types, and an
+   * entity written so is a value of the cell, card and fields included
+   * (learn.microsoft.com/office/dev/add-ins/excel/excel-data-types-concepts).
+   */
+  entities?: { address: string; value: unknown }[];
 }
 
-/** Convert to values: each CRYPTO cell (and its spill) becomes what it shows; its formula joins the record. */
-export function freezePlan(cells: readonly FormulaCellNow[], record: FrozenRecord, now: number): { writes: ValueWrite[]; record: FrozenRecord } {
-  const kept = new Map(record.cells.map((c) => [cellKey(c.sheet, c.address), c]));
-  const writes: ValueWrite[] = [];
-  for (const c of cells) {
-    writes.push({ sheet: c.sheet, address: c.spill ?? c.address, values: c.values, ...(c.numberFormat ? { numberFormat: c.numberFormat } : {}) });
-    kept.set(cellKey(c.sheet, c.address), { sheet: c.sheet, address: c.address, formula: c.formula, spill: c.spill, frozenAt: now });
+/** Why a CRYPTO cell was left a formula by Convert to values. */
+export type KeepReason = 'no-data-types' | 'data-type';
+
+/** A data type's JSON whose fields are in the value itself (Excel.EntityCellValue, type "Entity"). */
+export const isEntityJson = (v: unknown): boolean => typeof v === 'object' && v !== null && (v as { type?: unknown }).type === 'Entity';
+
+/** Range.values' text for a cell it cannot give: every data type (entity, linked entity, web image...) reads so, as an error does. */
+const VALUE_ERROR = '#VALUE!';
+
+/** "B2" and an offset → the cell that many rows and columns from it. */
+function offsetCell(address: string, row: number, col: number): string {
+  const at = parseCellAddress(`x!${address}`)!;
+  let n = at.left + col;
+  let letters = '';
+  for (; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
+  return `${letters}${at.top + row}`;
+}
+
+/**
+ * The data types among a cell's values to write back through valuesAsJson,
+ * or why the cell must stay a formula. A "#VALUE!" read through Range.values
+ * may be a card (review-features #11): written back as values it would put the
+ * error over the card and break every `=A1.Price` reading it. Without
+ * valuesAsJson (no ExcelApi 1.16) a card cannot be told from the error, so
+ * such a cell stays a formula; with it, an entity is written back whole, and
+ * any other data type that reads "#VALUE!" (a linked entity needs its
+ * provider; a web image) stays a formula too.
+ */
+function dataTypes(c: FormulaCellNow): { entities: { address: string; value: unknown }[] } | { keep: KeepReason } {
+  const entities: { address: string; value: unknown }[] = [];
+  for (let i = 0; i < c.values.length; i++) {
+    for (let j = 0; j < c.values[i].length; j++) {
+      if (c.values[i][j] !== VALUE_ERROR) continue;
+      if (!c.json) return { keep: 'no-data-types' };
+      const v = c.json[i]?.[j];
+      if (isEntityJson(v)) entities.push({ address: offsetCell(c.spill ?? c.address, i, j), value: v });
+      else if (!(typeof v === 'object' && v !== null && (v as { type?: unknown }).type === 'Error')) return { keep: 'data-type' };
+    }
   }
-  return { writes, record: { version: 1, cells: [...kept.values()] } };
+  return { entities };
+}
+
+/**
+ * Convert to values: each CRYPTO cell (and its spill) becomes what it shows,
+ * entities included (written through valuesAsJson); its formula joins the
+ * record. A cell whose card cannot be kept is left a formula (`kept`), out of
+ * the record.
+ */
+export function freezePlan(
+  cells: readonly FormulaCellNow[],
+  record: FrozenRecord,
+  now: number,
+): { writes: ValueWrite[]; record: FrozenRecord; kept: { cell: FormulaCellNow; reason: KeepReason }[] } {
+  const byKey = new Map(record.cells.map((c) => [cellKey(c.sheet, c.address), c]));
+  const writes: ValueWrite[] = [];
+  const kept: { cell: FormulaCellNow; reason: KeepReason }[] = [];
+  for (const c of cells) {
+    const types = dataTypes(c);
+    if ('keep' in types) {
+      kept.push({ cell: c, reason: types.keep });
+      continue;
+    }
+    writes.push({
+      sheet: c.sheet,
+      address: c.spill ?? c.address,
+      values: c.values,
+      ...(c.numberFormat ? { numberFormat: c.numberFormat } : {}),
+      ...(types.entities.length ? { entities: types.entities } : {}),
+    });
+    byKey.set(cellKey(c.sheet, c.address), { sheet: c.sheet, address: c.address, formula: c.formula, spill: c.spill, frozenAt: now });
+  }
+  return { writes, record: { version: 1, cells: [...byKey.values()] }, kept };
 }
 
 export interface RestoreWrite {
