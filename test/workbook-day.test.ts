@@ -319,6 +319,80 @@ describe('Keep values', () => {
     assert.equal(typeof (await value(page, 'B4')), 'number', 'the frozen values around it stay');
   });
 
+  /**
+   * The preview advertises ExcelApi 1.12 (office-shim.ts); this plays an Excel with 1.16, the data types, whose
+   * Range.valuesAsJson the shim answers. The pane asks Office.context.requirements when it converts.
+   */
+  const withDataTypes = (page: Page) =>
+    page.evaluate(() => {
+      const req = (window.frames[0] as unknown as { Office: typeof Office }).Office.context.requirements;
+      const was = req.isSetSupported.bind(req);
+      req.isSetSupported = ((name: string, version?: string | number) => (name === 'ExcelApi' && String(version) === '1.16') || was(name, String(version ?? '1.1'))) as typeof req.isSetSupported;
+    });
+
+  test('Convert to values keeps a COIN card as the cell\'s value (through valuesAsJson), so =A1.Price still reads it; after a reopen too; Restore formulas brings COIN back (review-features #11)', async () => {
+    const page = await openPreview();
+    await enter(page, 'A1', '=CRYPTO.COIN("bitcoin")');
+    await enter(page, 'B1', '=A1.Price');
+    await idle(page);
+    const card = (await value(page, 'A1')) as unknown as { type: string; text: string };
+    assert.equal(card.type, 'Entity');
+    const price = await value(page, 'B1');
+    assert.ok(typeof price === 'number' || (typeof price === 'object' && price !== null && 'basicValue' in price && typeof price.basicValue === 'number'), `a price: ${JSON.stringify(price)}`);
+    await withDataTypes(page);
+    const p = pane(page);
+    await p.getByRole('radio', { name: 'Whole workbook', exact: true }).check();
+    await p.getByRole('button', { name: 'Convert to values', exact: true }).click();
+    await until('converted', async () => /^Converted 1 CRYPTO cell in the workbook to values/.test((await p.locator('#freeze-message').textContent()) ?? ''));
+    assert.equal(await p.locator('#freeze-message').getAttribute('data-tone'), 'success');
+    assert.equal(await input(page, 'A1'), '', 'no formula in A1: it holds a value');
+    assert.deepEqual(await value(page, 'A1'), card, 'the card, not #VALUE!');
+    assert.equal(await input(page, 'B1'), '=A1.Price');
+    assert.deepEqual(await value(page, 'B1'), price, 'A1.Price reads the frozen card');
+    const requests = server.proxied;
+    await page.getByRole('button', { name: 'Recalculate', exact: true }).click();
+    await idle(page);
+    assert.equal(server.proxied - requests, 0, 'a recalculation sends 0 requests');
+    assert.deepEqual(await value(page, 'B1'), price);
+
+    // Saved with the workbook: shared and reopened, the card is still there.
+    await reopen(page);
+    assert.equal(await input(page, 'A1'), '');
+    assert.deepEqual(await value(page, 'A1'), card);
+    assert.deepEqual(await value(page, 'B1'), price);
+    await page.getByRole('button', { name: 'Open Crypto Data', exact: true }).click();
+    await pane(page).locator('body[data-ready="true"]').waitFor();
+    await pane(page).getByRole('radio', { name: 'Whole workbook', exact: true }).check();
+    await pane(page).getByRole('button', { name: 'Restore formulas', exact: true }).click();
+    await until('restored', async () => /^Restored 1 formula in the workbook/.test((await pane(page).locator('#freeze-message').textContent()) ?? ''));
+    assert.equal(await input(page, 'A1'), '=CRYPTO.COIN("bitcoin")');
+    await idle(page);
+    assert.equal(((await value(page, 'A1')) as unknown as { type: string }).type, 'Entity');
+    assert.equal(typeof (await value(page, 'B1')), typeof price, 'A1.Price reads the live card again');
+  });
+
+  test('Without ExcelApi 1.16 a COIN card is left a formula, not overwritten by #VALUE!, and the message says so; the other cells convert', async () => {
+    const page = await openPreview();
+    await enter(page, 'A1', '=CRYPTO.COIN("bitcoin")');
+    await enter(page, 'A2', '=CRYPTO.PRICE("solana")');
+    await enter(page, 'B1', '=A1.Price');
+    await idle(page);
+    const price = await value(page, 'B1');
+    const solana = await value(page, 'A2');
+    const p = pane(page);
+    await p.getByRole('radio', { name: 'Whole workbook', exact: true }).check();
+    await p.getByRole('button', { name: 'Convert to values', exact: true }).click();
+    const message = p.locator('#freeze-message');
+    await until('converted', async () => /^Converted 1 CRYPTO cell in the workbook/.test((await message.textContent()) ?? ''));
+    assert.match((await message.textContent()) ?? '', /Left as a formula, because a #VALUE! read there may be a data type \(a card\).*ExcelApi 1\.16.*: Sheet1!A1\./);
+    assert.equal(await message.getAttribute('data-tone'), 'warning');
+    assert.equal(await input(page, 'A1'), '=CRYPTO.COIN("bitcoin")', 'was: #VALUE! written over the card');
+    assert.doesNotMatch(await input(page, 'A2'), /^=/, 'PRICE converted');
+    assert.deepEqual(await value(page, 'A2'), solana);
+    await idle(page);
+    assert.deepEqual(await value(page, 'B1'), price, 'A1.Price still reads the card');
+  });
+
   test('Append snapshot: a dated row of the chosen cells on the Snapshots sheet, the header once', async () => {
     const page = await openPreview();
     await enter(page, 'B2', '=CRYPTO.PRICE("bitcoin")');
