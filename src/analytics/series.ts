@@ -34,9 +34,26 @@ const dayOf = (time: number) => Math.floor(time / DAY_MS);
  * last one given wins), oldest first. Anything else cannot enter a log return.
  */
 export function cleanBars(bars: readonly DailyBar[]): DailyBar[] {
+  // Already clean (every statistic cleans the series it is handed, and the formulas hand in a clean one):
+  // a copy, without the map and the sort that made a warm STATS recalculation a quarter slower.
+  if (isClean(bars)) return bars.slice();
   const byDay = new Map<number, DailyBar>();
-  for (const b of bars) if (Number.isFinite(b.time) && Number.isFinite(b.close) && b.close > 0) byDay.set(dayOf(b.time), b);
+  for (const b of bars) if (usable(b)) byDay.set(dayOf(b.time), b);
   return [...byDay.entries()].sort((a, b) => a[0] - b[0]).map(([, b]) => b);
+}
+
+const usable = (b: DailyBar) => Number.isFinite(b.time) && Number.isFinite(b.close) && b.close > 0;
+
+/** Usable bars, one per UTC day, days ascending: what cleanBars returns. */
+function isClean(bars: readonly DailyBar[]): boolean {
+  let last = Number.NEGATIVE_INFINITY;
+  for (const b of bars) {
+    if (!usable(b)) return false;
+    const d = dayOf(b.time);
+    if (d <= last) return false;
+    last = d;
+  }
+  return true;
 }
 
 /**
