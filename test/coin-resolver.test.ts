@@ -149,3 +149,22 @@ test('peek(): the coin an input names when that needs nothing more; a shared sym
   assert.equal(resolver.peek('', map), undefined);
   assert.equal(resolver.peek(0, map), undefined);
 });
+
+test('a typo asked again on the same map is not searched again: its suggestions are kept with that map', async () => {
+  const map = new CoinMap([BTC, NEW], 0);
+  let scans = 0;
+  const all = map.all.bind(map);
+  map.all = () => (scans++, all());
+  const resolver = new CoinResolver({ maps: { keep: () => true, shared: () => Promise.resolve(map), current: null }, ranks: new RankBook(), requester: down });
+  const unknown = async (text: string) => {
+    const e = await resolver.resolve(text).then(() => assert.fail('resolved'), (x: unknown) => x as ApiError);
+    assert.equal(e.code, 'UNKNOWN_COIN');
+    return e.message;
+  };
+  const first = await unknown('bitcon');
+  assert.match(first, /^Unknown coin "bitcon"\. Did you mean bitcoin \(BTC\)\?$/);
+  assert.equal(await unknown('Bitcon'), 'Unknown coin "Bitcon". Did you mean bitcoin (BTC)?', 'the same suggestions, any case; the input as typed');
+  assert.equal(scans, 1, 'one pass over the names'); // was: one per recalculation
+  await unknown('newcoyn');
+  assert.equal(scans, 2, 'another typo is its own search');
+});

@@ -52,6 +52,8 @@ export const AMBIGUITY_PAGE_CAP = 4;
 /** Profiles read at most to settle one ambiguous symbol. */
 export const AMBIGUITY_PROFILE_CAP = 10;
 const MAX_AMBIGUITIES = 200;
+/** Typos whose suggestions are kept per map: a bound, not a cache policy (a sheet has a handful). */
+const MAX_SUGGESTED = 500;
 
 type Kind = 'id' | 'slug' | 'symbol' | 'name' | 'any';
 
@@ -63,6 +65,12 @@ export class CoinResolver {
   /** The map the memo's resolutions were read from (null: none yet): another map, another memo. */
   #memoFor: CoinMap | null = null;
   readonly #ambiguities: Ambiguity[] = [];
+  /**
+   * "Did you mean" for text no coin answers to, by map (gone with it): a typo a sheet keeps is
+   * asked again each recalculation, and each time was a pass over every coin's names (about 3 ms).
+   * The ranks that order it are as they were when first asked.
+   */
+  readonly #suggested = new WeakMap<CoinMap, Map<string, CoinRef[]>>();
 
   constructor(deps: ResolverDeps) {
     this.#deps = deps;
@@ -179,9 +187,21 @@ export class CoinResolver {
     const n = named(map, kind, text);
     if (Array.isArray(n)) return this.#pickRanked(original, n, o);
     if (n !== undefined) return n as CoinRef;
-    const suggestions = suggest(map, text, this.#deps.ranks);
+    const suggestions = this.#suggestFor(map, text);
     const hint = suggestions.length ? ` Did you mean ${joinOr(suggestions.map(describeCoin))}?` : '';
     throw new ApiError({ code: 'UNKNOWN_COIN', message: `Unknown coin "${original}".${hint}`, suggestions });
+  }
+
+  #suggestFor(map: CoinMap, text: string): CoinRef[] {
+    let byText = this.#suggested.get(map);
+    if (!byText) this.#suggested.set(map, (byText = new Map()));
+    const key = text.toLowerCase();
+    let found = byText.get(key);
+    if (!found) {
+      found = suggest(map, text, this.#deps.ranks);
+      if (byText.size < MAX_SUGGESTED) byText.set(key, found);
+    }
+    return found;
   }
 
   async #pickRanked(input: string, cands: readonly CoinRef[], o: ResolveOptions): Promise<CoinRef> {
