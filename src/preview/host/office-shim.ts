@@ -25,8 +25,9 @@ export function doc(wb: ShimWorkbook | null): WorkbookDocument {
 
 /** Requirement sets and the highest version the preview answers for (CustomFunctionsRuntime per options). */
 function supportedSets(excel: PreviewExcel): Record<string, string> {
-  // ExcelApi 1.12: Range.getSpillingToRangeOrNullObject, the newest call the add-in makes.
-  return { CustomFunctionsRuntime: excel.runtime, SharedRuntime: '1.1', ExcelApi: '1.12' };
+  // ExcelApi 1.16: the data types, the newest the add-in uses (COIN's cards, Range.valuesAsJson when
+  // freezing them), both of which the preview answers; an Excel that shows COIN's cards has it.
+  return { CustomFunctionsRuntime: excel.runtime, SharedRuntime: '1.1', ExcelApi: '1.16' };
 }
 
 const versionAtLeast = (have: string, want: string) => {
