@@ -258,6 +258,8 @@ test('--iso-dates: cells formatted as dates print as ISO 8601 days (with the tim
     '=DATE(2024,2,29)', // formatted as a date by Excel, as in the preview (automaticFormat)
     '=NOW()',
     '=1+1',
+    '=CRYPTO.FEARGREED(DATE(2025,12,1),DATE(2025,12,2))', // formulas among its arguments: through the engine
+    '=INDEX(CRYPTO.FEARGREED("2025-12-01","2025-12-02"),2,1)', // inside another function
   ];
   const f = file('iso.txt', formulas);
   const [serials, in1900, in1904, one] = await Promise.all([
@@ -283,6 +285,9 @@ test('--iso-dates: cells formatted as dates print as ISO 8601 days (with the tim
   assert.deepEqual(a[2], [['2024-02-29']]);
   assert.match(a[3][0][0] as string, /^\d{4}-\d\d-\d\dT\d\d:\d\dZ$/);
   assert.deepEqual(a[4], [[2]]);
+  assert.deepEqual(a[5], a[0], 'a call with formula arguments keeps its dates'); // was: serial numbers
+  assert.deepEqual(a[6], [['2025-12-01']], 'and one inside INDEX');
+  assert.deepEqual(plain[5], plain[0], 'serials without the option');
 
   // The same calendar days in a 1904 workbook, whose serials are 1,462 lower.
   assert.deepEqual(b[0], a[0]);

@@ -168,6 +168,8 @@ async function evaluateFormula(host: CalculationHost, metas: readonly FunctionMe
   engine ??= new Engine(metas);
   const byId = new Map(metas.map((m) => [m.id.toUpperCase(), m]));
   const answers = new Map<string, ResultGrid>();
+  // A workbook host that gives dates as formatted numbers (--formats) keeps them around a call too, as a bare call's.
+  const formatted = (host as { behaviour?: { formattedNumbers?: boolean } }).behaviour?.formattedNumbers === true;
   const scope = {
     cell: (): Value => NO_CELLS,
     range: (): Value[][] => [[NO_CELLS]],
@@ -209,18 +211,18 @@ async function evaluateFormula(host: CalculationHost, metas: readonly FunctionMe
       if (e instanceof EngineSyntaxError) throw new FormulaSyntaxError(e.message);
       throw e;
     }
-    if (scope.started.length === 0) return outcomeOf(value);
+    if (scope.started.length === 0) return outcomeOf(value, formatted);
     await Promise.all(scope.started);
   }
   return { error: '#VALUE!', message: `More than ${MAX_ROUNDS} CRYPTO calls wait on one another` };
 }
 
-/** The engine's value in the CLI's JSON: errors always with a message, formatted numbers as their numbers. */
-function outcomeOf(v: Evaluated): Outcome {
+/** The engine's value in the CLI's JSON: errors always with a message, formatted numbers as their numbers unless `formatted`. */
+function outcomeOf(v: Evaluated, formatted: boolean): Outcome {
   const cell = (c: Value): JsonCell => {
     if (c === null) return 0;
     if (isErrorValue(c)) return { error: c.error, message: errorMessage(c) };
-    if (isFormattedNumber(c)) return c.basicValue;
+    if (isFormattedNumber(c)) return formatted ? (c as JsonCell) : c.basicValue;
     return c;
   };
   if (Array.isArray(v)) return { value: v.map((row) => row.map(cell)) };
