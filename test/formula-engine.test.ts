@@ -112,6 +112,10 @@ test('a function the engine does not know is #NAME? naming it; a pending CRYPTO 
   const f = sheet({}, { PRICE: [[5]] });
   assert.deepEqual(f('=FOO(1)'), { error: '#NAME?', message: 'Unknown function FOO' });
   assert.deepEqual(f('=CRYPTO.NOPE(1)'), { error: '#NAME?', message: 'Unknown function CRYPTO.NOPE' });
+  // formulajs's undotted spellings are no Excel functions (Excel: NETWORKDAYS.INTL, WORKDAY.INTL).
+  assert.deepEqual(f('=NETWORKDAYSINTL(1,2)'), { error: '#NAME?', message: 'Unknown function NETWORKDAYSINTL' });
+  assert.deepEqual(f('=WORKDAYINTL(1,2)'), { error: '#NAME?', message: 'Unknown function WORKDAYINTL' });
+  assert.equal(typeof f('=NETWORKDAYS.INTL(45292,45322)'), 'number');
   assert.equal(f('=0.75*CRYPTO.PRICE("bitcoin")+10'), 13.75);
   const g = new Engine([{ id: 'SLOW', name: 'SLOW' }]);
   const scope: Scope = { cell: () => null, range: () => [[null]], customFunction: () => null };

@@ -15,8 +15,12 @@ export type { Context, FunctionDef } from './function-def';
 const OWN: FunctionTable = { ...AGGREGATES, ...LOOKUP, ...LOGICAL, ...DATES };
 const resolved = new Map<string, FunctionDef | null>();
 
-/** Names not to take from formulajs: Excel's own behaviour differs and no table here has them yet. */
-const NOT_FROM_FORMULAJS = new Set(['LOOKUP', 'UNIQUE', 'SORT', 'AVERAGEA', 'MAXA', 'MINA', 'COUNTUNIQUE']);
+/**
+ * Names not to take from formulajs: Excel's own behaviour differs and no table here has them yet, or
+ * (NETWORKDAYSINTL, WORKDAYINTL: formulajs's spellings of NETWORKDAYS.INTL and WORKDAY.INTL) Excel has
+ * no such function, so a workbook using them is #NAME? in Excel and must be here too.
+ */
+const NOT_FROM_FORMULAJS = new Set(['LOOKUP', 'UNIQUE', 'SORT', 'AVERAGEA', 'MAXA', 'MINA', 'COUNTUNIQUE', 'NETWORKDAYSINTL', 'WORKDAYINTL']);
 
 export function functionNamed(name: string): FunctionDef | undefined {
   if (Object.hasOwn(OWN, name)) return OWN[name];
