@@ -78,8 +78,8 @@ enum AnalyticsCurrency {
  * @customfunction DATA
  * @helpurl https://localhost:3000/help/data.html
  * @param coin Coin id, slug, symbol or name, e.g. "bitcoin", "BTC" or 1.
- * @param field A CRYPTO.QUOTE field: price, marketCap, volume24h, percentChange.h24 (or change24h), percentChange.d7, rank, circulatingSupply, maxSupply, fullyDilutedValuation, high24h, low24h, lastUpdated...
- * @param [currency] "USD" (default), "EUR", or any currency code of the provider's fiat list ("GBP", "JPY"...), converted at today's rate; applies to price, market cap, volume, FDV, high and low.
+ * @param field A CRYPTO.QUOTE field: price, marketCap, volume24h, percentChange.h24 (or change24h), percentChange.d7, rank, circulatingSupply, maxSupply, fullyDilutedValuation, high24h, low24h, lastUpdated... Changes are percent points (0.84 is 0.84 %), as the API gives them; a CRYPTO.COIN card's Change 24h is the fraction 0.0084.
+ * @param [currency] "USD", "EUR", or any currency code of the provider's fiat list ("GBP", "JPY"...), converted at today's rate; applies to price, market cap, volume, FDV, high and low. Left out: the task pane's default currency (USD unless changed).
  * @param invocation Invocation
  * @returns The value; #N/A when the coin has none (e.g. no max supply).
  * @cancelable

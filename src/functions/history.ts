@@ -161,7 +161,7 @@ export function ohlcv(coin: any, start: any, end?: any, interval?: OhlcvInterval
  * @param coin Coin id, slug, symbol or name.
  * @param date The date: an Excel date or "2024-03-15" (UTC day).
  * @param [field] "price" (default), "marketCap", "volume24h", "volume24hBase", "circulatingSupply" or "storedTime" (the exact time of the values, as an Excel date).
- * @param [currency] "USD" (default) or "EUR". Past prices in another currency are #VALUE!: today's rate would misstate them.
+ * @param [currency] "USD" or "EUR"; left out, the task pane's default currency (USD unless changed). Past prices in another currency are #VALUE!: today's rate would misstate them.
  * @param invocation Invocation
  * @returns The value at that date.
  * @cancelable
