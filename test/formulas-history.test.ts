@@ -147,7 +147,7 @@ describe('CRYPTO.OHLCV', () => {
     assert.deepEqual(withHeaders.slice(1), g);
   });
 
-  test('with the default currency EUR, OHLCV\'s and RETURNS\' money headers say USD (their numbers are USD); a USD workbook keeps the plain headers', async () => {
+  test('with the default currency EUR, OHLCV\'s, RETURNS\', SPARKLINE\'s and TVL\'s money headers say USD (their numbers are USD); a USD workbook keeps the plain headers', async () => {
     const eur = await testSession({ settings: { defaultCurrency: 'EUR' }, emulator: { rpm: 2000 } });
     try {
       const candles = await table('=CRYPTO.OHLCV("bitcoin","2024-03-01","2024-03-02")', eur);
@@ -158,12 +158,16 @@ describe('CRYPTO.OHLCV', () => {
       assert.deepEqual(other[0], ['Date', 'Average (USD)', 'Circulating supply', 'Price change %']);
       const r = await table('=CRYPTO.RETURNS("bitcoin","monthly",1,"2024-01","2024-01")', eur);
       assert.deepEqual(r[0], ['Date', 'Closing price (USD)', 'Return %']);
+      // The chart formulas too: SPARKLINE's points and TVL are USD by the spec (review-r2 #3).
+      assert.deepEqual((await table('=CRYPTO.SPARKLINE("bitcoin",1,"2D",,"1d")', eur))[0], ['Time', 'Price (USD)', 'Volume (USD)']);
+      assert.deepEqual((await table('=CRYPTO.TVL("solana","3D")', eur))[0], ['Date', 'TVL (USD)', 'Total TVL (USD)']);
       // The reason: the same workbook's PRICE is EUR.
       assert.notEqual(await one('=CRYPTO.PRICE("bitcoin")', eur), await one('=CRYPTO.PRICE("bitcoin")'));
     } finally {
       await eur.close();
     }
     assert.deepEqual((await table('=CRYPTO.RETURNS("bitcoin","monthly",1,"2024-01","2024-01")'))[0], ['Date', 'Closing price', 'Return %']);
+    assert.deepEqual((await table('=CRYPTO.TVL("solana","3D")'))[0], ['Date', 'TVL', 'Total TVL']);
   });
 
   test('a multi-year daily series comes back whole: every day, no gaps', async () => {

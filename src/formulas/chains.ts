@@ -14,6 +14,7 @@ import {
   dateCell, decimalCell, recordCells, formulaError, invalidValue, numberCell, table, textCell, type Cell, type Grid,
 } from './cells';
 import { chartRange } from './global';
+import { usdHeader } from './history';
 import type { Catalog, FormulaContext } from './formula-context';
 
 // ---------------------------------------------------------------- chain resolution
@@ -116,8 +117,9 @@ async function tvl(ctx: FormulaContext, chain: Arg, start: Arg, end: Arg, header
   const rows = [...res.data].sort((a, b) => a.time - b.time);
   return table(rows, [
     { header: 'Date', cell: (p) => dateCell(p.time) },
-    { header: 'TVL', cell: (p) => decimalCell(p.tvl) },
-    { header: 'Total TVL', cell: (p) => decimalCell(p.totalTvl) },
+    // USD (the spec's ChartTvl), labelled so in a workbook whose default currency is not (history.ts usdHeader).
+    { header: usdHeader('TVL', ctx.settings), cell: (p) => decimalCell(p.tvl) },
+    { header: usdHeader('Total TVL', ctx.settings), cell: (p) => decimalCell(p.totalTvl) },
   ], show, `No TVL data for ${ref.name} in this range`);
 }
 

@@ -289,8 +289,9 @@ async function sparkline(ctx: FormulaContext, coin: Arg, headers: Arg, start: Ar
   if (rows.length === 0 && !res.rejected?.length) throw formulaError('NOT_FOUND', empty);
   return table(rows, [
     { header: 'Time', cell: (r) => dateCell(r.time) },
-    { header: 'Price', cell: (r) => decimalCell(r.price) },
-    { header: 'Volume', cell: (r) => decimalCell(r.volume) },
+    // USD, as the spec's sparkline point says of both (a EUR workbook must see it beside its PRICE cells).
+    { header: usdHeader('Price', ctx.settings), cell: (r) => decimalCell(r.price) },
+    { header: usdHeader('Volume', ctx.settings), cell: (r) => decimalCell(r.volume) },
   ], showHeaders, empty, res.rejected);
 }
 
