@@ -100,6 +100,10 @@ describe('fields and formula text', () => {
     assert.equal(o.text, '=CRYPTO.OHLCV("solana",45292,45293.5)'); // was: "45292", text the formula refused
     assert.deepEqual(o.args.slice(1, 3), [45292, 45293.5]);
     assert.equal((await run('OHLCV', o.args)).error, null);
+    // A field in percent points takes the number of percent, not "1%" read as 0.01 (review-r2 #4).
+    const u = buildCall(fn('UNLOCKS'), fieldsOf(fn('UNLOCKS'), meta), { minPercentOfMcap: '1%' }, null);
+    assert.deepEqual(u.errors, { minPercentOfMcap: 'minPercentOfMcap is in percent: type 1 for 1 %; got "1%"' });
+    assert.deepEqual(buildCall(fn('MARKETS'), fieldsOf(fn('MARKETS'), meta), { count: '50%' }, null).errors, { count: 'count must be a number; got "50%"' });
   });
 
   test('every formula is offered except ASOF, which points at a cell', () => {

@@ -146,7 +146,7 @@ export interface BuiltCall {
 
 const quote = (s: string) => `"${s.replace(/"/g, '""')}"`;
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
-/** A number with a percent sign, as typed in a cell: "5%" is 0.05 (the hints offer it: riskFree "0.05 (or 5%)"). */
+/** A number with a percent sign, as typed in a cell: "5%" is 0.05 in a field that is a fraction (riskFree: "0.05 (or 5%)"). */
 const PERCENT = /^([+-]?(\d+\.?\d*|\.\d+))\s*%$/;
 /**
  * An Excel date serial typed into a date field: five digits (45292 is 2024-01-01; every day from 1927 to 2173).
@@ -167,7 +167,10 @@ function argOf(f: Field, p: ParamMeta, raw: string): Arg | string | null {
     case 'number':
     case 'headers': {
       const pct = f.kind === 'number' ? PERCENT.exec(t) : null;
-      if (pct) return { text: `${Number(pct[1])}%`, value: Number(pct[1]) / 100 };
+      // Only where the field is a fraction (riskFree): "1%" in a field of percent points (UNLOCKS'
+      // minPercentOfMcap, "0 to 100") as 0.01 was a filter 100 times looser, silently (review-r2 #4).
+      if (pct && /fraction/i.test(f.hint)) return { text: `${Number(pct[1])}%`, value: Number(pct[1]) / 100 };
+      if (pct && f.hint.includes('%')) return `${f.name} is in percent: type ${Number(pct[1])} for ${Number(pct[1])} %; got "${t}"`;
       if (!NUMBER.test(t)) return `${f.name} must be a number; got "${t}"`;
       const n = Number(t);
       return { text: String(n), value: n };
