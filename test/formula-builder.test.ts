@@ -320,6 +320,11 @@ describe('convert to values and back', () => {
     const gone = plan(null, held([['Date', 'Open']]));
     assert.deepEqual(gone.restores.map((r) => r.address), ['D2']);
     assert.deepEqual(gone.skipped.map((x) => [x.cell.address, x.reason]), [['B2', 'sheet']]);
+    // Text that begins with "=" (frozen behind Excel's ' prefix) reads back from Range.formulas as "=…", the same as
+    // its value (office-js#6687): not a formula typed since. Was: never restorable.
+    const eq = withFingerprints(frozen, new Map([[frozenKey('Sheet1', 'B2'), [['=not a formula']]]]));
+    const text = restorePlan(eq, { kind: 'workbook', sheet: 'Sheet1' }, new Map([[frozenKey('Sheet1', 'B2'), held([['=not a formula']])], [frozenKey('Sheet1', 'D2'), held([['Date', 'Open']])]]));
+    assert.deepEqual(text.restores.map((r) => r.address), ['B2', 'D2']);
     // A record from before fingerprints: the formula checks still hold, edited values do not stop it.
     const old = restorePlan(frozen, { kind: 'workbook', sheet: 'Sheet1' }, new Map([[frozenKey('Sheet1', 'B2'), held([[1]])], [frozenKey('Sheet1', 'D2'), held([[1, 2]], [[1, '=A1']])]]));
     assert.deepEqual(old.restores.map((r) => r.address), ['B2']);

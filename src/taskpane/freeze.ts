@@ -256,8 +256,15 @@ export function restorePlan(
   return { restores, skipped, record: { version: 1, cells: left } };
 }
 
+/**
+ * A formula in the cell: its formula text differs from its value. Text that merely begins with "="
+ * (frozen with Excel's ' prefix) reads back from Range.formulas without the prefix (office-js#6687),
+ * the same as its value; counted as a formula, such a cell could never be restored (review-r2 #6).
+ */
+const isFormula = (f: unknown, value: unknown) => typeof f === 'string' && f.startsWith('=') && f !== value;
+
 function blocked(c: FrozenCell, range: NonNullable<RangeNow>): SkipReason | null {
-  if (range.formulas.some((row) => row.some((f) => typeof f === 'string' && f.startsWith('=')))) return 'formula';
+  if (range.formulas.some((row, i) => row.some((f, j) => isFormula(f, range.values[i]?.[j])))) return 'formula';
   if (c.fingerprint !== undefined && fingerprint(range.values) !== c.fingerprint) return 'changed';
   return null;
 }
