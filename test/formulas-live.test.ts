@@ -170,6 +170,43 @@ describe('PriceStream', () => {
     assert.equal(sb.timers.pending.size, 0);
   });
 
+  test("the user's daily credit budget paces the stream where it is below the plan's: a quarter of it, not of the plan (review-r2 #1)", async () => {
+    // Pro's 80,000 credits a day afford a poll a minute (the 60 s freshness floor): 1,440 credits a day,
+    // which spent a 50-credit budget in 50 minutes and left every other formula refused for the day.
+    // A quarter of 50 is 12.5 credits a day for one page: a poll every 6912 s (under two hours).
+    const floor = (budget: number) => Math.ceil((1 * 86_400_000) / (budget / 4) / 1000) * 1000;
+    const { stream, timers } = streamOn(s);
+    const off = stream.subscribe(args('bitcoin', 1), () => {}, () => {});
+    await stream.idle();
+    assert.equal(timers.only().ms, 60_000, 'no budget: the plan (freshness) rules');
+    try {
+      s.client.setDailyBudget(50);
+      assert.equal(stream.floorMs(), floor(50));
+      assert.equal(floor(50), 6_912_000);
+      assert.equal(stream.effectiveIntervalMs(1), 6_912_000);
+      // A budget above what the plan affords changes nothing: the plan's share rules.
+      s.client.setDailyBudget(10_000_000);
+      assert.equal(stream.floorMs(), 60_000);
+      // No credits allowed at all: the longest interval, never a busy loop.
+      s.client.setDailyBudget(0);
+      assert.equal(stream.floorMs(), 86_400_000);
+    } finally {
+      s.client.setDailyBudget(null);
+      off();
+    }
+    // Sandbox: 400 credits a day pace every 864 s; a 50-credit budget is the lower one.
+    const sb = streamOn(sandbox);
+    const offSb = sb.stream.subscribe(args('bitcoin', 1), () => {}, () => {});
+    await sb.stream.idle();
+    try {
+      sandbox.client.setDailyBudget(50);
+      assert.equal(sb.stream.floorMs(), floor(50));
+    } finally {
+      sandbox.client.setDailyBudget(null);
+      offSb();
+    }
+  });
+
   test('coins on two markets pages: two requests a tick, and the floor counts both', async () => {
     const top = await calculate(s.host, '=CRYPTO.MARKETS(300,,,,,,,,0)');
     assert.ok('value' in top);

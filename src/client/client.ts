@@ -230,6 +230,11 @@ export class MarketClient {
     this.#gate.setBudget(credits);
   }
 
+  /** The daily credit budget setDailyBudget() set (null: none). */
+  get dailyBudget(): number | null {
+    return this.#gate.budget;
+  }
+
   /** The key changed: drop caches and what was learned about the plan. */
   onKeyChanged(): void {
     this.#cache.clear();

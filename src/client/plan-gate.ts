@@ -161,6 +161,11 @@ export class PlanGate {
     this.#budget = credits === null || !Number.isFinite(credits) ? null : Math.max(0, credits);
   }
 
+  /** The daily credit budget setBudget() set (null: none): LIVEPRICE paces against it (formulas/live.ts). */
+  get budget(): number | null {
+    return this.#budget;
+  }
+
   /** Ask about the key again (Refresh all data: the user may have renewed the subscription). */
   forgetKeyRefusal(): void {
     this.#keyRefusal = null;

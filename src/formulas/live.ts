@@ -14,8 +14,15 @@
  * - the plan's rate: streaming may use at most `rateShare` (¼) of the plan's
  *   requests per minute, given the requests one tick needs (one per markets
  *   page the subscribed coins sit on, one per unlisted coin);
- * - the plan's daily credits: streaming may use at most `dailyShare` (¼) of the
- *   daily credits over 24 h (a EUR page costs 2 credits).
+ * - the daily credits: streaming may use at most `dailyShare` (¼) over 24 h
+ *   of the plan's daily credits or of the user's daily credit budget
+ *   (Settings), whichever is lower (a EUR page costs 2 credits). The budget is
+ *   there to keep the workbook's other formulas answering: the README promises
+ *   "a daily credit budget after which formulas stop calling the API and say
+ *   so", and a stream paced by the plan alone (one credit a minute on Pro) spent
+ *   a 50-credit budget in 50 minutes, after which every other formula was
+ *   refused for the rest of the UTC day. With the budget in the pacing, three
+ *   quarters of it stay for the rest of the workbook.
  * Each subscription is then polled no more often than max(its interval, floor).
  * The loop stops when the last subscriber leaves: no timer is left behind.
  */
@@ -58,9 +65,21 @@ export function liveArgs(coin: Arg, intervalSeconds: Arg, currency: Arg, default
 export interface LiveClient extends CallTarget {
   /** The pacer's requests/minute before /v3/status was read. */
   readonly rateLimitPerMinute?: number;
+  /** The user's daily credit budget (MarketClient.dailyBudget; null or absent: none). */
+  readonly dailyBudget?: number | null;
 }
 
 export type TimerHandle = unknown;
+
+/**
+ * The daily credits streaming takes its share of: the plan's (dailyCreditsToPace),
+ * or the user's daily credit budget where that is lower (the budget protects the
+ * workbook's other formulas: see the pacing rules above). 0: no credits to spend.
+ */
+export function creditsToPace(plan: Parameters<typeof dailyCreditsToPace>[0], budget: number | null): number {
+  const daily = dailyCreditsToPace(plan);
+  return budget === null ? daily : Math.min(daily, Math.max(0, budget));
+}
 
 export interface PriceStreamOptions {
   client: LiveClient;
@@ -71,7 +90,7 @@ export interface PriceStreamOptions {
   liveFreshnessMs?: number;
   /** Share of the plan's requests per minute streaming may use; default 0.25. */
   rateShare?: number;
-  /** Share of the plan's daily credits streaming may use; default 0.25. */
+  /** Share of the daily credits (the plan's, or the user's budget where lower) streaming may use; default 0.25. */
   dailyShare?: number;
   /** Credits are attributed to this caller; default LIVEPRICE. */
   caller?: string;
@@ -196,7 +215,7 @@ export class PriceStream {
   floorMs(): number {
     const plan = this.#client.meter.snapshot().plan;
     const rpm = plan ? rateToPace(plan) : this.#client.rateLimitPerMinute ?? rateToPace(null);
-    const daily = dailyCreditsToPace(plan);
+    const daily = creditsToPace(plan, this.#client.dailyBudget ?? null);
     const { requests, credits } = this.perTick();
     const rateFloor = rpm > 0 ? (Math.max(1, requests) * 60_000) / (rpm * this.#rateShare) : Infinity;
     const creditFloor = daily > 0 ? (Math.max(1, credits) * DAY_MS) / (daily * this.#dailyShare) : Infinity;

@@ -33,7 +33,7 @@ enum LiveCurrency {
  * @customfunction LIVEPRICE
  * @helpurl https://localhost:3000/help/liveprice.html
  * @param coin Coin id, slug, symbol or name, e.g. "bitcoin", "BTC" or 1.
- * @param [intervalSeconds] Seconds between updates, 1 to 86400 (default 60). Never faster than your plan affords or than the live-data freshness setting.
+ * @param [intervalSeconds] Seconds between updates, 1 to 86400 (default 60). Never faster than a quarter of your plan's daily credits or of your daily credit budget (the lower) affords, or than the live-data freshness setting.
  * @param [currency] "USD", "EUR", or any currency code of the provider's fiat list ("GBP", "JPY"...), converted at today's rate. Left out: the task pane's default currency (USD unless changed).
  * @param invocation Streaming invocation
  * @returns The price, updated in place.
