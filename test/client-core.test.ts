@@ -102,6 +102,22 @@ describe('freshness', () => {
     assert.equal(c.meter.snapshot().cacheHits, 1);
   });
 
+  test('a clock moved back does not keep a cached answer fresh until it catches up: it is asked again (review-r2 #7)', async () => {
+    const c = r.client({ freshnessMs: { live: 60_000 } });
+    await c.get('altcoinIndex');
+    const n = () => r.hits('/v3/global/altcoin-index').length;
+    const base = n();
+    r.em.clock.advance(-3_600_000); // an NTP step or a user's change: the answer now seems an hour ahead
+    try {
+      const again = await c.get('altcoinIndex');
+      assert.equal(again.fromCache, false); // was: served as fresh for the hour
+      assert.equal(n(), base + 1);
+      assert.equal((await c.get('altcoinIndex')).fromCache, true, 'the new answer is fresh by the clock as it now is');
+    } finally {
+      r.em.clock.advance(3_600_000);
+    }
+  });
+
   test('history class: a closed range keeps for a day, a range reaching today is live; returns is live', () => {
     const now = NOW;
     const closed = canonicalRequest('candles', 1, { from: '2026-01-01', to: '2026-03-01' });

@@ -11,6 +11,7 @@
  */
 import type { CanonicalRequest } from './canonical-request';
 import type { Answer, CallOptions, Requester } from './types';
+import { within } from './clock';
 
 /**
  * How long a bad answer is shared by its readers (ms). A recalculation's cells
@@ -23,7 +24,7 @@ export const BAD_ANSWER_SHARED_MS = 5_000;
 
 /** Whether a bad answer fetched at `fetchedAt` (the requester's clock, as CacheEntry.fetchedAt is) still stands for its readers. */
 export function badAnswerShared(requester: Requester, fetchedAt: number): boolean {
-  return requester.now() - fetchedAt < BAD_ANSWER_SHARED_MS;
+  return within(requester.now(), fetchedAt, BAD_ANSWER_SHARED_MS);
 }
 
 export async function askPastBadAnswer(requester: Requester, cr: CanonicalRequest, o: CallOptions, bad: (a: Answer) => boolean): Promise<Answer> {

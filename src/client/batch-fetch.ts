@@ -38,6 +38,7 @@ import type { ListQuotes } from './list-quotes';
 import { quoteFromMarketItem, quoteFromProfile, type Quote } from './quote';
 import type { QuoteCache } from './quote-cache';
 import type { Answer, Requester } from './types';
+import { within } from './clock';
 
 export const WALK_PAGE_CAP = 8;
 
@@ -152,7 +153,7 @@ export class BatchFetch {
     // One with unreadable items only within its recalculation; after it, the page is asked (#page, bad-answer.ts).
     const probed = this.#probed.get(currency);
     const badPast = probed?.rejected?.length && !badAnswerShared(requester, probed.fetchedAt);
-    if (probed && requester.now() - probed.fetchedAt < this.#src.ttlMs() && !badPast) {
+    if (probed && within(requester.now(), probed.fetchedAt, this.#src.ttlMs()) && !badPast) {
       took(0, probed);
       const held = new Set<number>();
       for (const it of probed.items) if (missing.delete(it.id)) held.add(it.id);

@@ -19,3 +19,11 @@ export const realSleep: Sleep = (ms, signal) =>
         })
       : undefined;
   });
+
+/**
+ * Whether something noted at `at` is still within `ms` of `now`. A time ahead of now (the clock
+ * moved back: an NTP step, a user's change) counts as past it: what was held is asked again, not
+ * kept as fresh for as long as the clock takes to catch up (review-r2 #7). One rule for every age
+ * the client keeps: cached answers and quotes, a bad answer's span, refusals, a failed status read.
+ */
+export const within = (now: number, at: number, ms: number): boolean => now >= at && now - at < ms;

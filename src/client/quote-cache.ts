@@ -9,6 +9,7 @@ import { LRUCache } from 'lru-cache';
 import { CONVERT_CURRENCIES, type ConvertCurrency } from '../api/endpoints';
 import { allowsLastGood, ApiError } from './api-error';
 import type { Quote } from './quote';
+import { within } from './clock';
 
 /**
  * A coin's quote in a currency as one number (id and the currency's place in
@@ -39,7 +40,7 @@ export class QuoteCache {
   /** A fresh quote, if any. */
   fresh(id: number, currency: ConvertCurrency): Quote | undefined {
     const h = this.#held.get(quoteKey(id, currency));
-    return h && this.now() - h.fetchedAt < this.ttlMs() ? h.quote : undefined;
+    return h && within(this.now(), h.fetchedAt, this.ttlMs()) ? h.quote : undefined;
   }
 
   /**
