@@ -40,6 +40,7 @@ import type { Quote } from './quote';
 import { ResponseCache, type CacheEntry } from './response-cache';
 import { Sender } from './sender';
 import { toFetched, type Answer, type AttemptFailure, type CallOptions, type Fetched, type RequestFlags, type RequestOptions, type Requester } from './types';
+import { within } from './clock';
 
 export type { ClientOptions } from './client-options';
 export { DEFAULT_BATCH_WINDOW_MS, DEFAULT_FRESHNESS_MS, DEFAULT_MAX_CACHE_ENTRIES, DEFAULT_MAX_RETRIES, DEFAULT_REQUEST_DEADLINE_MS, DEFAULT_TIMEOUT_MS } from './client-options';
@@ -254,7 +255,7 @@ export class MarketClient {
   async #request(cr: CanonicalRequest, f: RequestFlags): Promise<Answer> {
     if (f.signal?.aborted) throw abortedError(cr.name);
     const held = this.#cache.get(cr.key);
-    if (held && !f.force && this.#o.now() - held.fetchedAt < this.#o.freshnessMs[freshnessOf(cr, this.#o.now())]) {
+    if (held && !f.force && within(this.#o.now(), held.fetchedAt, this.#o.freshnessMs[freshnessOf(cr, this.#o.now())])) {
       this.meter.recordCacheHit();
       return { entry: held, stale: false, fromCache: true };
     }

@@ -31,6 +31,7 @@ import { creditsPhrase, overBudget, type CreditMeter } from './credit-meter';
 import { statusRecord } from './status-record';
 import { errorRule, planNeeded } from './error-rules';
 import type { Pacer } from './pacer';
+import { within } from './clock';
 
 /** After a failed lazy /v3/status, how long requests go ahead on the default rate before asking again. */
 export const STATUS_RETRY_MS = 60_000;
@@ -191,7 +192,7 @@ export class PlanGate {
    */
   reaskIfDue(): boolean {
     if (this.#plan || this.#loading || this.#keyRefusal || this.#failedAt === null) return false;
-    if (this.#o.now() - this.#failedAt < STATUS_RETRY_MS) return false;
+    if (within(this.#o.now(), this.#failedAt, STATUS_RETRY_MS)) return false;
     this.#ensurePlan(new AbortController().signal).catch(noop);
     return true;
   }
@@ -199,7 +200,7 @@ export class PlanGate {
   #ensurePlan(signal: AbortSignal): Promise<void> {
     if (this.#keyRefusal) return Promise.reject(this.#keyRefusal);
     if (this.#plan) return Promise.resolve();
-    if (this.#failedAt !== null && this.#o.now() - this.#failedAt < STATUS_RETRY_MS) return Promise.resolve();
+    if (this.#failedAt !== null && within(this.#o.now(), this.#failedAt, STATUS_RETRY_MS)) return Promise.resolve();
     this.#loading ??= this.#o.readStatus().then(
       () => {
         this.#loading = null;
@@ -255,7 +256,7 @@ export class PlanGate {
   #refusal(name: EndpointName): Refusal | null {
     const r = this.#refused.get(name);
     if (!r) return null;
-    if (this.#o.now() - r.at < REFUSAL_MEMORY_MS) return r;
+    if (within(this.#o.now(), r.at, REFUSAL_MEMORY_MS)) return r;
     this.#refused.delete(name);
     return null;
   }
