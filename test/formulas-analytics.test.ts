@@ -263,6 +263,10 @@ describe('STATS and CORREL over a period: from the open of its first day, as RET
     near(num(y23[2]), num(y23[1]), 1e-12, '2023');
     const y24 = grid(await calc('=CRYPTO.STATS("bitcoin","2024",,,"return,cagr",,0)'))[0];
     near(num(y24[2]), (1 + num(y24[1])) ** (365 / 366) - 1, 1e-12, '2024');
+    // A year's range, a coin listed within it: its history is what is short, not the range (review-r2 #8).
+    const late = await calc('=CRYPTO.STATS("arbitrum","2023",,,"cagr")');
+    assert.ok('error' in late && late.error === '#N/A', JSON.stringify(late));
+    assert.match(late.message, /and Arbitrum's history in this range starts 2023-03-23, 284 days: a shorter return is not annualized; use return$/); // was: "this one is 284 days"
   });
 });
 

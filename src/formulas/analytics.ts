@@ -31,6 +31,8 @@ interface Series {
   /** The period's prices: the first day's open, then each day's close (A.periodBars). */
   bars: A.DailyBar[];
   returns: A.DailyReturns;
+  /** Its first candle starts after the range does (a coin listed within it): that day, else null. */
+  startsLate: number | null;
 }
 
 const toBar = (c: Candle): A.DailyBar => ({ time: c.time, open: Number(c.open), close: Number(c.close), avg: Number(c.avg), volume: Number(c.volume) });
@@ -48,7 +50,8 @@ async function seriesOf(ctx: FormulaContext, input: string | number, span: Span)
   if (res.data.length === 0) throw formulaError('NOT_FOUND', `No daily candles for ${ref.name} from ${isoDay(span.start)} to ${isoDay(span.end - 1)}`);
   // From the open of the range's first day, so its first day's move counts, as in CRYPTO.RETURNS (series.ts).
   const bars = A.periodBars(res.data.map(toBar));
-  return { name: ref.name, bars, returns: A.dailyReturns(bars, 'log') };
+  const first = res.data.reduce((t, c) => Math.min(t, c.time), Number.POSITIVE_INFINITY);
+  return { name: ref.name, bars, returns: A.dailyReturns(bars, 'log'), startsLate: first > span.start ? first : null };
 }
 
 /**
@@ -92,7 +95,12 @@ const STATS: Record<Stat, {
   cagr: {
     header: () => 'CAGR (fraction)', value: (s) => A.cagr(s.bars),
     // GIPS: returns for periods of less than one year must not be annualized (analytics/stats.ts).
-    undefinedWhy: (s) => `needs a range of at least a year (${A.MIN_CAGR_DAYS} days), and this one is ${A.spanDays(s.bars)} day${A.spanDays(s.bars) === 1 ? '' : 's'}: a shorter return is not annualized; use return`,
+    undefinedWhy: (s) => {
+      const days = `${A.spanDays(s.bars)} day${A.spanDays(s.bars) === 1 ? '' : 's'}`;
+      // A coin listed within the range: its history is what is short, not the range (review-r2 #8).
+      const short = s.startsLate !== null ? `${s.name}'s history in this range starts ${isoDay(s.startsLate)}, ${days}` : `this one is ${days}`;
+      return `needs a range of at least a year (${A.MIN_CAGR_DAYS} days), and ${short}: a shorter return is not annualized; use return`;
+    },
   },
   volatility: {
     header: () => 'Volatility, annualized (fraction)', value: (s) => A.volatilityOf(s.returns.values), undefinedWhy: 'needs two daily returns (two consecutive days)',
