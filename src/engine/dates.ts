@@ -30,7 +30,7 @@ function serialArg(v: Value, system: DateSystem): number | ErrorValue {
  * arguments are dates, handed to f as 1900-system serials; f returns a date
  * through dayOut.
  */
-function dated(min: number, max: number, f: (xs: number[], system: DateSystem) => Value, dateArgs = 1): ReturnType<typeof def> {
+export function dated(min: number, max: number, f: (xs: number[], system: DateSystem) => Value, dateArgs = 1): ReturnType<typeof def> {
   return def(min, max, (args: Result[], ctx: Context) =>
     lifted(
       args.map((a) => ctx.value(a)),
@@ -55,7 +55,7 @@ export function dateSerial(y: number, m: number, d: number, system: DateSystem):
   return s ?? xlError('#NUM!', `DATE is outside ${firstYear(system)} to 9999`);
 }
 
-function addMonths(serial: number, months: number, endOfMonth: boolean): number {
+export function addMonths(serial: number, months: number, endOfMonth: boolean): number {
   const d = dateOf(Math.floor(serial));
   const first = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + Math.trunc(months), 1);
   const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + Math.trunc(months) + 1, 0)).getUTCDate();

@@ -104,8 +104,9 @@ const TEXT: FunctionDef = def(2, 2, (args, ctx) =>
  * (support.microsoft.com/excel/functions/<name>-function; accrint-function:
  * "ACCRINT(issue, first_interest, settlement, rate, par, frequency, [basis],
  * [calc_method])"). These are all of formulajs 4.6's functions that read a date
- * (parseDate) and that dates.ts does not define itself (DATE, YEAR, EDATE,
- * DAYS...), but its undotted NETWORKDAYSINTL and WORKDAYINTL, which are no
+ * (parseDate) and that the engine does not define itself (dates.ts: DATE,
+ * YEAR, EDATE, DAYS...; treasury-bills.ts: TBILLPRICE, TBILLYIELD, TBILLEQ,
+ * which formulajs counts 30/360), but its undotted NETWORKDAYSINTL and WORKDAYINTL, which are no
  * Excel names; it has no ACCRINTM, COUPNCD, PRICE, YIELD, ODDFPRICE,
  * DURATION..., which stay #NAME?.
  */
@@ -125,9 +126,6 @@ const DATE_PARAMETERS: Readonly<Record<string, { dates: readonly number[]; retur
   COUPDAYS: { dates: [0, 1] },
   DISC: { dates: [0, 1] },
   PRICEDISC: { dates: [0, 1] },
-  TBILLEQ: { dates: [0, 1] },
-  TBILLPRICE: { dates: [0, 1] },
-  TBILLYIELD: { dates: [0, 1] },
   XIRR: { dates: [1] },
   XNPV: { dates: [2] },
 };
