@@ -364,6 +364,10 @@ describe('refresh when the workbook opens', () => {
     assert.deepEqual(d, { refresh: true, credits: 2, basis: 'its formulas, prices sharing pages (the first refresh measures it)' }); // was: refused, "about 60 credits"
     assert.equal(unmeasuredCredits(Array.from({ length: 600 }, (_, i) => `=CRYPTO.DATA(A${i},"price")`)), 4, 'the map and 3 pages (the benchmark measures 3)');
     assert.equal(unmeasuredCredits(['=CRYPTO.PRICE(A1)*CRYPTO.FEARGREED()', '=SUM(B1:B9)']), 3, 'each call counted; text that calls none, nothing');
+    // Calls over a range of coins: one request a coin (review-r2 #9: CORREL of 59 coins was counted 1).
+    assert.equal(unmeasuredCredits(['=CRYPTO.CORREL(A2:A60,"2024")', '=CRYPTO.STATS(Sheet2!$A$2:$B$3,"2024")']), 59 + 4);
+    assert.equal(unmeasuredCredits(['=CRYPTO.STATS({"bitcoin";"ethereum";"solana"},"2024")']), 3);
+    assert.equal(unmeasuredCredits(['=CRYPTO.QUOTE(A1:A600,"price")']), 1 + 3, 'quotes of a range share pages');
   });
 
   test('a new key or currency refreshes its cells under Refresh all data\'s rule: a yes first above 5 credits or over what is left', () => {

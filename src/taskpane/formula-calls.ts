@@ -73,9 +73,10 @@ const COINS_A_PAGE = 250;
 
 /**
  * A refresh's credits before one was measured, from the formulas' text: the
- * calls that share pages cost the map and a page per 250 of them (600 price
+ * calls that share pages cost the map and a page per 250 coins (600 price
  * cells cost 3 credits in the benchmark's portfolio), every other CRYPTO call
- * one. An estimate ("about"): history over many buckets costs more, coins
+ * one per coin its first argument names (a range or an array constant of
+ * coins: STATS, CORREL). An estimate ("about"): history over many buckets costs more, coins
  * scattered over the list more pages; the client's budget check still stops
  * any request past the budget. One credit a formula refused a sheet of 60
  * prices on a 50-credit budget every time it opened (review-features #12).
@@ -83,6 +84,24 @@ const COINS_A_PAGE = 250;
 export function unmeasuredCredits(formulas: readonly string[]): number {
   let shared = 0;
   let other = 0;
-  for (const f of formulas) for (const c of cryptoCalls(f)) SHARES_PAGES.has(c.name) ? shared++ : other++;
+  for (const f of formulas) {
+    for (const c of cryptoCalls(f)) {
+      const many = itemsIn(c.args[0] ?? '');
+      if (SHARES_PAGES.has(c.name)) shared += many;
+      else other += many; // STATS or CORREL of a range: its coins' candles, one request each (review-r2 #9)
+    }
+  }
   return (shared > 0 ? 1 + Math.ceil(shared / COINS_A_PAGE) : 0) + other;
+}
+
+/** How many values an argument's text holds: the cells of a range (A2:A60), the items of an array constant, else one. */
+function itemsIn(arg: string): number {
+  const range = /^(?:(?:'[^']*'|[^!]+)!)?\$?([A-Z]{1,3})\$?(\d+):\$?([A-Z]{1,3})\$?(\d+)$/i.exec(arg.trim());
+  if (range) {
+    const col = (x: string) => [...x.toUpperCase()].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0);
+    return (Math.abs(Number(range[4]) - Number(range[2])) + 1) * (Math.abs(col(range[3]) - col(range[1])) + 1);
+  }
+  const constant = /^\{(.*)\}$/s.exec(arg.trim());
+  if (constant) return constant[1].split(/[;,]/).filter((x) => x.trim() !== '').length;
+  return 1;
 }
