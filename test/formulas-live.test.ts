@@ -10,7 +10,8 @@ import assert from 'node:assert/strict';
 import type { Session } from '../src/cli/session';
 import { frozenSession } from './support/frozen-session';
 import { calculate } from '../src/cli/calculate';
-import type { FormulaError } from '../src/formulas/cells';
+import type { FormattedCell, FormulaError } from '../src/formulas/cells';
+import { STALE_FORMAT } from '../src/formulas/provenance';
 import { PriceStream, liveCell, type LiveArgs, type PriceStreamOptions } from '../src/formulas/live';
 import { TEST_DIALECT } from './support/dialect';
 
@@ -48,9 +49,14 @@ class Cell {
   values: number[] = [];
   errors: FormulaError[] = [];
   log: string[] = [];
-  onValue = (p: number) => {
-    this.values.push(p);
-    this.log.push(`v:${p}`);
+  /** Stale prices as liveCell marks them ("(stale)"): logged `s:`. */
+  stale: number[] = [];
+  onValue = (p: number | FormattedCell, quote?: { stale: boolean }) => {
+    const v = typeof p === 'number' ? p : p.value;
+    const stale = typeof p !== 'number' ? p.numberFormat === STALE_FORMAT : quote?.stale === true;
+    this.values.push(v);
+    if (stale) this.stale.push(v);
+    this.log.push(`${stale ? 's' : 'v'}:${v}`);
   };
   onError = (e: FormulaError) => {
     this.errors.push(e);
@@ -288,6 +294,50 @@ describe('PriceStream', () => {
     assert.deepEqual(good.log.map((x) => x[0]), ['v', 'e', 'v']);
     offs.forEach((off) => off());
     assert.equal(timers.pending.size, 0);
+  });
+
+  test('a poll the client cannot refresh (budget reached) reaches the cell as the same price marked stale, and the mark goes with the next fresh price (review-r2 #2)', async () => {
+    const own = await frozenSession(); // its own budget and caches
+    try {
+      // Credits out of the pacing (dailyShare): a budget reached on purpose would otherwise slow the ticks to days.
+      const { stream, timers } = streamOn(own, { dailyShare: 1e6 });
+      const cell = new Cell();
+      const hostCell = new Cell();
+      const offs = [
+        stream.subscribe(args('bitcoin'), cell.onValue, cell.onError),
+        liveCell({ ...own.host, report: (f, e) => own.host.report(f, e), settings: { markStale: true } }, stream, { coin: 'bitcoin', intervalSeconds: 3600, currency: 'USD' }, 'USD', hostCell.onValue, hostCell.onError),
+      ];
+      await stream.idle();
+      const p0 = cell.last!;
+      assert.deepEqual(cell.log, [`v:${p0}`]);
+      // The budget is reached: the next poll is refused and the client serves the last quote, stale.
+      own.client.setDailyBudget(own.client.meter.creditsToday());
+      own.emulator!.clock.advance(HOUR);
+      timers.fire();
+      await stream.idle();
+      assert.deepEqual(cell.log, [`v:${p0}`, `s:${p0}`], 'the same number, delivered again as stale');
+      assert.deepEqual(hostCell.log, [`v:${p0}`, `s:${p0}`], 'liveCell marks it "(stale)" as the host marks stale values');
+      assert.equal(cell.errors.length, 0);
+      // Refresh all data drops the client's quotes: the refusal is then an error that allows the last
+      // good value, and the cell keeps its last price, still marked, rather than turning to #N/A.
+      own.client.refreshAll();
+      own.emulator!.clock.advance(HOUR);
+      timers.fire();
+      await stream.idle();
+      assert.deepEqual(cell.log, [`v:${p0}`, `s:${p0}`], 'still stale: nothing new to deliver');
+      // The budget is lifted: the next poll is fresh, and the mark goes.
+      own.client.setDailyBudget(null);
+      own.emulator!.clock.advance(HOUR);
+      timers.fire();
+      await stream.idle();
+      const p1 = await price('bitcoin', own);
+      assert.notEqual(p1, p0);
+      assert.deepEqual(cell.log, [`v:${p0}`, `s:${p0}`, `v:${p1}`]);
+      assert.deepEqual(hostCell.log, [`v:${p0}`, `s:${p0}`, `v:${p1}`]);
+      offs.forEach((off) => off());
+    } finally {
+      await own.close();
+    }
   });
 
   test('a listener that throws does not stop the others', async () => {

@@ -25,6 +25,15 @@
  *   quarters of it stay for the rest of the workbook.
  * Each subscription is then polled no more often than max(its interval, floor).
  * The loop stops when the last subscriber leaves: no timer is left behind.
+ *
+ * Stale prices. A poll the client could not refresh (the daily budget reached,
+ * an outage) comes back as the last good quote marked `stale`, or, where the
+ * client holds none, as an error that allows the last good value (lastGood).
+ * Either way the cell gets its last price marked stale, delivered as a change
+ * even when the number is the same; liveCell shows it "(stale)" as every other
+ * formula's stale value (provenance.ts markStale), and the next fresh quote
+ * clears the mark. An error that allows no stand-in (no key, an unknown coin)
+ * reaches the cell as the error.
  */
 import { DAY_MS } from '../api/utc-day';
 import { DEFAULT_FRESHNESS_MS, ENDPOINTS, creditCost, type ConvertCurrency } from '../api/endpoints';
@@ -32,8 +41,9 @@ import { CallClient, type CallTarget } from '../client/call-client';
 import { dailyCreditsToPace, rateToPace } from '../client/plan-gate';
 import { isApiCurrency, quoteIn, type MoneyQuote } from './currency';
 import { coinArg, currencyArg, intArg, type Arg } from './args';
-import type { FormulaError } from './cells';
+import type { FormattedCell, FormulaError } from './cells';
 import { notTraded, toFormulaError } from './failure';
+import { markStale } from './provenance';
 import type { Catalog, FormulaContext } from './formula-context';
 
 export const LIVE_CALLER = 'LIVEPRICE';
@@ -337,7 +347,10 @@ export class PriceStream {
       s.inFlight = false;
       s.lastFetch = end;
       if (this.#subs.get(s.key) !== s || signal.aborted) return; // left while we were asking
-      const o = outcomes[i];
+      let o = outcomes[i];
+      // A failure that lets the last good value stand in, where the client held no quote to serve
+      // stale itself (Refresh all data dropped it, the cache let it go): the cell's last price, marked.
+      if ('error' in o && o.error.lastGood && s.last && 'price' in s.last) o = { price: s.last.price, quote: { ...s.last.quote, stale: true } };
       const changed = !s.last || !sameOutcome(s.last, o);
       s.last = o;
       if (changed) for (const l of [...s.listeners]) deliver(l, o);
@@ -346,7 +359,8 @@ export class PriceStream {
 }
 
 function sameOutcome(a: Outcome, b: Outcome): boolean {
-  if ('price' in a && 'price' in b) return a.price === b.price;
+  // The same number going stale (or fresh again) is a change: the cell shows it.
+  if ('price' in a && 'price' in b) return a.price === b.price && a.quote.stale === b.quote.stale;
   if ('error' in a && 'error' in b) return a.error.code === b.error.code && a.error.message === b.error.message;
   return false;
 }
@@ -362,15 +376,20 @@ function deliver(l: Listener, o: Outcome): void {
 
 // ---------------------------------------------------------------- a LIVEPRICE cell
 
-/** What a LIVEPRICE cell needs of the calculation host: its error log (CalculationHost.report). */
+/** What a LIVEPRICE cell needs of the calculation host: its error log (CalculationHost.report), and whether stale values are marked. */
 export interface LiveHost {
   report(formula: string, e: unknown): FormulaError;
+  readonly settings?: { markStale?: boolean };
 }
+
+/** What a LIVEPRICE cell shows: the price, or a stale one marked "(stale)" (a number format) where the host marks them. */
+export type LiveValue = number | FormattedCell;
 
 /**
  * A LIVEPRICE cell: its arguments checked, subscribed to the shared stream.
  * Every failure (a bad argument, an unknown coin, an outage) goes through the
  * calculation host, so it reaches the pane's error log like every formula's.
+ * A stale price is marked as the host marks every stale value (settings.markStale).
  * Returns the unsubscribe.
  */
 export function liveCell(
@@ -378,7 +397,7 @@ export function liveCell(
   stream: PriceStream,
   raw: { coin: Arg; intervalSeconds: Arg; currency: Arg },
   defaultCurrency: ConvertCurrency,
-  onValue: (price: number) => void,
+  onValue: (value: LiveValue) => void,
   onError: (err: FormulaError) => void,
 ): () => void {
   let args: LiveArgs;
@@ -388,7 +407,12 @@ export function liveCell(
     onError(host.report(LIVE_CALLER, e));
     return () => undefined;
   }
-  return stream.subscribe(args, (price) => onValue(price), (err) => onError(host.report(LIVE_CALLER, err)));
+  const mark = host.settings?.markStale === true;
+  return stream.subscribe(
+    args,
+    (price, quote) => onValue(quote.stale && mark ? (markStale(price) as FormattedCell) : price),
+    (err) => onError(host.report(LIVE_CALLER, err)),
+  );
 }
 
 // ---------------------------------------------------------------- LIVEPRICE outside Excel

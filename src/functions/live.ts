@@ -4,12 +4,31 @@
  * polls once for every cell. Deleting the cell (or editing its formula) calls
  * onCanceled, which unsubscribes; the poll loop stops with the last cell. New
  * settings build a new runtime with a new stream, and the cells move to it.
+ *
+ * No @requiresAddress, so no provenance for CRYPTO.ASOF: a streaming function's
+ * address needs `requiresStreamAddress` (custom-functions-metadata writes it for
+ * @requiresAddress with @streaming; Office-Addin-Scripts#884, office-js#6499),
+ * and Excel reuses one stream for every cell with the same arguments
+ * (office-js-docs-pr#5664, docs/preview-runtime.md), so the one address it gave
+ * would name one of those cells and leave the others unknown. A stale price is
+ * shown in the cell instead ("(stale)", liveResult).
  */
 import type { FormulaError } from '../formulas/cells';
 import { toFormulaError } from '../formulas/failure';
-import { liveCell } from '../formulas/live';
-import { excelError, inPreview } from '../office/custom-functions';
+import { liveCell, type LiveValue } from '../formulas/live';
+import { excelError, inPreview, toExcel } from '../office/custom-functions';
 import { getRuntime, onRuntimeChanged, type Runtime } from '../office/runtime';
+import { formattedNumbersSupported } from '../office/workbook-traits';
+
+/**
+ * A LIVEPRICE cell's value as Excel takes it (toExcel, as every formula's): a
+ * price the stream could not refresh is a formatted number showing "(stale)"
+ * after it on CustomFunctionsRuntime 1.4, the plain number elsewhere.
+ */
+export function liveResult(value: LiveValue): unknown {
+  // A price holds no date: the workbook's date system plays no part.
+  return toExcel(value, { formattedNumbers: formattedNumbersSupported(), dateSystem: '1900' });
+}
 
 // Custom enums (@customenum): the values Excel offers in AutoComplete for a choice argument; older builds ignore them and the argument takes text as before (learn.microsoft.com/office/dev/add-ins/excel/custom-functions-custom-enums). The formulas still accept every spelling they list in their errors; test/custom-enums.test.ts keeps these lists and theirs in step. Values in double quotes: the generator reads them as JSON.
 
@@ -39,7 +58,9 @@ enum LiveCurrency {
  * @returns The price, updated in place.
  * @streaming
  */
-export function livePrice(coin: any, intervalSeconds: any, currency: LiveCurrency, invocation: CustomFunctions.StreamingInvocation<number>): void {
+// StreamingInvocation<any>, not <number>: a stale price goes to the cell as a formatted number marked "(stale)"
+// (liveResult), an object a result typed number may refuse; PRICE's result is untyped for the same reason (market.ts).
+export function livePrice(coin: any, intervalSeconds: any, currency: LiveCurrency, invocation: CustomFunctions.StreamingInvocation<any>): void {
   let canceled = false;
   let unsubscribe: (() => void) | null = null;
   // New settings build a new runtime (client, freshness, currency): the cell moves to its stream.
@@ -68,7 +89,7 @@ export function livePrice(coin: any, intervalSeconds: any, currency: LiveCurrenc
       rt.stream,
       { coin, intervalSeconds, currency },
       rt.settings.defaultCurrency,
-      (price) => !canceled && invocation.setResult(price),
+      (value) => !canceled && invocation.setResult(liveResult(value)),
       (err: FormulaError) => !canceled && invocation.setResult(excelError(err)),
     );
   };
