@@ -90,7 +90,7 @@ test('ASOF given a value (a nested call) finds the latest answer equal to it; no
 
 test('ASOF without a cell is #VALUE!, at a cell with no answer #N/A, with a bad field #VALUE! listing the fields', async () => {
   await assert.rejects(asof(null), (e: Error & { code?: string }) => e.code === '#VALUE!' && /a cell with a CRYPTO formula/.test(e.message));
-  await assert.rejects(asof('Sheet1!Z99'), (e: Error & { code?: string }) => e.code === '#N/A' && /No CRYPTO answer at Sheet1!Z99/.test(e.message));
+  await assert.rejects(asof('Sheet1!Z99'), (e: Error & { code?: string }) => e.code === '#N/A' && /No CRYPTO answer at Sheet1!Z99 .*a LIVEPRICE cell is not tracked/.test(e.message));
   await assert.rejects(asof('Sheet1!B2', 'age'), (e: Error & { code?: string }) => e.code === '#VALUE!' && /fetchedAt, status, endpoint, credits, error, all/.test(e.message));
 });
 

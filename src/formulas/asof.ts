@@ -62,7 +62,7 @@ function asof(ctx: FormulaContext, cell: Arg, field: Arg, address: Arg): Promise
     p = ctx.provenance?.at(at);
     if (!p) {
       return Promise.reject(
-        formulaError('NOT_FOUND', `No CRYPTO answer at ${at} since the add-in started: ASOF knows the answers fetched in this session (refresh the cell to fetch it)`),
+        formulaError('NOT_FOUND', `No CRYPTO answer at ${at} since the add-in started: ASOF knows the answers fetched in this session (refresh the cell to fetch it); a LIVEPRICE cell is not tracked (Excel shares one stream between its cells)`),
       );
     }
   } else {
