@@ -23,6 +23,7 @@ import { startEmulator, type Emulator } from '../src/emulator/server';
 import { launchBrowser } from '../harness/browser';
 import { developmentBuild } from '../harness/dev-build';
 import { startPaneServer, type PaneServer } from '../harness/pane-server';
+import { ambiguousSymbol } from './support/shared-symbol';
 import { until } from './support/waiting';
 
 const require = createRequire(import.meta.url);
@@ -126,24 +127,13 @@ async function evaluate(page: Page, id: string, args: unknown[]): Promise<void> 
   );
 }
 
-/** A symbol several coins of the synthetic market share (and no coin's slug): an ambiguity in the usage panel. */
-function ambiguousSymbol(): string {
-  const items = (em.market.handlers as any).currencyMap({ query: {}, now: em.clock.now() }).data as { slug: string; symbol: string | null }[];
-  const slugs = new Set(items.map((c) => c.slug.toLowerCase()));
-  const count = new Map<string, number>();
-  for (const c of items) if (c.symbol) count.set(c.symbol.toLowerCase(), (count.get(c.symbol.toLowerCase()) ?? 0) + 1);
-  const found = [...count].find(([s, n]) => n >= 2 && !slugs.has(s) && !/^\d+$/.test(s));
-  assert.ok(found, 'the synthetic market has a shared symbol');
-  return found[0].toUpperCase();
-}
-
 /** The pane with a valid key: plan and credits, usage rows, an ambiguity, errors in the log. */
 async function withKeyAndUsage(page: Page): Promise<void> {
   await saveKey(page, 'demo-pro');
   await byId(page, 'plan-body').waitFor({ state: 'visible' });
   await evaluate(page, 'PRICE', ['bitcoin', null]);
   await evaluate(page, 'PRICE', ['no-such-coin-for-the-log', null]);
-  await evaluate(page, 'PRICE', [ambiguousSymbol(), null]);
+  await evaluate(page, 'PRICE', [ambiguousSymbol(em), null]);
   await until('usage rows and errors', async () => (await byId(page, 'usage-rows').locator('tr').count()) > 0 && (await byId(page, 'errors').locator('li').count()) > 0);
   await until('the ambiguity', async () => (await byId(page, 'ambiguities').locator('li').count()) > 0);
 }

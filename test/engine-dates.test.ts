@@ -9,7 +9,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Engine, type Scope } from '../src/engine/evaluator';
+import { engineSheet } from './support/engine-sheet';
 import { isoDate, type DateSystem } from '../src/engine/date-system';
 import type { Value } from '../src/engine/values';
 
@@ -17,17 +17,7 @@ import type { Value } from '../src/engine/values';
 const CLOCK = Date.UTC(2026, 0, 15, 18);
 
 function workbook(dateSystem: DateSystem | undefined, cells: Record<string, Value> = {}) {
-  const engine = new Engine([]);
-  const at = (row: number, col: number): Value => cells[`${String.fromCharCode(64 + col)}${row}`] ?? null;
-  const scope: Scope = {
-    cell: (p) => at(p.row, p.col),
-    range: (from, to) =>
-      Array.from({ length: to.row - from.row + 1 }, (_, r) => Array.from({ length: to.col - from.col + 1 }, (_, c) => at(from.row + r, from.col + c))),
-    customFunction: () => null,
-    now: () => CLOCK,
-    ...(dateSystem ? { dateSystem } : {}),
-  };
-  return (formula: string) => engine.evaluate(formula, { row: 10, col: 1 }, scope);
+  return engineSheet({ ...(dateSystem ? { dateSystem } : {}), now: CLOCK, cells });
 }
 
 const errorOf = (v: unknown) => (v as { error?: string }).error;

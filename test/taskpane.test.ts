@@ -31,6 +31,7 @@ import { developmentBuild } from '../harness/dev-build';
 import { contrastFailures, overflow, textSamples } from './support/page-checks';
 import { freePort } from './support/ports';
 import { startPaneServer, type PaneServer } from '../harness/pane-server';
+import { ambiguousSymbol } from './support/shared-symbol';
 import { until } from './support/waiting';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -294,17 +295,6 @@ async function shot(page: Page, file: string, ids?: string[]): Promise<void> {
   await page.screenshot({ path: out, fullPage: true, clip: { x: 0, y, width, height: bottom - y } });
 }
 
-/** A symbol that several coins of the synthetic market share (and that is no coin's slug). */
-function ambiguousSymbol(): string {
-  const items = (em.market.handlers as any).currencyMap({ query: {}, now: em.clock.now() }).data as { slug: string; symbol: string | null }[];
-  const slugs = new Set(items.map((c) => c.slug.toLowerCase()));
-  const bySymbol = new Map<string, number>();
-  for (const c of items) if (c.symbol) bySymbol.set(c.symbol.toLowerCase(), (bySymbol.get(c.symbol.toLowerCase()) ?? 0) + 1);
-  const found = [...bySymbol].find(([s, n]) => n >= 2 && !slugs.has(s) && !/^\d+$/.test(s));
-  assert.ok(found, 'the synthetic market has a shared symbol');
-  return found[0].toUpperCase();
-}
-
 declare global {
   interface Window {
     __officeTheme?: PaneOptions['officeTheme'];
@@ -518,7 +508,7 @@ describe('task pane', { timeout: 240_000 }, () => {
     const { page } = await openPane();
     await saveKey(page, 'demo-advanced');
     const before = em.usage('demo-advanced');
-    const symbol = ambiguousSymbol();
+    const symbol = ambiguousSymbol(em);
     const results = [
       await evaluate(page, 'PRICE', ['bitcoin', null]),
       await evaluate(page, 'PRICE', ['ethereum', 'EUR']),
@@ -787,7 +777,7 @@ describe('task pane', { timeout: 240_000 }, () => {
       await saveKey(page, 'demo-pro'); // success tone
       assert.ok((await evaluate(page, 'PRICE', ['bitcoin', null])).ok);
       await evaluate(page, 'PRICE', ['a-very-long-coin-name-that-does-not-exist-anywhere-in-the-market-list', null]);
-      await evaluate(page, 'PRICE', [ambiguousSymbol(), null]);
+      await evaluate(page, 'PRICE', [ambiguousSymbol(em), null]);
       for (let i = 0; (await meter(page)).credits <= 5 && i < 10; i++) await evaluate(page, 'PROFILE', [String(20 + i), null, null]);
       await page.getByRole('button', { name: 'Refresh all data', exact: true }).click();
       await byId(page, 'refresh-confirm').waitFor({ state: 'visible' });

@@ -8,7 +8,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Engine, type Scope } from '../src/engine/evaluator';
+import { engineSheet } from './support/engine-sheet';
 import type { DateSystem } from '../src/engine/date-system';
 import type { Value } from '../src/engine/values';
 
@@ -21,17 +21,7 @@ const EXAMPLE_DAYS: Record<DateSystem, { A2: number; A3: number }> = {
 };
 
 function workbook(dateSystem: DateSystem, cells: Record<string, Value> = {}) {
-  const engine = new Engine([]);
-  const at = (row: number, col: number): Value => cells[`${String.fromCharCode(64 + col)}${row}`] ?? null;
-  const scope: Scope = {
-    cell: (p) => at(p.row, p.col),
-    range: (from, to) =>
-      Array.from({ length: to.row - from.row + 1 }, (_, r) => Array.from({ length: to.col - from.col + 1 }, (_, c) => at(from.row + r, from.col + c))),
-    customFunction: () => null,
-    now: () => Date.UTC(2026, 0, 15),
-    dateSystem,
-  };
-  return (formula: string) => engine.evaluate(formula, { row: 10, col: 1 }, scope);
+  return engineSheet({ ...(dateSystem ? { dateSystem } : {}), now: Date.UTC(2026, 0, 15), cells });
 }
 
 const errorOf = (v: unknown) => (v as { error?: string }).error;
