@@ -26,7 +26,7 @@ import { cryptoCalls, FOLLOWS_DEFAULT_CURRENCY, unmeasuredCredits, usesDefaultCu
 import { liveArgs } from '../src/formulas/live';
 import { fingerprint, freezePlan, frozenKey, readRecord, restorePlan, withFingerprints, EMPTY_RECORD, type RangeNow } from '../src/taskpane/freeze';
 import { openRefreshDecision } from '../src/taskpane/open-refresh';
-import { parseCellList, snapshotBlock } from '../src/taskpane/snapshot';
+import { parseCellList, savedOnly, snapshotBlock, snapshotDone } from '../src/taskpane/snapshot';
 import { cellRefreshEstimate } from '../src/taskpane/view-model';
 import { FROZEN_NOW, frozenSession } from './support/frozen-session';
 
@@ -424,6 +424,18 @@ describe('formula text, snapshots, the log, errors', () => {
     assert.ok('error' in parseCellList('B2, nonsense!', 'Sheet1'));
     assert.ok('error' in parseCellList('A1:A51', 'Sheet1'));
     assert.deepEqual(snapshotBlock(r.cells, [1, null, 'x'], 45292.5), { header: ['Date (UTC)', 'Sheet1!B2', "'My sheet'!C1", "'My sheet'!C2"], row: [45292.5, 1, '', 'x'] });
+  });
+
+  test('a snapshot names the CRYPTO cells that show the value saved with the workbook, nothing fetched since it opened (review-features #15)', () => {
+    const cells = [{ sheet: 'Sheet1', address: 'B2' }, { sheet: 'Sheet1', address: 'B3' }, { sheet: 'My sheet', address: 'C1' }, { sheet: 'Sheet1', address: 'B4' }];
+    const formulas = ['=CRYPTO.PRICE("bitcoin")', '=B2*2', '=CRYPTO.QUOTE("eth","price")', 42];
+    const fetched = new Set(['Sheet1!B2']);
+    const saved = savedOnly(cells, formulas, (a) => fetched.has(a));
+    assert.deepEqual(saved, [{ sheet: 'My sheet', address: 'C1' }], 'only a CRYPTO cell with no answer this session');
+    assert.deepEqual(snapshotDone(4, 'Snapshots!A1:E2', []), { tone: 'success', text: 'Appended a snapshot of 4 cells at Snapshots!A1:E2.' });
+    const warn = snapshotDone(4, 'Snapshots!A3:E3', saved);
+    assert.equal(warn.tone, 'warning');
+    assert.equal(warn.text, "Appended a snapshot of 4 cells at Snapshots!A3:E3. 'My sheet'!C1 shows the value saved with the workbook: nothing was fetched for it since the workbook opened. Press Refresh all data first to log today's values.");
   });
 
   test('log rows: one per calling cell, the cell\'s own formula where read, else rebuilt from the arguments', () => {

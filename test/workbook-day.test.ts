@@ -420,6 +420,30 @@ describe('Keep values', () => {
   });
 });
 
+describe('Snapshots of saved values', () => {
+  test('a snapshot taken after a reopen, before anything refreshed, says its CRYPTO cell shows the value saved with the workbook; after Refresh all data it does not', async () => {
+    const page = await openPreview();
+    await enter(page, 'B2', '=CRYPTO.PRICE("bitcoin")');
+    await idle(page);
+    await reopen(page); // Excel shows the saved value and does not call the function again
+    await page.getByRole('button', { name: 'Open Crypto Data', exact: true }).click();
+    const p = pane(page);
+    await p.locator('body[data-ready="true"]').waitFor();
+    const message = p.locator('#snapshot-message');
+    await p.getByRole('textbox', { name: 'Cells to log', exact: true }).fill('Sheet1!B2');
+    await p.getByRole('button', { name: 'Append snapshot', exact: true }).click();
+    await until('the snapshot', async () => /^Appended a snapshot of 1 cell at Snapshots!/.test((await message.textContent()) ?? ''));
+    assert.match((await message.textContent()) ?? '', /Sheet1!B2 shows the value saved with the workbook: nothing was fetched for it since the workbook opened/); // was: a plain success
+    assert.equal(await message.getAttribute('data-tone'), 'warning');
+    await p.getByRole('button', { name: 'Refresh all data', exact: true }).click();
+    await idle(page);
+    await until('an answer for B2', async () => page.evaluate(() => (document.getElementById('pane') as HTMLIFrameElement).contentWindow!.__cryptoAddin!.runtime.host.provenance.at('Sheet1!B2') !== null));
+    await p.getByRole('button', { name: 'Append snapshot', exact: true }).click();
+    await until('the second snapshot', async () => /^Appended a snapshot of 1 cell at Snapshots!A3/.test((await message.textContent()) ?? ''));
+    assert.equal(await message.getAttribute('data-tone'), 'success');
+  });
+});
+
 describe('where each number came from', () => {
   test('CRYPTO.ASOF(cell) in the sheet: when its answer was fetched, and fresh; Write log to sheet lists each answer with its cell and formula', async () => {
     const page = await openPreview();

@@ -6,9 +6,9 @@
 import { serialIn, toSerial } from '../formulas/cells';
 import { DOCUMENT_SETTINGS, hasDocumentSettings, readSetting, writeSettings } from '../office/document';
 import type { Runtime } from '../office/runtime';
-import { appendRows, readValues, selectedRange } from '../office/workbook-cells';
+import { appendRows, readFormulas, readValues, selectedRange } from '../office/workbook-cells';
 import { busy, el, isBusy, show } from './dom';
-import { SNAPSHOT_DATE_FORMAT, SNAPSHOT_SHEET, parseCellList, quoteSheet, snapshotBlock } from './snapshot';
+import { SNAPSHOT_DATE_FORMAT, SNAPSHOT_SHEET, parseCellList, quoteSheet, savedOnly, snapshotBlock, snapshotDone } from './snapshot';
 
 export class SnapshotSection {
   #rt!: Runtime;
@@ -61,11 +61,13 @@ export class SnapshotSection {
       el('snapshot-error').textContent = '';
       input.removeAttribute('aria-invalid');
       const values = await readValues(parsed.cells);
+      const formulas = await readFormulas(parsed.cells).catch(() => parsed.cells.map(() => ''));
+      const saved = savedOnly(parsed.cells, formulas, (address) => this.#rt.host.provenance.at(address) !== null);
       const serial = serialIn(toSerial(Date.now()), await this.#rt.dateSystem.read());
       const { header, row } = snapshotBlock(parsed.cells, values, serial);
       const at = await appendRows(SNAPSHOT_SHEET, header, [row], [SNAPSHOT_DATE_FORMAT]);
       await writeSettings({ [DOCUMENT_SETTINGS.snapshotCells]: input.value.trim() });
-      show(message, { tone: 'success', text: `Appended a snapshot of ${parsed.cells.length} ${parsed.cells.length === 1 ? 'cell' : 'cells'} at ${at.address}.` });
+      show(message, snapshotDone(parsed.cells.length, at.address, saved));
     } catch (e) {
       show(message, { tone: 'error', text: `No snapshot was taken: ${e instanceof Error ? e.message : String(e)}` });
     } finally {
