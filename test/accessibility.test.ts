@@ -24,6 +24,7 @@ import { launchBrowser } from '../harness/browser';
 import { developmentBuild } from '../harness/dev-build';
 import { startPaneServer, type PaneServer } from '../harness/pane-server';
 import { ambiguousSymbol } from './support/shared-symbol';
+import { byId, evaluate, saveKey, text } from './support/pane';
 import { until } from './support/waiting';
 
 const require = createRequire(import.meta.url);
@@ -90,9 +91,6 @@ async function assertNoViolations(page: Page, where: string): Promise<void> {
 
 // ------------------------------------------------------------------ the pane
 
-const byId = (page: Page, id: string) => page.locator(`#${id}`);
-const text = async (page: Page, id: string) => ((await byId(page, id).textContent()) ?? '').trim();
-
 async function openPane(width: number, theme: Theme): Promise<Page> {
   const context = await browser.newContext({ viewport: { width, height: 900 }, locale: 'en-US', timezoneId: 'UTC', colorScheme: theme, bypassCSP: true });
   const page = await context.newPage();
@@ -102,29 +100,6 @@ async function openPane(width: number, theme: Theme): Promise<Page> {
   // The pane takes the system's theme outside Office (test/taskpane.test.ts checks Office's themes map to these two).
   assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), theme);
   return page;
-}
-
-async function saveKey(page: Page, key: string): Promise<void> {
-  await page.getByRole('textbox', { name: 'API key', exact: true }).fill(key);
-  await page.getByRole('button', { name: 'Save', exact: true }).click();
-  await until('the key check', async () => {
-    const tone = await byId(page, 'key-message').getAttribute('data-tone');
-    return tone !== null && tone !== 'info';
-  }, 20_000);
-}
-
-/** A formula through the shared runtime's calculation host, as Excel's glue calls it; failures are what the usage panel lists. */
-async function evaluate(page: Page, id: string, args: unknown[]): Promise<void> {
-  await page.evaluate(
-    async ([id, args]) => {
-      try {
-        await window.__cryptoAddin!.runtime.host.evaluate(id, args as never[]);
-      } catch {
-        // an error cell: it goes to the pane's error list
-      }
-    },
-    [id, args] as const,
-  );
 }
 
 /** The pane with a valid key: plan and credits, usage rows, an ambiguity, errors in the log. */

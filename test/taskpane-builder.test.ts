@@ -21,6 +21,7 @@ import areas from '../src/help/areas.json';
 import { launchBrowser } from '../harness/browser';
 import { developmentBuild } from '../harness/dev-build';
 import { startPaneServer, type PaneServer } from '../harness/pane-server';
+import { byId, text } from './support/pane';
 import { until } from './support/waiting';
 
 let em: Emulator;
@@ -46,8 +47,6 @@ after(async () => {
   await em?.close();
 });
 
-const byId = (page: Page, id: string) => page.locator(`#${id}`);
-const text = async (page: Page, id: string) => ((await byId(page, id).textContent()) ?? '').trim();
 const coinBox = (page: Page) => page.getByRole('combobox', { name: 'Coin', exact: true });
 
 /** The pane, as the review saw it: standalone, with the key demo-pro saved, the builder's first check done. */

@@ -32,6 +32,7 @@ import { contrastFailures, overflow, textSamples } from './support/page-checks';
 import { freePort } from './support/ports';
 import { startPaneServer, type PaneServer } from '../harness/pane-server';
 import { ambiguousSymbol } from './support/shared-symbol';
+import { byId, evaluate, saveKey, text, type EvalResult } from './support/pane';
 import { until } from './support/waiting';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -191,40 +192,7 @@ async function openPane(opts: PaneOptions = {}): Promise<{ page: Page; excel: Ex
   return { page, excel };
 }
 
-const byId = (page: Page, id: string) => page.locator(`#${id}`);
-const text = async (page: Page, id: string) => ((await byId(page, id).textContent()) ?? '').trim();
 const num = async (page: Page, id: string) => Number((await text(page, id)).replace(/[^\d.-]/g, ''));
-
-/** Type a key, press Save, wait for the outcome; returns the message and its tone. */
-async function saveKey(page: Page, key: string): Promise<{ text: string; tone: string }> {
-  await page.getByRole('textbox', { name: 'API key', exact: true }).fill(key);
-  await page.getByRole('button', { name: 'Save', exact: true }).click();
-  const msg = byId(page, 'key-message');
-  await until('the key check', async () => {
-    const tone = await msg.getAttribute('data-tone');
-    return tone !== null && tone !== 'info';
-  }, 20_000);
-  return { text: (await msg.textContent()) ?? '', tone: (await msg.getAttribute('data-tone')) ?? '' };
-}
-
-type EvalResult = { ok: true; value: unknown } | { ok: false; code: string; message: string; apiCode?: string };
-
-/** A formula through the shared runtime's calculation host, as Excel's glue calls it. */
-function evaluate(page: Page, id: string, args: unknown[]): Promise<EvalResult> {
-  return page.evaluate(
-    async ([id, args]) => {
-      const rt = window.__cryptoAddin!.runtime;
-      try {
-        const value = await rt.host.evaluate(id, args as never[]);
-        return { ok: true as const, value: JSON.parse(JSON.stringify(value)) as unknown };
-      } catch (e) {
-        const err = e as { code: string; message: string; apiCode?: string };
-        return { ok: false as const, code: err.code, message: err.message, apiCode: err.apiCode };
-      }
-    },
-    [id, args] as const,
-  );
-}
 
 /**
  * A formula through the code Excel calls: the function functions.js registered
