@@ -153,23 +153,13 @@ class Range extends Loadable {
     return this.prop('valuesAsJson');
   }
   set valuesAsJson(v: unknown[][]) {
-    this.ctx.queue.push((wb) => {
-      const d = doc(wb);
-      const loc = this.#where(d);
-      const r = parseRange(loc.address)!;
-      jsonCells(d).writeJson(loc.sheet, loc.address, broadcast(v, r.bottom - r.top + 1, r.right - r.left + 1));
-    });
+    this.#writeGrid(v, (d, sheet, address, grid) => jsonCells(d).writeJson(sheet, address, grid));
   }
   get numberFormat(): string[][] {
     return this.prop('numberFormat');
   }
   set numberFormat(v: string[][]) {
-    this.ctx.queue.push((wb) => {
-      const d = doc(wb);
-      const loc = this.#where(d);
-      const r = parseRange(loc.address)!;
-      d.setNumberFormat(loc.sheet, loc.address, broadcast(v, r.bottom - r.top + 1, r.right - r.left + 1) as string[][]);
-    });
+    this.#writeGrid(v, (d, sheet, address, grid) => d.setNumberFormat(sheet, address, grid as string[][]));
   }
   get rowIndex(): number {
     return this.prop('rowIndex');
@@ -185,11 +175,16 @@ class Range extends Loadable {
   }
 
   #write(kind: 'formulas' | 'values', v: unknown): void {
+    this.#writeGrid(v, (d, sheet, address, grid) => d.write(sheet, address, kind, grid));
+  }
+
+  /** A write queued for sync(): `v` spread over this range's shape as Office.js does (broadcast), then put where the range is. */
+  #writeGrid(v: unknown, put: (d: WorkbookDocument, sheet: string, address: string, grid: unknown[][]) => void): void {
     this.ctx.queue.push((wb) => {
       const d = doc(wb);
       const loc = this.#where(d);
       const r = parseRange(loc.address)!;
-      d.write(loc.sheet, loc.address, kind, broadcast(v, r.bottom - r.top + 1, r.right - r.left + 1));
+      put(d, loc.sheet, loc.address, broadcast(v, r.bottom - r.top + 1, r.right - r.left + 1));
     });
   }
 
