@@ -144,9 +144,9 @@ function shown(values: Values, dates: DateSystem): Shown {
  * where the add-in's function gave one (a formatted number, as --formats prints
  * it: 45292 under "yyyy-mm-dd" is "2024-01-01") and, by the rule the preview
  * formats its cells with (automaticFormat), for a formula that begins with a
- * DATE, TODAY, NOW, EDATE or EOMONTH call. A formatted number the engine computed on
- * (a CRYPTO call with a TODAY() argument, INDEX over one) reaches here as its
- * number (calculate.ts outcomeOf), and prints as --formats prints it: a number.
+ * DATE, TODAY, NOW, EDATE or EOMONTH call. A CRYPTO call the engine computed
+ * on (a TODAY() argument, INDEX over one) keeps its formatted numbers too
+ * (calculate.ts outcomeOf, with --formats).
  */
 function isoDates(outcome: RecalcOutcome, text: string, dates: DateSystem): RecalcOutcome {
   if (!('value' in outcome)) return outcome;
