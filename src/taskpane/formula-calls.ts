@@ -3,6 +3,7 @@
  * (top-level commas split them; quotes, parentheses and array braces are
  * respected), and which cells follow the default currency. Pure.
  */
+import { parseCellAddress } from '../formulas/provenance';
 
 export interface CryptoCall {
   /** "PRICE" */
@@ -96,11 +97,9 @@ export function unmeasuredCredits(formulas: readonly string[]): number {
 
 /** How many values an argument's text holds: the cells of a range (A2:A60), the items of an array constant, else one. */
 function itemsIn(arg: string): number {
-  const range = /^(?:(?:'[^']*'|[^!]+)!)?\$?([A-Z]{1,3})\$?(\d+):\$?([A-Z]{1,3})\$?(\d+)$/i.exec(arg.trim());
-  if (range) {
-    const col = (x: string) => [...x.toUpperCase()].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0);
-    return (Math.abs(Number(range[4]) - Number(range[2])) + 1) * (Math.abs(col(range[3]) - col(range[1])) + 1);
-  }
+  const t = arg.trim();
+  const range = parseCellAddress(t.includes('!') ? t : `x!${t}`);
+  if (range) return (Math.abs(range.bottom - range.top) + 1) * (Math.abs(range.right - range.left) + 1);
   const constant = /^\{(.*)\}$/s.exec(arg.trim());
   if (constant) return constant[1].split(/[;,]/).filter((x) => x.trim() !== '').length;
   return 1;
