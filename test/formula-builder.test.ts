@@ -271,6 +271,9 @@ describe('convert to values and back', () => {
     assert.deepEqual(withJson.writes[0].entities![0].value, card, 'the card whole');
     assert.deepEqual(withJson.kept, []);
     assert.deepEqual(withJson.record.cells.map((c) => c.address), ['A1', 'C2', 'B2']);
+    // A card further into a spill is written to its own cell: the second row, the second column.
+    const grid = { sheet: 'Sheet1', address: 'Y9', formula: '=CRYPTO.COIN({"a","b";"c","d"})', spill: 'Y9:Z10', values: [[1, 2], [3, '#VALUE!']], json: [[1, 2], [3, card]] };
+    assert.deepEqual(freezePlan([grid], EMPTY_RECORD, 1000).writes[0].entities!.map((e) => e.address), ['Z10']);
     // No ExcelApi 1.16: a #VALUE! may be a card, so its cell stays a formula, out of the record; the others convert.
     const without = freezePlan([coin, { ...coins, json: null }, cells[0]], EMPTY_RECORD, 1000);
     assert.deepEqual(without.writes.map((w) => w.address), ['B2']);

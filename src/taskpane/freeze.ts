@@ -6,6 +6,7 @@
  * record out.
  */
 import { parseCellAddress } from '../formulas/provenance';
+import { a1 } from '../office/workbook-cells';
 
 /** A CRYPTO formula's cell as the workbook has it now. */
 export interface FormulaCellNow {
@@ -130,10 +131,7 @@ const VALUE_ERROR = '#VALUE!';
 /** "B2" and an offset → the cell that many rows and columns from it. */
 function offsetCell(address: string, row: number, col: number): string {
   const at = parseCellAddress(`x!${address}`)!;
-  let n = at.left + col;
-  let letters = '';
-  for (; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
-  return `${letters}${at.top + row}`;
+  return a1(at.top - 1 + row, at.left - 1 + col);
 }
 
 /**
