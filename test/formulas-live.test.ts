@@ -12,7 +12,9 @@ import { frozenSession } from './support/frozen-session';
 import { calculate } from '../src/cli/calculate';
 import type { FormattedCell, FormulaError } from '../src/formulas/cells';
 import { STALE_FORMAT } from '../src/formulas/provenance';
-import { PriceStream, liveCell, type LiveArgs, type PriceStreamOptions } from '../src/formulas/live';
+import type { LiveArgs } from '../src/formulas/live';
+import { liveCell } from '../src/formulas/live-cell';
+import { PriceStream, type PriceStreamOptions } from '../src/formulas/price-stream';
 import { TEST_DIALECT } from './support/dialect';
 
 const HOUR = 3_600_000;

@@ -15,7 +15,7 @@
  */
 import type { FormulaError } from '../formulas/cells';
 import { toFormulaError } from '../formulas/failure';
-import { liveCell, type LiveValue } from '../formulas/live';
+import { liveCell, type LiveValue } from '../formulas/live-cell';
 import { excelError, inPreview, toExcel } from '../office/custom-functions';
 import { getRuntime, onRuntimeChanged, type Runtime } from '../office/runtime';
 import { formattedNumbersSupported } from '../office/workbook-traits';

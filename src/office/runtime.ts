@@ -9,7 +9,7 @@
 import { MarketClient } from '../client';
 import { CATALOG } from '../formulas/catalog';
 import { CalculationHost } from '../formulas/host';
-import { PriceStream } from '../formulas/live';
+import { PriceStream } from '../formulas/price-stream';
 import { loadSettings, type AddinSettings } from './settings';
 import { RuntimeKvStore, StoredKeyStore } from './storage';
 import { recalculateWorkbook } from './workbook-cells';
