@@ -14,6 +14,8 @@ import { generateCustomFunctionsMetadata } from 'custom-functions-metadata/lib/g
 import { functionFiles } from '../src/cli/metadata';
 import type { Session } from '../src/cli/session';
 import { CATALOG } from '../src/formulas/catalog';
+import { calculate } from '../src/cli/calculate';
+import { loadExamples } from '../scripts/formula-table';
 import type { Provenance } from '../src/formulas/provenance';
 import { callText, logRows, LOG_HEADER } from '../src/taskpane/answer-log';
 import { candidateLabel, findCoin, searchCoins, sharedSymbolNote } from '../src/taskpane/coin-search';
@@ -22,7 +24,8 @@ import { bucketsBetween, estimateCredits } from '../src/taskpane/builder-cost';
 import { dryRun, planNote } from '../src/taskpane/builder-dry-run';
 import { buildCall, builderFunctions, builderGroups, fieldsOf, type FunctionsJson } from '../src/taskpane/formula-builder';
 import areas from '../src/help/areas.json';
-import { cryptoCalls, FOLLOWS_DEFAULT_CURRENCY, unmeasuredCredits, usesDefaultCurrency } from '../src/taskpane/formula-calls';
+import { cryptoCalls, defaultCurrencyChange, FOLLOWS_DEFAULT_CURRENCY, unmeasuredCredits } from '../src/taskpane/formula-calls';
+import { currencyOffer } from '../src/taskpane/currency-offer';
 import { liveArgs } from '../src/formulas/live';
 import { fingerprint, freezePlan, frozenKey, readRecord, restorePlan, withFingerprints, EMPTY_RECORD, type RangeNow } from '../src/taskpane/freeze';
 import { openRefreshDecision } from '../src/taskpane/open-refresh';
@@ -42,6 +45,8 @@ before(async () => {
 after(() => s?.close());
 
 const fn = (id: string) => meta.functions.find((f) => f.id === id)!;
+/** Where a formula takes a parameter, from functions.json (as the pane reads it). */
+const param = (id: string, name: string) => meta.functions.find((f) => f.id === id)?.parameters.findIndex((p) => p.name === name) ?? -1;
 const resolveIn = (coins: { id: number; slug: string; symbol: string | null; name: string }[]) => (input: string | number) => findCoin(coins, () => null, input);
 
 function run(id: string, args: unknown[], now = FROZEN_NOW) {
@@ -388,12 +393,72 @@ describe('formula text, snapshots, the log, errors', () => {
     assert.deepEqual(cryptoCalls('=CRYPTO.QUOTE({"a","b"},"price,rank",,0)'), [{ name: 'QUOTE', args: ['{"a","b"}', '"price,rank"', '', '0'] }]);
     assert.deepEqual(cryptoCalls('="CRYPTO.PRICE(x)"'), []);
     assert.deepEqual(cryptoCalls('=SUM(CRYPTO.OHLCV(B1,"30D",,,0,"close"))').map((c) => c.name), ['OHLCV']);
-    const index = (name: string) => fn(name).parameters.findIndex((p) => p.name === 'currency');
-    assert.equal(usesDefaultCurrency('=CRYPTO.PRICE("bitcoin")', index), true);
-    assert.equal(usesDefaultCurrency('=CRYPTO.PRICE("bitcoin",)', index), true);
-    assert.equal(usesDefaultCurrency('=CRYPTO.PRICE("bitcoin","USD")', index), false);
-    assert.equal(usesDefaultCurrency('=CRYPTO.RETURNS("bitcoin","monthly")', index), false, 'RETURNS is USD unless told');
-    assert.equal(usesDefaultCurrency('=CRYPTO.OHLCV("bitcoin","30D")', index), false, 'no currency argument');
+    const change = (formula: string, from: 'USD' | 'EUR' = 'USD', to: 'USD' | 'EUR' = 'EUR') => defaultCurrencyChange(formula, param, from, to);
+    assert.equal(change('=CRYPTO.PRICE("bitcoin")'), 'answer');
+    assert.equal(change('=CRYPTO.PRICE("bitcoin",)'), 'answer');
+    assert.equal(change('=CRYPTO.PRICE("bitcoin","USD")'), null);
+    assert.equal(change('=CRYPTO.RETURNS("bitcoin","monthly",0)'), null, 'RETURNS is USD unless told, and its headers are off');
+    assert.equal(change('=CRYPTO.OHLCV("bitcoin","30D",,,0)'), null, 'no currency argument, no header row');
+  });
+
+  test('after a new default currency, a USD history shows its money headers otherwise ("Close (USD)"): those cells are offered too, while their headers show (review: left out last session)', () => {
+    const change = (formula: string, from: 'USD' | 'EUR' = 'USD', to: 'USD' | 'EUR' = 'EUR') => defaultCurrencyChange(formula, param, from, to);
+    // Headers shown by default, by 1, 2, TRUE, "yes", or a cell that may hold 1.
+    for (const f of ['=CRYPTO.OHLCV("bitcoin","30D")', '=CRYPTO.OHLCV("bitcoin","30D",,,2)', '=CRYPTO.RETURNS("bitcoin","monthly")', '=CRYPTO.RETURNS("bitcoin","monthly",TRUE,"2024")',
+      '=CRYPTO.SPARKLINE("bitcoin",1,"2D")', '=CRYPTO.SPARKLINE("bitcoin","yes")', '=CRYPTO.TVL("solana","3D")', '=CRYPTO.TVL("solana",,,B1)', '=INDEX(CRYPTO.OHLCV(A1,"7D"),1,5)']) {
+      assert.equal(change(f), 'header', f);
+      assert.equal(change(f, 'EUR', 'USD'), 'header', `${f}, back to USD`);
+    }
+    // Off (0, FALSE, "no"), or a value headers refuses (the cell is #VALUE!, with no header).
+    for (const f of ['=CRYPTO.OHLCV("bitcoin","30D",,,0)', '=CRYPTO.OHLCV("bitcoin","30D",,,FALSE)', '=CRYPTO.RETURNS("bitcoin","monthly",0)',
+      '=CRYPTO.SPARKLINE("bitcoin","no")', '=CRYPTO.TVL("solana",,,0)', '=CRYPTO.RETURNS("bitcoin","monthly","2024")', '=CRYPTO.TVL("solana",,,"maybe")']) {
+      assert.equal(change(f), null, f);
+    }
+    assert.equal(change('=CRYPTO.OHLCV("bitcoin","30D")', 'EUR', 'EUR'), null, 'no change of currency, no change of header');
+    assert.equal(change('=CRYPTO.STATS("bitcoin","2024")'), null, 'STATS heads its VWAP by its own currency argument');
+    assert.equal(change('=CRYPTO.OHLCV("bitcoin","30D")*CRYPTO.PRICE("bitcoin")'), 'answer', 'the answer changes: more than the header');
+
+    // The offer: both kinds named, and what refreshing costs counts the histories too (a new client's cache holds nothing).
+    const cells = [
+      { sheet: 'Sheet1', address: 'A1', formula: '=CRYPTO.PRICE("solana")' },
+      { sheet: 'Sheet1', address: 'A2', formula: '=CRYPTO.PRICE("solana","USD")' },
+      { sheet: 'Sheet1', address: 'A3', formula: '=CRYPTO.OHLCV("bitcoin","30D")' },
+      { sheet: 'Sheet1', address: 'H1', formula: '=CRYPTO.OHLCV("bitcoin","30D",,,0)' },
+      { sheet: 'Sheet2', address: 'B1', formula: '=CRYPTO.TVL("solana")' },
+    ];
+    const offer = currencyOffer(cells, param, 'USD', 'EUR')!;
+    assert.deepEqual(offer.cells.map((c) => c.address), ['A1', 'A3', 'B1']);
+    assert.equal(offer.credits, unmeasuredCredits(['=CRYPTO.PRICE("solana")', '=CRYPTO.OHLCV("bitcoin","30D")', '=CRYPTO.TVL("solana")']));
+    assert.equal(offer.credits, 2 + 2, 'the map and a page for the price, a credit for each history');
+    assert.equal(
+      offer.text,
+      '1 CRYPTO cell uses the default currency and still shows USD: Sheet1!A1. ' +
+        '2 CRYPTO tables still have the headers of a USD workbook ("Close"; with EUR, "Close (USD)"), their USD numbers unchanged: Sheet1!A3, Sheet2!B1. ' +
+        'Refresh them to show EUR? That fetches them again: about 4 credits (estimated from their formulas).',
+    );
+    const back = currencyOffer(cells.slice(2), param, 'EUR', 'USD')!;
+    assert.equal(back.text, '2 CRYPTO tables still have the headers of a EUR workbook ("Close (USD)"; with USD, "Close"), their USD numbers unchanged: Sheet1!A3, Sheet2!B1. Refresh them? That fetches them again: about 2 credits (estimated from their formulas).');
+    assert.equal(currencyOffer([cells[1], cells[3]], param, 'USD', 'EUR'), null, 'nothing changes: no offer');
+  });
+
+  test('the formulas whose header row alone changes with the default currency are the table\'s "header" ones: every example, in a USD and a EUR workbook', async () => {
+    const eur = await frozenSession({ settings: { defaultCurrency: 'EUR' } });
+    try {
+      const headerOnly = new Set<string>();
+      for (const [id, list] of Object.entries(loadExamples())) {
+        for (const e of list) {
+          const [usd, inEur] = [await calculate(s.host, e.formula), await calculate(eur.host, e.formula)];
+          assert.ok('value' in usd && 'value' in inEur, `${e.formula} calculates`);
+          const [a, b] = [usd.value, inEur.value];
+          const same = (x: unknown, y: unknown) => JSON.stringify(x) === JSON.stringify(y);
+          if (a.length > 1 && a.length === b.length && !same(a[0], b[0]) && same(a.slice(1), b.slice(1))) headerOnly.add(id);
+        }
+      }
+      const header = Object.keys(FOLLOWS_DEFAULT_CURRENCY).filter((id) => FOLLOWS_DEFAULT_CURRENCY[id] === 'header');
+      assert.deepEqual([...headerOnly].sort(), header.sort());
+    } finally {
+      await eur.close();
+    }
   });
 
   test('the formulas that follow the default currency are the ones whose requests change with it (review-features #7: COIN was left out)', async () => {
@@ -417,7 +482,7 @@ describe('formula text, snapshots, the log, errors', () => {
       if ((await asks(id, 'USD')) !== (await asks(id, 'EUR'))) follows.push(id);
     }
     if (liveArgs('bitcoin', null, null, 'EUR').currency === 'EUR') follows.push('LIVEPRICE');
-    assert.deepEqual(follows.sort(), [...FOLLOWS_DEFAULT_CURRENCY].sort());
+    assert.deepEqual(follows.sort(), Object.keys(FOLLOWS_DEFAULT_CURRENCY).filter((id) => FOLLOWS_DEFAULT_CURRENCY[id] === 'answer').sort());
   });
 
   test('snapshot cells: ranges expanded, a cell without a sheet on the active one, too many refused; the row dated by its serial', () => {

@@ -502,21 +502,38 @@ describe('the pane acts on the grid', () => {
     await until('the key error gone', async () => !((await p.locator('#errors .code').allTextContents()).includes('No API key')));
   });
 
-  test('a new default currency: the pane names the cells that follow it and refreshes them when asked', async () => {
+  test('a new default currency: the pane names the cells that follow it, and the USD histories whose headers now read otherwise, with the credits, and refreshes them when asked', async () => {
     const page = await openPreview();
     await enter(page, 'A1', '=CRYPTO.PRICE("solana")');
     await enter(page, 'A2', '=CRYPTO.PRICE("solana","USD")');
+    await enter(page, 'A4', '=CRYPTO.OHLCV("bitcoin","2026-01-01","2026-01-02")');
+    await enter(page, 'H1', '=CRYPTO.OHLCV("bitcoin","2026-01-01","2026-01-02",,0)');
     await idle(page);
     const usd = await value(page, 'A1');
+    assert.equal(await value(page, 'E4'), 'Close');
+    const candles = await value(page, 'E5');
     const p = pane(page);
     await p.getByRole('combobox', { name: 'Default currency', exact: true }).selectOption('EUR');
     await p.getByRole('button', { name: 'Apply settings', exact: true }).click();
     const note = p.locator('#currency-change-text');
-    await until('the notice', async () => /^1 CRYPTO cell uses the default currency and still shows USD: Sheet1!A1\. Refresh it to show EUR\?$/.test((await note.textContent()) ?? ''));
+    await until('the notice', async () => /^1 CRYPTO cell uses the default currency/.test((await note.textContent()) ?? ''));
+    assert.equal(
+      await note.textContent(),
+      '1 CRYPTO cell uses the default currency and still shows USD: Sheet1!A1. ' +
+        '1 CRYPTO table still has the headers of a USD workbook ("Close"; with EUR, "Close (USD)"), its USD numbers unchanged: Sheet1!A4. ' +
+        'Refresh them to show EUR? That fetches them again: about 3 credits (estimated from their formulas).',
+      'H1 shows no header: not named (was: A1 alone, A4 left saying "Close" in a EUR workbook)',
+    );
     assert.equal(await value(page, 'A1'), usd, 'nothing changed before the user says so');
+    const meter = () => page.evaluate(() => (document.getElementById('pane') as HTMLIFrameElement).contentWindow!.__cryptoAddin!.runtime.client.meter.snapshot().byEndpoint);
+    assert.equal((await meter()).candles, undefined, 'the new settings\' client has fetched no candles');
     await p.getByRole('button', { name: 'Refresh these cells', exact: true }).click();
     await until('EUR', async () => typeof (await value(page, 'A1')) === 'number' && (await value(page, 'A1')) !== usd);
+    await until('the header', async () => (await value(page, 'E4')) === 'Close (USD)');
+    assert.equal(await value(page, 'E5'), candles, 'the same USD numbers');
     assert.equal(await value(page, 'A2'), usd, 'the cell that names USD stays');
+    await idle(page);
+    assert.ok(((await meter()).candles?.credits ?? 0) >= 1, 'the history was fetched again: its credit is in the estimate, not free');
   });
 });
 

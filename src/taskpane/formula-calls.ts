@@ -1,8 +1,12 @@
 /**
  * The CRYPTO calls in a formula's text, with their arguments as typed
  * (top-level commas split them; quotes, parentheses and array braces are
- * respected), and which cells follow the default currency. Pure.
+ * respected), which cells follow the default currency, and a refresh's credits
+ * estimated from them. Pure.
  */
+import type { ConvertCurrency } from '../api/endpoints';
+import { headersArg, type Arg } from '../formulas/args';
+import { usdHeader } from '../formulas/history';
 import { parseCellAddress } from '../formulas/provenance';
 
 export interface CryptoCall {
@@ -52,20 +56,75 @@ export function cryptoCalls(formula: string): CryptoCall[] {
 }
 
 /**
- * Formulas whose omitted currency is the default currency setting (in
- * src/formulas: currencyArg(currency, ctx.settings.defaultCurrency)); the
- * others answer in USD unless told. test/formula-builder.test.ts holds this
- * list to the formulas whose requests change with the setting.
+ * How each formula's cells change with the default currency setting: the one
+ * table the pane reads after the setting changes (settings-section.ts).
+ * - 'answer': an omitted currency is the default one (in src/formulas:
+ *   currencyArg(currency, ctx.settings.defaultCurrency)), so its numbers
+ *   change; the others answer in USD unless told.
+ * - 'header': its numbers are USD whatever the setting, but its money columns
+ *   are headed "Close (USD)" in a workbook whose default is not USD and
+ *   "Close" in one whose default is (history.ts usdHeader): only its header
+ *   row changes, and only when shown.
+ * test/formula-builder.test.ts holds 'answer' to the formulas whose requests
+ * change with the setting and 'header' to those whose examples' header row
+ * alone changes.
  */
-export const FOLLOWS_DEFAULT_CURRENCY = new Set(['PRICE', 'DATA', 'QUOTE', 'MARKETS', 'PROFILE', 'HISTORICAL', 'LIVEPRICE', 'COIN']);
+export const FOLLOWS_DEFAULT_CURRENCY: Readonly<Record<string, 'answer' | 'header'>> = {
+  PRICE: 'answer', DATA: 'answer', QUOTE: 'answer', MARKETS: 'answer', PROFILE: 'answer', HISTORICAL: 'answer', LIVEPRICE: 'answer', COIN: 'answer',
+  OHLCV: 'header', RETURNS: 'header', SPARKLINE: 'header', TVL: 'header',
+};
 
-/** Whether a formula has a call that takes the default currency (its currency argument omitted). */
-export function usesDefaultCurrency(formula: string, currencyIndex: (name: string) => number): boolean {
-  return cryptoCalls(formula).some((c) => {
-    if (!FOLLOWS_DEFAULT_CURRENCY.has(c.name)) return false;
-    const i = currencyIndex(c.name);
+/** Where a formula takes the parameter of that name (functions.json); -1 where it takes none. */
+export type ParamIndex = (formula: string, param: 'currency' | 'headers') => number;
+
+/** An argument typed as a constant (blank, TRUE/FALSE, a number, "text") as a formula receives it; null for a reference or an expression. */
+function constantArg(text: string): { value: unknown } | null {
+  const t = text.trim();
+  if (t === '') return { value: null };
+  if (/^(TRUE|FALSE)$/i.test(t)) return { value: t.toUpperCase() === 'TRUE' };
+  if (/^[+-]?(\d+\.?\d*|\.\d+)(E[+-]?\d+)?$/i.test(t)) return { value: Number(t) };
+  const quoted = /^"((?:[^"]|"")*)"$/.exec(t);
+  return quoted ? { value: quoted[1].replace(/""/g, '"') } : null;
+}
+
+/**
+ * Whether a call shows its header row: read by the formulas' own headersArg
+ * (default shown). A reference or expression may show it; a value headersArg
+ * refuses is a #VALUE! cell, with no header to change.
+ */
+function showsHeaders(args: readonly string[], index: number): boolean {
+  if (index < 0 || args[index] === undefined) return true;
+  const given = constantArg(args[index]);
+  if (given === null) return true;
+  try {
+    return headersArg(given.value as Arg);
+  } catch {
+    return false;
+  }
+}
+
+const inWorkbookOf = (defaultCurrency: ConvertCurrency) => ({ defaultCurrency, dateSystem: '1900' as const });
+
+/**
+ * What a change of the default currency from `from` to `to` changes in a cell:
+ * 'answer' when one of its calls takes the default currency (its currency
+ * argument omitted), else 'header' when one of its calls shows money headers
+ * that read otherwise under `to` (USD to EUR, not EUR to EUR), else null.
+ * An OHLCV whose fields name no money column counts too (a refresh that
+ * changes nothing): which fields are money is history.ts's OHLCV_USD_FIELDS,
+ * not exported.
+ */
+export function defaultCurrencyChange(formula: string, param: ParamIndex, from: ConvertCurrency, to: ConvertCurrency): 'answer' | 'header' | null {
+  const calls = cryptoCalls(formula);
+  const answer = calls.some((c) => {
+    if (FOLLOWS_DEFAULT_CURRENCY[c.name] !== 'answer') return false;
+    const i = param(c.name, 'currency');
     return i >= 0 && (c.args[i] === undefined || c.args[i] === '');
   });
+  if (answer) return 'answer';
+  const relabelled = usdHeader('', inWorkbookOf(from)) !== usdHeader('', inWorkbookOf(to));
+  const header = relabelled && calls.some((c) => FOLLOWS_DEFAULT_CURRENCY[c.name] === 'header' && showsHeaders(c.args, param(c.name, 'headers')));
+  return header ? 'header' : null;
 }
 
 /** Formulas whose cells share the currency map and the markets pages: one page answers 250 coins' quotes. */

@@ -3,11 +3,12 @@
  * this computer and rebuilds the runtime (applySettings), which re-attaches
  * every section.
  */
+import type { ConvertCurrency } from '../api/endpoints';
 import { applySettings, type Runtime } from '../office/runtime';
 import { DEFAULT_API_BASE_URL, DEMO_BUILD, OFFICIAL_API_BASE_URL, SETTINGS_RULES, saveSettings } from '../office/settings';
 import { cryptoCells, writeFormulas, type CryptoCell } from '../office/workbook-cells';
 import { busy, el, isBusy, show } from './dom';
-import { usesDefaultCurrency } from './formula-calls';
+import { currencyOffer } from './currency-offer';
 import { hostOf } from './format';
 import { functionsMeta } from './functions-meta';
 import { policyAllowsConnect } from './content-policy';
@@ -31,9 +32,6 @@ function applyRules(): void {
   fresh.max = String(max);
   el('set-fresh-hint').textContent = `Prices younger than this are reused without spending credits (${min} to ${max}).`;
 }
-
-/** How many cells the currency notice names before "and N more". */
-const NAMED_CELLS = 8;
 
 /** Each form value's input. */
 const FIELDS: Record<keyof SettingsFormValues, string> = {
@@ -143,22 +141,19 @@ export class SettingsSection {
     }
   }
 
-  /** Which cells take the default currency (their currency omitted) and so still show the old one; the offer to refresh them. */
-  async #currencyChanged(from: string, to: string): Promise<void> {
+  /** Which cells still show the old default currency (their answer, or only their money headers); the offer to refresh them. */
+  async #currencyChanged(from: ConvertCurrency, to: ConvertCurrency): Promise<void> {
     if (!(await this.#inExcel)) return;
     try {
       const meta = await functionsMeta();
-      const index = (name: string) => meta.functions.find((f) => f.id === name)?.parameters.findIndex((p) => p.name === 'currency') ?? -1;
-      const cells = (await cryptoCells('workbook')).filter((c) => usesDefaultCurrency(c.formula, index));
-      this.#pending = cells;
-      if (cells.length === 0) {
+      const param = (name: string, param: string) => meta.functions.find((f) => f.id === name)?.parameters.findIndex((p) => p.name === param) ?? -1;
+      const offer = currencyOffer(await cryptoCells('workbook'), param, from, to);
+      this.#pending = offer?.cells ?? [];
+      if (!offer) {
         el('currency-change').hidden = true;
         return;
       }
-      const names = cells.slice(0, NAMED_CELLS).map((c) => `${c.sheet}!${c.address}`).join(', ');
-      const more = cells.length > NAMED_CELLS ? ` and ${cells.length - NAMED_CELLS} more` : '';
-      el('currency-change-text').textContent =
-        `${cells.length} CRYPTO ${cells.length === 1 ? 'cell uses' : 'cells use'} the default currency and still ${cells.length === 1 ? 'shows' : 'show'} ${from}: ${names}${more}. Refresh ${cells.length === 1 ? 'it' : 'them'} to show ${to}?`;
+      el('currency-change-text').textContent = offer.text;
       el('currency-change').hidden = false;
     } catch {
       el('currency-change').hidden = true;
