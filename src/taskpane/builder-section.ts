@@ -1,5 +1,5 @@
 /**
- * Insert formula: a coin from the search (the client's currency map, ranked),
+ * Insert formula: a coin from the search (coin-picker.ts: the client's currency map, ranked),
  * a formula, its arguments as fields (formula-builder.ts: from functions.json,
  * checked by the formula's own argument readers), the formula text, its cost
  * by the endpoint table, a preview of its result on request, and Insert into
@@ -10,14 +10,13 @@
  * just opened, or a formula just chosen, shows what is required as a hint
  * (aria-required, "(optional)" on the others), not as an error.
  */
-import { hasCode } from '../client/api-error';
 import { CATALOG } from '../formulas/catalog';
 import helpIndex from '../help/areas.json';
 import { toFormulaError } from '../formulas/failure';
-import { loadCoinDirectory, type CoinDirectory } from '../office/coin-directory';
 import type { Runtime } from '../office/runtime';
 import { insertFormula } from '../office/workbook-cells';
-import { candidateLabel, findCoin, searchCoins, sharedSymbolNote, type Candidate } from './coin-search';
+import { findCoin } from './coin-search';
+import { CoinPicker } from './coin-picker';
 import { busy, el, isBusy, show } from './dom';
 import { estimateCredits } from './builder-cost';
 import { dryRun, planNote, type DryRun } from './builder-dry-run';
@@ -30,7 +29,6 @@ import { costText, fieldElement, renderResult } from './builder-view';
 import { functionsMeta } from './functions-meta';
 
 const CHECK_DELAY_MS = 150;
-const SEARCH_DELAY_MS = 80;
 
 export interface BuilderCheck {
   built: BuiltCall;
@@ -41,40 +39,28 @@ export interface BuilderCheck {
 export class BuilderSection {
   #rt!: Runtime;
   #meta: FunctionsJson | null = null;
-  #directory: Promise<CoinDirectory> | null = null;
-  #coins: CoinDirectory | null = null;
-  #coin: Candidate | null = null;
-  #candidates: Candidate[] = [];
-  #active = -1;
+  readonly #picker: CoinPicker;
   #fn: FunctionMeta | null = null;
   #fields: Field[] = [];
   #seq = 0;
   #timer: ReturnType<typeof setTimeout> | null = null;
-  #searchTimer: ReturnType<typeof setTimeout> | null = null;
   #check: Promise<BuilderCheck | null> = Promise.resolve(null);
   /** The last check's outcome, shown again when a field is touched. */
   #last: BuilderCheck | null = null;
   /** Fields the user has edited or left ('coin' for the coin search); all of them once Insert or Preview was pressed. */
   #touched = new Set<string>();
   #submitted = false;
-  /** Why the coin search could not run (no key, the list unreadable): shown in place of the coin's error. */
-  #searchError = '';
   readonly #inExcel: Promise<boolean>;
 
   constructor(inExcel: Promise<boolean>) {
     this.#inExcel = inExcel;
-    const input = el<HTMLInputElement>('coin-input');
-    input.addEventListener('input', () => this.#onType());
-    input.addEventListener('keydown', (e) => this.#onKey(e));
-    input.addEventListener('blur', () => {
-      this.#touch('coin');
-      setTimeout(() => this.#close(), 150);
-    });
-    el('coin-list').addEventListener('mousedown', (e) => {
-      const li = (e.target as HTMLElement).closest('li');
-      if (!li?.dataset.index) return;
-      e.preventDefault();
-      this.#pick(Number(li.dataset.index));
+    this.#picker = new CoinPicker({
+      typed: () => {
+        this.#touched.add('coin');
+        this.#scheduleCheck();
+      },
+      left: () => this.#touch('coin'),
+      picked: () => this.#scheduleCheck(),
     });
     el<HTMLSelectElement>('formula-select').addEventListener('change', () => this.#chooseFormula());
     const fields = el('builder-fields');
@@ -92,6 +78,7 @@ export class BuilderSection {
 
   attach(rt: Runtime): void {
     this.#rt = rt;
+    this.#picker.attach(rt);
     if (!this.#meta) void this.#loadMeta();
     else this.#scheduleCheck();
   }
@@ -121,111 +108,6 @@ export class BuilderSection {
     );
     select.value = 'PRICE';
     this.#chooseFormula();
-  }
-
-  // ---------------------------------------------------------------- coin search
-
-  #directoryReady(): Promise<CoinDirectory> {
-    this.#directory ??= loadCoinDirectory(this.#rt).then(
-      (d) => (this.#coins = d),
-      (e: unknown) => {
-        this.#directory = null;
-        throw e;
-      },
-    );
-    return this.#directory;
-  }
-
-  #onType(): void {
-    this.#coin = null;
-    this.#touched.add('coin');
-    this.#searchError = '';
-    el('coin-error').textContent = '';
-    this.#scheduleCheck();
-    if (this.#searchTimer) clearTimeout(this.#searchTimer);
-    this.#searchTimer = setTimeout(() => void this.#search(), SEARCH_DELAY_MS);
-  }
-
-  async #search(): Promise<void> {
-    const text = el<HTMLInputElement>('coin-input').value;
-    const note = el('coin-note');
-    if (!this.#coins) note.textContent = 'Reading the coin list…';
-    let d: CoinDirectory;
-    try {
-      d = await this.#directoryReady();
-    } catch (e) {
-      note.textContent = '';
-      this.#searchError =
-        hasCode(e, 'NO_API_KEY', 'API_KEY_MISSING') ? 'Add your API key above to search coins.' : `The coin list could not be read: ${e instanceof Error ? e.message : String(e)}`;
-      el('coin-error').textContent = this.#searchError;
-      return;
-    }
-    if (el<HTMLInputElement>('coin-input').value !== text) return; // typed on meanwhile
-    this.#candidates = searchCoins(d.coins, d.rank, text);
-    this.#active = this.#candidates.length > 0 ? 0 : -1;
-    note.textContent = sharedSymbolNote(this.#candidates, text) ?? (text.trim() && this.#candidates.length === 0 ? 'No coin matches.' : '');
-    this.#renderList();
-  }
-
-  #renderList(): void {
-    const list = el('coin-list');
-    const input = el('coin-input');
-    list.replaceChildren(
-      ...this.#candidates.map((c, i) => {
-        const li = document.createElement('li');
-        li.id = `coin-option-${i}`;
-        li.setAttribute('role', 'option');
-        li.setAttribute('aria-selected', String(i === this.#active));
-        li.dataset.index = String(i);
-        li.setAttribute('aria-label', candidateLabel(c));
-        const name = document.createElement('span');
-        name.textContent = `${c.name}${c.symbol ? ` (${c.symbol})` : ''}`;
-        const sub = document.createElement('span');
-        sub.className = 'sub';
-        sub.textContent = `${c.slug} · ${c.rank === null ? 'unranked' : `rank ${c.rank}`}${c.sharedSymbol ? ' · symbol shared' : ''}`;
-        li.append(name, sub);
-        return li;
-      }),
-    );
-    const open = this.#candidates.length > 0;
-    list.hidden = !open;
-    input.setAttribute('aria-expanded', String(open));
-    if (open && this.#active >= 0) input.setAttribute('aria-activedescendant', `coin-option-${this.#active}`);
-    else input.removeAttribute('aria-activedescendant');
-  }
-
-  #close(): void {
-    el('coin-list').hidden = true;
-    el('coin-input').setAttribute('aria-expanded', 'false');
-    el('coin-input').removeAttribute('aria-activedescendant');
-  }
-
-  #onKey(e: KeyboardEvent): void {
-    const n = this.#candidates.length;
-    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
-      if (n === 0) return;
-      e.preventDefault();
-      this.#active = (this.#active + (e.key === 'ArrowDown' ? 1 : n - 1)) % n;
-      this.#renderList();
-    } else if (e.key === 'Enter') {
-      if (this.#active >= 0 && !el('coin-list').hidden) {
-        e.preventDefault();
-        this.#pick(this.#active);
-      }
-    } else if (e.key === 'Escape') {
-      this.#close();
-    }
-  }
-
-  #pick(i: number): void {
-    const c = this.#candidates[i];
-    if (!c) return;
-    this.#coin = c;
-    el<HTMLInputElement>('coin-input').value = `${c.name}${c.symbol ? ` (${c.symbol})` : ''}`;
-    el('coin-note').textContent = `${candidateLabel(c)}. The formula names it "${c.slug}".`;
-    el('coin-error').textContent = '';
-    this.#close();
-    this.#scheduleCheck();
   }
 
   // ---------------------------------------------------------------- formula and fields
@@ -285,12 +167,12 @@ export class BuilderSection {
     const fn = this.#fn;
     if (!fn || !this.#rt) return null;
     const seq = ++this.#seq;
-    const built = buildCall(fn, this.#fields, this.#values(), this.#coin);
+    const built = buildCall(fn, this.#fields, this.#values(), this.#picker.picked);
     el('builder-text').textContent = built.text;
     let run: DryRun | null = null;
     if (Object.keys(built.errors).length === 0) {
-      const coins = this.#coins;
-      const picked = this.#coin;
+      const coins = this.#picker.directory;
+      const picked = this.#picker.picked;
       run = await dryRun(fn.id, CATALOG[fn.id], built.args, fn.parameters.map((p) => p.name), {
         settings: this.#rt.host.settings,
         now: () => Date.now(),
@@ -341,10 +223,10 @@ export class BuilderSection {
       mark(document.getElementById(`bf-${f.name}`), msg);
     }
     const input = el<HTMLInputElement>('coin-input');
-    const searching = !this.#coin && input.value.trim() !== '' && document.activeElement === input && !this.#submitted;
+    const searching = !this.#picker.picked && input.value.trim() !== '' && document.activeElement === input && !this.#submitted;
     const coinError =
       error && (error.field === 'coin' || error.field === 'coins') && !searching && (this.#shows('coin') || this.#shows('coins')) ? error.message : '';
-    el('coin-error').textContent = this.#searchError || coinError;
+    el('coin-error').textContent = this.#picker.searchError || coinError;
     mark(input, coinError);
     el('builder-error').textContent = error && !error.field ? `${error.code} ${error.message}` : '';
   }
