@@ -4,7 +4,7 @@
  * respected), which cells follow the default currency, and a refresh's credits
  * estimated from them. Pure.
  */
-import type { ConvertCurrency } from '../api/endpoints';
+import { ENDPOINTS, creditCost, type ConvertCurrency } from '../api/endpoints';
 import { headersArg, type Arg } from '../formulas/args';
 import { usdHeader } from '../formulas/history';
 import { parseCellAddress } from '../formulas/provenance';
@@ -127,9 +127,8 @@ export function defaultCurrencyChange(formula: string, param: ParamIndex, from: 
   return header ? 'header' : null;
 }
 
-/** Formulas whose cells share the currency map and the markets pages: one page answers 250 coins' quotes. */
+/** Formulas whose cells share the currency map and the markets pages: one page answers a page size of coins' quotes (250). */
 const SHARES_PAGES = new Set(['PRICE', 'DATA', 'QUOTE', 'COIN', 'LIVEPRICE']);
-const COINS_A_PAGE = 250;
 
 /**
  * A refresh's credits before one was measured, from the formulas' text: the
@@ -151,7 +150,9 @@ export function unmeasuredCredits(formulas: readonly string[]): number {
       else other += many; // STATS or CORREL of a range: its coins' candles, one request each (review-r2 #9)
     }
   }
-  return (shared > 0 ? 1 + Math.ceil(shared / COINS_A_PAGE) : 0) + other;
+  if (shared === 0) return other;
+  const pages = Math.ceil(shared / ENDPOINTS.markets.pageSize);
+  return creditCost('currencyMap', {}) + pages * creditCost('markets', {}) + other;
 }
 
 /** How many values an argument's text holds: the cells of a range (A2:A60), the items of an array constant, else one. */
