@@ -112,6 +112,13 @@ test("a bare status is classified by the table's byStatus marks; unknown and pro
   assert.equal(codeForStatus(503), 'INTERNAL_ERROR');
   assert.equal(codeForStatus(403), null, 'a 403 may be any of three codes');
   assert.equal(codeForStatus(400), null);
+  assert.equal(codeForStatus(502), 'INTERNAL_ERROR', 'any other 5xx is the outage row of 500');
+  // A new code marked for its own status is what that bare status means, a 5xx included: the status's
+  // row comes before "any 5xx is 500" (review-arch F1: a MAINTENANCE 503 row was read as INTERNAL_ERROR).
+  const withMaintenance = { ...API_ERROR_CODES, MAINTENANCE: { status: 503, message: 'Service under maintenance', byStatus: true } };
+  assert.equal(codeForStatus(503, withMaintenance), 'MAINTENANCE');
+  assert.equal(codeForStatus(502, withMaintenance), 'INTERNAL_ERROR');
+  assert.equal(codeForStatus(500, withMaintenance), 'INTERNAL_ERROR');
   for (const name of ['constructor', '__proto__', 'toString']) {
     assert.equal(errorRule(name, 500), ERROR_RULES.INTERNAL_ERROR, `${name} on a 500 is an outage`);
     assert.equal(errorRule(name, 418).retry, false);

@@ -190,17 +190,25 @@ export function isErrorCode(code: unknown): code is ErrorCode {
 
 /**
  * The API code a bare HTTP status means (no error body, or a code we do not
- * know): the one marked `byStatus` for it in the endpoint table's
- * API_ERROR_CODES, every 5xx as 500; null when the status alone says nothing
- * more (a 403 may be any of three codes).
+ * know): the one marked `byStatus` for that status in the endpoint table's
+ * API_ERROR_CODES, else, for any other 5xx, the one marked for 500 (the
+ * service failed: an outage); null when the status alone says nothing more (a
+ * 403 may be any of three codes). `codes` is the table (a test passes one with
+ * a row of its own).
  */
-export function codeForStatus(status: number | null | undefined): ApiErrorCode | null {
+export function codeForStatus(status: number | null | undefined): ApiErrorCode | null;
+export function codeForStatus<C extends string>(status: number | null | undefined, codes: Readonly<Record<C, StatusRow>>): C | null;
+export function codeForStatus(status: number | null | undefined, codes: Readonly<Record<string, StatusRow>> = API_ERROR_CODES): string | null {
   if (status === null || status === undefined) return null;
-  const s = status >= 500 ? 500 : status;
-  for (const [code, c] of Object.entries(API_ERROR_CODES) as [ApiErrorCode, (typeof API_ERROR_CODES)[ApiErrorCode]][]) {
-    if ('byStatus' in c && c.byStatus && c.status === s) return code;
-  }
-  return null;
+  const marked = (s: number) => Object.entries(codes).find(([, c]) => c.byStatus === true && c.status === s)?.[0] ?? null;
+  // The status's own row first; any other 5xx is the outage row of 500.
+  return marked(status) ?? (status >= 500 ? marked(500) : null);
+}
+
+/** What codeForStatus reads of a row of API_ERROR_CODES. */
+interface StatusRow {
+  status: number;
+  byStatus?: boolean;
 }
 
 /** A code nobody knows, on a status that says nothing more: the service answered; show its words. */
