@@ -18,6 +18,7 @@ import {
   isGrid,
   isOmitted,
   isRef,
+  numberFromText,
   plain,
   xlError,
   type ErrorValue,
@@ -71,7 +72,7 @@ function count(args: Result[], ctx: Context): number {
     if (isRef(a) || isGrid(v)) {
       for (const c of cells(asGrid(v))) if (typeof c === 'number' || isFormattedNumber(c)) n++;
     } else if (typeof v === 'number' || typeof v === 'boolean' || isFormattedNumber(v)) n++;
-    else if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) n++;
+    else if (typeof v === 'string' && numberFromText(v, ctx.dateSystem) !== null) n++; // "a text representation of numbers" (COUNT page): the engine's one rule
   }
   return n;
 }

@@ -8,7 +8,7 @@
 import { def, lifted, numberArg, type Context, type FunctionTable } from './function-def';
 import { DAY_MS } from '../api/utc-day';
 import { firstYear, serial1900, workbookSerial, type DateSystem } from './date-system';
-import { finite, msOf, numberFromText, serialOf, toNumber, xlError, type ErrorValue, type Result, type Value } from './values';
+import { finite, msOf, serialOf, toNumber, xlError, type ErrorValue, type Result, type Value } from './values';
 
 const dateOf = (serial: number) => new Date(msOf(serial));
 
@@ -85,12 +85,6 @@ export const DATES: FunctionTable = {
   EDATE: dated(2, 2, ([s, m], system) => dayOut(addMonths(s, m, false), system)),
   EOMONTH: dated(2, 2, ([s, m], system) => dayOut(addMonths(s, m, true), system)),
   DAYS: dated(2, 2, ([end, start]) => Math.floor(end) - Math.floor(start), 2),
-  DATEVALUE: def(1, 1, (args, ctx) =>
-    lifted([ctx.value(args[0])], ([v]) => {
-      const n = typeof v === 'string' ? numberFromText(v, ctx.dateSystem) : null;
-      return n === null ? xlError('#VALUE!', `DATEVALUE reads text such as "2024-03-15"; got ${JSON.stringify(v)}`) : Math.floor(n);
-    }),
-  ),
 };
 
 export { numberArg };

@@ -43,7 +43,20 @@ function fromJs(r: unknown): Value | Grid {
 const SCALAR = new Set(
   `ABS ACOS ACOSH ASIN ASINH ATAN ATAN2 ATANH CEILING CEILING.MATH CHAR CLEAN CODE COS COSH DEGREES DOLLAR EVEN EXACT EXP FACT
   FIND FIXED FLOOR FLOOR.MATH INT ISEVEN ISODD LEFT LEN LN LOG LOG10 LOWER MID MOD MROUND ODD POWER PROPER QUOTIENT RADIANS
-  REPLACE REPT RIGHT ROUND ROUNDDOWN ROUNDUP SEARCH SIGN SIN SINH SQRT SUBSTITUTE TAN TANH TRIM TRUNC UPPER VALUE NUMBERVALUE
+  REPLACE REPT RIGHT ROUND ROUNDDOWN ROUNDUP SEARCH SIGN SIN SINH SQRT SUBSTITUTE TAN TANH TRIM TRUNC UPPER NUMBERVALUE
+  PMT FV PV NPER RATE IPMT PPMT EFFECT NOMINAL`.split(/\s+/),
+);
+
+/**
+ * Those of them whose every argument is a number. Excel reads a text argument
+ * of theirs by its one rule (=SQRT("1,000"), =ROUND("$1.5",0), =ABS("-5%")),
+ * TRUE as 1 and a blank as 0, where formulajs reads only JavaScript's numbers;
+ * so their arguments are made numbers here first (values.ts toNumber). Text
+ * that is no number is #VALUE!, as in Excel.
+ */
+const NUMERIC_ARGUMENTS = new Set(
+  `ABS ACOS ACOSH ASIN ASINH ATAN ATAN2 ATANH CEILING CEILING.MATH CHAR COS COSH DEGREES EVEN EXP FACT FLOOR FLOOR.MATH INT
+  ISEVEN ISODD LN LOG LOG10 MOD MROUND ODD POWER QUOTIENT RADIANS ROUND ROUNDDOWN ROUNDUP SIGN SIN SINH SQRT TAN TANH TRUNC
   PMT FV PV NPER RATE IPMT PPMT EFFECT NOMINAL`.split(/\s+/),
 );
 
@@ -159,12 +172,19 @@ export function formulajsDef(name: string): FunctionDef | undefined {
   if (!found) return undefined;
   const f = DATE_PARAMETERS[name]?.asDateObjects ? withDateObjects(found, DATE_PARAMETERS[name].dates) : found;
   const scalar = SCALAR.has(name);
+  const numeric = NUMERIC_ARGUMENTS.has(name);
   return def(undefined, undefined, inDateSystem(name, (args: Result[], ctx: Context) => {
     const values = args.map((a) => (isOmitted(a) ? undefined : ctx.value(a)));
     if (scalar) {
-      return lifted(values.map((v) => v ?? null), (xs) => {
-        const err = xs.find((x) => isErrorValue(plain(x)));
+      return lifted(values.map((v) => v ?? null), (cellValues) => {
+        const err = cellValues.find((x) => isErrorValue(plain(x)));
         if (err !== undefined) return err;
+        const xs = numeric ? cellValues.map((x, i) => (values[i] === undefined ? x : toNumber(x, ctx.dateSystem))) : cellValues;
+        const bad = xs.findIndex((x) => isErrorValue(x));
+        if (bad >= 0) {
+          const text = plain(cellValues[bad]);
+          return typeof text === 'string' ? xlError('#VALUE!', `${name}: ${JSON.stringify(text)} is not a number`) : xs[bad];
+        }
         const r = call(f, xs.map((x, i) => (values[i] === undefined ? undefined : toJs(x))));
         return isGrid(r) ? r[0][0] : r;
       });

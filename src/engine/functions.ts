@@ -1,6 +1,6 @@
 /**
  * The worksheet functions the engine knows, by name: its own tables first
- * (aggregates, lookups, logic, dates, Treasury bills), then @formulajs/formulajs for the rest.
+ * (aggregates, lookups, logic, dates, text to numbers, Treasury bills), then @formulajs/formulajs for the rest.
  * A name in neither is #NAME? (the evaluator says which).
  */
 import { AGGREGATES } from './aggregates';
@@ -9,11 +9,12 @@ import { formulajsDef } from './formulajs-functions';
 import type { FunctionDef, FunctionTable } from './function-def';
 import { LOGICAL } from './logical';
 import { LOOKUP } from './lookup';
+import { TEXT_CONVERSIONS } from './text-conversions';
 import { TREASURY_BILLS } from './treasury-bills';
 
 export type { Context, FunctionDef } from './function-def';
 
-const OWN: FunctionTable = { ...AGGREGATES, ...LOOKUP, ...LOGICAL, ...DATES, ...TREASURY_BILLS };
+const OWN: FunctionTable = { ...AGGREGATES, ...LOOKUP, ...LOGICAL, ...DATES, ...TEXT_CONVERSIONS, ...TREASURY_BILLS };
 const resolved = new Map<string, FunctionDef | null>();
 
 /**

@@ -6,9 +6,11 @@
  * for operators; each rule names its source.
  */
 import { isEntityValue, isErrorValue, isFormattedNumber, type EntityValue, type ErrorValue, type FormattedNumberValue } from '../preview/runtime/values';
-import { workbookSerial, type DateSystem } from './date-system';
+import type { DateSystem } from './date-system';
+import { numberFromText } from './text-numbers';
 
 export { isEntityValue, isErrorValue, isFormattedNumber, type EntityValue, type ErrorValue, type FormattedNumberValue };
+export { numberFromText };
 
 export type Scalar = number | string | boolean | null;
 /** An entity (a data type) is a value of its own: its fields are read with `A1.Price`; operators see #VALUE!. */
@@ -76,34 +78,7 @@ import { DAY_MS } from '../api/utc-day';
 export const serialOf = (ms: number) => (ms - EPOCH_MS) / DAY_MS;
 export const msOf = (serial: number) => EPOCH_MS + Math.round(serial * DAY_MS);
 
-/**
- * Text Excel reads as a number when an operator needs one: "12", " 1.5e3 ", "5%", "$1,000", "2024-03-15"
- * (that day's serial in the workbook's date system; text before the system's first day is no number).
- */
-export function numberFromText(s: string, system: DateSystem): number | null {
-  const t = s.trim();
-  if (t === '') return null;
-  const n = Number(t);
-  if (Number.isFinite(n)) return n;
-  const m = /^([-+]?)\$?((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d*)?|\.\d+)(%?)$/.exec(t);
-  if (m) {
-    const v = Number(m[2].replace(/,/g, '')) * (m[1] === '-' ? -1 : 1);
-    return m[3] ? v / 100 : v;
-  }
-  const day = dateTextSerial(t);
-  return day === null ? null : workbookSerial(day, system);
-}
-
-/** Text that names a day ("2024-03-15") as its 1900-system serial; null for other text. */
-function dateTextSerial(t: string): number | null {
-  const d = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(t);
-  if (!d) return null;
-  const ms = Date.UTC(Number(d[1]), Number(d[2]) - 1, Number(d[3]));
-  const back = new Date(ms);
-  return back.getUTCMonth() === Number(d[2]) - 1 && back.getUTCDate() === Number(d[3]) ? serialOf(ms) : null;
-}
-
-/** A value as an operator's number: blank is 0, TRUE is 1, numeric text its number (numberFromText), other text #VALUE!. */
+/** A value as an operator's number: blank is 0, TRUE is 1, text Excel reads as a number its number (text-numbers.ts), other text #VALUE!. */
 export function toNumber(v: Value | Omitted, system: DateSystem): number | ErrorValue {
   if (v === null || v === OMITTED) return 0;
   if (typeof v === 'number') return v;
