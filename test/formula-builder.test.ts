@@ -27,7 +27,7 @@ import areas from '../src/help/areas.json';
 import { cryptoCalls, defaultCurrencyChange, FOLLOWS_DEFAULT_CURRENCY, unmeasuredCredits } from '../src/taskpane/formula-calls';
 import { currencyOffer } from '../src/taskpane/currency-offer';
 import { liveArgs } from '../src/formulas/live';
-import { fingerprint, freezePlan, frozenKey, readRecord, restorePlan, withFingerprints, EMPTY_RECORD, type RangeNow } from '../src/taskpane/freeze';
+import { fingerprint, freezePlan, frozenKey, readRecord, restorePlan, typedFingerprint, withFingerprints, EMPTY_RECORD, type RangeNow } from '../src/taskpane/freeze';
 import { openRefreshDecision } from '../src/taskpane/open-refresh';
 import { parseCellList, savedOnly, snapshotBlock, snapshotDone } from '../src/taskpane/snapshot';
 import { cellRefreshEstimate } from '../src/taskpane/view-model';
@@ -337,6 +337,76 @@ describe('convert to values and back', () => {
     const old = restorePlan(frozen, { kind: 'workbook', sheet: 'Sheet1' }, new Map([[frozenKey('Sheet1', 'B2'), held([[1]])], [frozenKey('Sheet1', 'D2'), held([[1, 2]], [[1, '=A1']])]]));
     assert.deepEqual(old.restores.map((r) => r.address), ['B2']);
     assert.equal(fingerprint([[1, 2]]) === fingerprint([[2, 1]]), false);
+  });
+
+  test('a frozen card replaced by another card is "changed": the fingerprint reads valuesAsJson where ExcelApi 1.16 is, as Range.values reads every card "#VALUE!"', () => {
+    const card = (text: string, price: number) => ({ type: 'Entity', text, properties: { Price: { type: 'Double', basicValue: price } }, basicType: 'Error', basicValue: '#VALUE!' });
+    const bitcoin = card('Bitcoin', 65000);
+    const coin = { sheet: 'Sheet1', address: 'A1', formula: '=CRYPTO.COIN("bitcoin")', spill: null, values: [['#VALUE!']], json: [[bitcoin]] };
+    const frozen = freezePlan([coin, cells[0]], EMPTY_RECORD, 1000).record;
+    const record = withFingerprints(frozen, new Map([
+      [frozenKey('Sheet1', 'A1'), { values: [['#VALUE!']], json: [[bitcoin]] }],
+      [frozenKey('Sheet1', 'B2'), { values: [[65000]], json: [[{ type: 'Double', basicType: 'Double', basicValue: 65000 }]] }],
+    ]));
+    const [a1, b2] = record.cells;
+    assert.ok(a1.typesFingerprint && a1.typesFingerprint !== a1.fingerprint, 'a card: both fingerprints');
+    assert.equal(b2.typesFingerprint, undefined, 'no data type: the plain one only, as before');
+    assert.equal(readRecord(JSON.parse(JSON.stringify(record))).cells[0].typesFingerprint, a1.typesFingerprint, 'kept in the document');
+    const restore = (json: unknown[][] | null) =>
+      restorePlan(record, { kind: 'workbook', sheet: 'Sheet1' }, new Map<string, RangeNow>([[frozenKey('Sheet1', 'A1'), { values: [['#VALUE!']], formulas: [['#VALUE!']], json }], [frozenKey('Sheet1', 'B2'), held([[65000]])]]));
+    // Another card typed over it since: Range.values reads "#VALUE!" for both. Was: restored over the newer card.
+    const replaced = restore([[card('Ethereum', 3000)]]);
+    assert.deepEqual(replaced.skipped.map((x) => [x.cell.address, x.reason]), [['A1', 'changed']]);
+    assert.deepEqual(replaced.restores.map((r) => r.address), ['B2']);
+    assert.deepEqual(restore([[card('Bitcoin', 66000)]]).skipped.map((x) => x.reason), ['changed'], 'the same coin with another price is newer work too');
+    // The same card, its fields in another order: restored.
+    const reordered = { basicValue: '#VALUE!', basicType: 'Error', properties: { Price: { basicValue: 65000, type: 'Double' } }, text: 'Bitcoin', type: 'Entity' };
+    assert.deepEqual(restore([[reordered]]).restores.map((r) => r.address), ['A1', 'B2']);
+    // Restored where ExcelApi 1.16 is not (the workbook shared to an older Excel): the plain fingerprint, as before.
+    assert.deepEqual(restore(null).restores.map((r) => r.address), ['A1', 'B2']);
+    // A range without a data type digests as the plain fingerprint does: records from before still compare.
+    assert.equal(typedFingerprint([[65000, 'x']], [[{ type: 'Double', basicValue: 65000 }, { type: 'String', basicValue: 'x' }]]), fingerprint([[65000, 'x']]));
+    // An error frozen as #VALUE! (no typed fingerprint), a card there now: changed.
+    const error = withFingerprints(freezePlan([{ ...coin, json: [[{ type: 'Error', basicType: 'Error', basicValue: '#VALUE!' }]] }], EMPTY_RECORD, 1000).record, new Map([[frozenKey('Sheet1', 'A1'), { values: [['#VALUE!']], json: [[{ type: 'Error', basicValue: '#VALUE!' }]] }]]));
+    assert.equal(error.cells[0].typesFingerprint, undefined);
+    const overError = restorePlan(error, { kind: 'workbook', sheet: 'Sheet1' }, new Map([[frozenKey('Sheet1', 'A1'), { values: [['#VALUE!']], formulas: [['#VALUE!']], json: [[bitcoin]] }]]));
+    assert.deepEqual(overError.skipped.map((x) => x.reason), ['changed']);
+  });
+
+  test('a sheet renamed since the freeze: found by its Worksheet.id, restored there under its new name; records without an id still restore by name', () => {
+    const onSheet = cells.map((c) => ({ ...c, sheetId: '{S1}' }));
+    const frozen = freezePlan(onSheet, EMPTY_RECORD, 1000).record;
+    assert.deepEqual(frozen.cells.map((c) => c.sheetId), ['{S1}', '{S1}'], 'the id beside the name');
+    assert.deepEqual(readRecord(JSON.parse(JSON.stringify(frozen))).cells.map((c) => c.sheetId), ['{S1}', '{S1}'], 'kept in the document');
+    const record = withFingerprints(frozen, new Map([[frozenKey('Sheet1', 'B2'), [[65000]]], [frozenKey('Sheet1', 'D2'), [['Date', 'Open']]]]));
+    const on = (sheet: string, values: unknown[][]) => ({ ...held(values), sheet });
+    // Sheet1 is "Prices" now: both cells go back there, the message names the new sheet.
+    const renamed = new Map([[frozenKey('Sheet1', 'B2'), [on('Prices', [[65000]])]], [frozenKey('Sheet1', 'D2'), [on('Prices', [['Date', 'Open']])]]]);
+    const plan = restorePlan(record, { kind: 'workbook', sheet: 'Prices' }, renamed);
+    assert.deepEqual(plan.restores, [
+      { sheet: 'Prices', address: 'B2', formula: '=CRYPTO.PRICE("bitcoin")', clear: null, renamedFrom: 'Sheet1' },
+      { sheet: 'Prices', address: 'D2', formula: '=CRYPTO.OHLCV("solana","30D")', clear: 'D2:I32', renamedFrom: 'Sheet1' },
+    ]);
+    assert.deepEqual(plan.record.cells, [], 'out of the record (was: kept for good, "sheet not there")');
+    // The active sheet is the renamed one: "Active sheet" and "Selection" scopes find its cells under the new name.
+    assert.equal(restorePlan(record, { kind: 'sheet', sheet: 'Prices' }, renamed).restores.length, 2);
+    assert.deepEqual(restorePlan(record, { kind: 'selection', sheet: 'Prices', range: 'A1:C3' }, renamed).restores.map((r) => r.address), ['B2']);
+    assert.equal(restorePlan(record, { kind: 'sheet', sheet: 'Sheet1' }, renamed).restores.length, 0, 'not on the sheet now named Sheet1');
+    // The id found a sheet whose cells are not the frozen ones (ids may change between sessions; Mac reuses a deleted
+    // sheet's id), the recorded name one whose cells are: restored there.
+    const both = new Map([[frozenKey('Sheet1', 'B2'), [on('Other', [['notes']]), held([[65000]])]], [frozenKey('Sheet1', 'D2'), [on('Other', [['x', 'y']]), on('Sheet1', [['Date', 'Open']])]]]);
+    const byName = restorePlan(record, { kind: 'workbook', sheet: 'Other' }, both);
+    assert.deepEqual(byName.restores.map((r) => [r.sheet, r.address, r.renamedFrom]), [['Sheet1', 'B2', undefined], ['Sheet1', 'D2', undefined]]);
+    // Neither holds the frozen values: left, with the id's sheet's reason.
+    const neither = restorePlan(record, { kind: 'workbook', sheet: 'Other' }, new Map([[frozenKey('Sheet1', 'B2'), [on('Other', [['notes']]), held([[1]], [['=1']])]]]));
+    assert.deepEqual(neither.skipped.map((x) => [x.cell.address, x.reason]), [['B2', 'changed'], ['D2', 'sheet']]);
+    // No fingerprint (the read-back failed): a sheet of another name is not trusted on the id's word alone.
+    assert.deepEqual(restorePlan(frozen, { kind: 'workbook', sheet: 'Prices' }, renamed).skipped.map((x) => x.reason), ['sheet', 'sheet']);
+    // A record written before ids: found by name as before; its sheet renamed is still "sheet" (nothing to find it by).
+    const old = readRecord({ cells: [{ sheet: 'Sheet1', address: 'B2', formula: '=CRYPTO.PRICE("bitcoin")', spill: null, frozenAt: 5, fingerprint: fingerprint([[65000]]) }] });
+    assert.equal(old.cells[0].sheetId, undefined);
+    assert.deepEqual(restorePlan(old, { kind: 'workbook', sheet: 'Sheet1' }, new Map([[frozenKey('Sheet1', 'B2'), [held([[65000]])]]])).restores.map((r) => [r.sheet, r.address]), [['Sheet1', 'B2']]);
+    assert.deepEqual(restorePlan(old, { kind: 'workbook', sheet: 'Sheet1' }, new Map([[frozenKey('Sheet1', 'B2'), []]])).skipped.map((x) => x.reason), ['sheet']);
   });
 
   test('a record read back from the document is checked: what is not a formula is dropped', () => {

@@ -370,6 +370,65 @@ describe('Keep values', () => {
     assert.equal(typeof (await value(page, 'B1')), typeof price, 'A1.Price reads the live card again');
   });
 
+  test('Restore formulas leaves a frozen COIN card alone where another card was put since: Range.values reads both "#VALUE!", the fingerprint reads valuesAsJson', async () => {
+    const page = await openPreview();
+    await enter(page, 'A1', '=CRYPTO.COIN("bitcoin")');
+    await enter(page, 'A2', '=CRYPTO.PRICE("solana")');
+    await idle(page);
+    const card = (await value(page, 'A1')) as unknown as { type: string; text: string };
+    assert.equal(card.type, 'Entity');
+    const p = pane(page);
+    await p.getByRole('radio', { name: 'Whole workbook', exact: true }).check();
+    await p.getByRole('button', { name: 'Convert to values', exact: true }).click();
+    await until('converted', async () => /^Converted 2 CRYPTO cells in the workbook to values/.test((await p.locator('#freeze-message').textContent()) ?? ''));
+    // Another card written over it as a value, as an add-in or a paste would (Range.valuesAsJson).
+    const other = { ...card, text: 'Ethereum (mine)' };
+    await page.evaluate((v) => window.__previewWorkbook!.workbook.writeJson('Sheet1', 'A1', [[v]]), other as never);
+    await idle(page);
+    await p.getByRole('button', { name: 'Restore formulas', exact: true }).click();
+    const message = p.locator('#freeze-message');
+    await until('restored', async () => /^Restored 1 formula in the workbook/.test((await message.textContent()) ?? ''));
+    assert.match((await message.textContent()) ?? '', /Left as it is, because its cells were changed since .*: Sheet1!A1\./);
+    assert.equal(await message.getAttribute('data-tone'), 'warning');
+    assert.equal(await input(page, 'A1'), '', 'was: =CRYPTO.COIN("bitcoin") written over the newer card');
+    assert.equal(((await value(page, 'A1')) as unknown as { text: string }).text, 'Ethereum (mine)');
+    assert.equal(await input(page, 'A2'), '=CRYPTO.PRICE("solana")', 'the other cell is restored');
+  });
+
+  /** The record of frozen cells, as the pane keeps it in the document's settings (Office.context.document.settings). */
+  const frozenRecord = (page: Page) =>
+    page.evaluate(() => (window.frames[0] as unknown as { Office: typeof Office }).Office.context.document.settings.get('crypto-addin.frozen') as { cells: Record<string, unknown>[] });
+  const setFrozenRecord = (page: Page, record: unknown) =>
+    page.evaluate((r) => (window.frames[0] as unknown as { Office: typeof Office }).Office.context.document.settings.set('crypto-addin.frozen', r), record as never);
+
+  test('Restore formulas finds a sheet renamed since the freeze by its Worksheet.id and says its new name; a record saved before ids restores by name', async () => {
+    const page = await openPreview();
+    await enter(page, 'A1', '=CRYPTO.PRICE("solana")');
+    await enter(page, 'A2', '=CRYPTO.PRICE("bitcoin")');
+    await idle(page);
+    const p = pane(page);
+    await p.getByRole('radio', { name: 'Whole workbook', exact: true }).check();
+    await p.getByRole('button', { name: 'Convert to values', exact: true }).click();
+    await until('converted', async () => /^Converted 2 CRYPTO cells/.test((await p.locator('#freeze-message').textContent()) ?? ''));
+    const record = await frozenRecord(page);
+    const ids = record.cells.map((c) => c.sheetId);
+    assert.ok(typeof ids[0] === 'string' && /^\{[0-9A-F-]+\}$/.test(ids[0]), `the shim's Worksheet.id kept beside the name: ${ids[0]}`);
+    assert.equal(ids[1], ids[0], 'one sheet, one id');
+    // The preview cannot rename a sheet, so the record plays it: frozen on "Prices 2025", the sheet of that id now
+    // named Sheet1. A2's entry as an older version wrote it: no id, no fingerprint.
+    const [a1, a2] = record.cells;
+    const { sheetId: _id, fingerprint: _f, typesFingerprint: _t, ...older } = a2;
+    await setFrozenRecord(page, { ...record, cells: [{ ...a1, sheet: 'Prices 2025' }, older] });
+    await p.getByRole('button', { name: 'Restore formulas', exact: true }).click();
+    const message = p.locator('#freeze-message');
+    await until('restored', async () => /^Restored 2 formulas in the workbook/.test((await message.textContent()) ?? ''));
+    assert.match((await message.textContent()) ?? '', /Restored on a sheet renamed since: Prices 2025!A1 to Sheet1!A1\./);
+    assert.equal(await message.getAttribute('data-tone'), 'success');
+    assert.equal(await input(page, 'A1'), '=CRYPTO.PRICE("solana")', 'was: left for good, "its sheet is not there"');
+    assert.equal(await input(page, 'A2'), '=CRYPTO.PRICE("bitcoin")', 'the older record restores by name');
+    assert.equal(await frozenRecord(page), null, 'nothing left in the record');
+  });
+
   test('Without ExcelApi 1.16 a COIN card is left a formula, not overwritten by #VALUE!, and the message says so; the other cells convert', async () => {
     const page = await openPreview();
     await enter(page, 'A1', '=CRYPTO.COIN("bitcoin")');

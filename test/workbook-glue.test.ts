@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, test } from 'node:test';
 import { OfficeMockObject } from 'office-addin-mock';
 import { DOCUMENT_SETTINGS, readSetting, setLoadOnOpen, writeSettings } from '../src/office/document';
+import { readRangesOnSheets } from '../src/office/sheet-ranges';
 import { appendRows, cryptoCells, insertFormula, isCryptoFormula, readFormulas, splitAddress, writeFormulas, writeSheet, writeValues } from '../src/office/workbook-cells';
 
 const g = globalThis as Record<string, unknown>;
@@ -43,8 +44,12 @@ interface SheetSpec {
   cells?: Record<string, Mock>;
 }
 
+/** Worksheet.id of the mock's sheets: the name it was made with, kept through a rename. */
+const idOf = (name: string) => `{ID-${name}}`;
+
 function sheet(name: string, spec: SheetSpec): Mock {
-  const ws = mock({ name });
+  const ws = mock({ name, id: idOf(name) });
+  ws.idForLookup = idOf(name);
   ws.used = spec.used ? mock(spec.used, false) : mock({ formulas: [['']], values: [['']], rowIndex: 0, columnIndex: 0, rowCount: 0 }, true);
   ws.cells = spec.cells ?? {};
   ws.activated = false;
@@ -61,7 +66,7 @@ function sheet(name: string, spec: SheetSpec): Mock {
 function excel(sheets: Record<string, SheetSpec>, active = 'Sheet1') {
   const added: string[] = [];
   const byName: Record<string, Mock> = Object.fromEntries(Object.entries(sheets).map(([n, s]) => [n, sheet(n, s)]));
-  const missing = mock({}, true);
+  const missing = mock({ name: '', id: '' }, true);
   const worksheets = {
     items: [] as Mock[],
     load: () => {
@@ -70,7 +75,8 @@ function excel(sheets: Record<string, SheetSpec>, active = 'Sheet1') {
     },
     getActiveWorksheet: () => byName[active],
     getItem: (n: string) => byName[n],
-    getItemOrNullObject: (n: string) => byName[n] ?? missing,
+    // By name or id, as Office.js takes either (learn.microsoft.com/javascript/api/excel/excel.worksheetcollection).
+    getItemOrNullObject: (n: string) => byName[n] ?? Object.values(byName).find((ws) => ws.idForLookup === n) ?? missing,
     add: (n: string) => {
       added.push(n);
       byName[n] = byName[`new:${n}`];
@@ -120,6 +126,7 @@ test('CRYPTO formulas found across the workbook, each with its spill and values,
     ['Sheet1', 'C3', '=crypto.price("eth")*2', null],
   ]);
   assert.deepEqual(cells[0].values, spill.values);
+  assert.deepEqual(cells.map((c) => c.sheetId), [idOf('Sheet1'), idOf('Sheet1')], 'Worksheet.id, for Restore after a rename');
   assert.deepEqual(cells[1].values, [[7000]]);
   assert.equal(workbook.worksheets.items.length, 2);
 });
@@ -149,6 +156,30 @@ test('insert into the active cell, values over a spill, formulas back after clea
   assert.equal(spill.cleared, true);
   assert.deepEqual(d2.formulas, [['=CRYPTO.OHLCV("a","7D")']]);
   assert.deepEqual(await readFormulas([{ sheet: 'Sheet1', address: 'B2' }]), ['=CRYPTO.PRICE("x")']);
+});
+
+test('Restore\'s reads: each range on the sheet of its recorded id (renamed since) and on the sheet of its recorded name where that is another; valuesAsJson where ExcelApi 1.16 is', async () => {
+  const card = { type: 'Entity', text: 'Bitcoin', basicType: 'Error', basicValue: '#VALUE!' };
+  const pricesB2 = range('Prices!B2', { values: [['#VALUE!']], formulas: [['#VALUE!']], valuesAsJson: [[card]] });
+  const newB2 = range('Sheet1!B2', { values: [[1]], formulas: [[1]], valuesAsJson: [[{ type: 'Double', basicValue: 1 }]] });
+  const { byName } = excel({ Sheet1: { cells: { B2: newB2 } }, Old: { cells: { B2: pricesB2 } } });
+  // "Old" renamed "Prices" (its id stays), and a new sheet took no name of the record's.
+  byName.Prices = byName.Old;
+  byName.Prices.name = 'Prices';
+  delete byName.Old;
+  g.Office = { context: { requirements: { isSetSupported: (name: string, v: string) => name === 'ExcelApi' && Number(v) <= 1.16 } } };
+  const got = await readRangesOnSheets([
+    { sheet: 'Old', sheetId: idOf('Old'), address: 'B2' },
+    { sheet: 'Sheet1', sheetId: idOf('Old'), address: 'B2' },
+    { sheet: 'Sheet1', address: 'B2' },
+    { sheet: 'Gone', address: 'B2' },
+    { sheet: 'Sheet1', sheetId: idOf('Sheet1'), address: 'B2' },
+  ]);
+  assert.deepEqual(got.map((list) => list.map((r) => r.sheet)), [['Prices'], ['Prices', 'Sheet1'], ['Sheet1'], [], ['Sheet1']], 'the id first, then the name; one read where both are the same sheet');
+  assert.deepEqual(got[0][0], { sheet: 'Prices', sheetId: idOf('Old'), formulas: [['#VALUE!']], values: [['#VALUE!']], json: [[card]] });
+  // No ExcelApi 1.16: valuesAsJson is not asked for.
+  (g.Office as Mock).context.requirements.isSetSupported = () => false;
+  assert.equal((await readRangesOnSheets([{ sheet: 'Sheet1', address: 'B2' }]))[0][0].json, null);
 });
 
 test('a table to a sheet of its own: added when missing, written from A1, shown; rows appended below with the header once', async () => {

@@ -20,6 +20,8 @@ export interface CellAt {
 }
 
 export interface CryptoCell extends CellAt {
+  /** Worksheet.id of its sheet (ExcelApi 1.1), which stays through a rename. */
+  sheetId: string;
   formula: string;
   spill: string | null;
   values: unknown[][];
@@ -94,7 +96,7 @@ export async function cryptoCells(scope: Scope): Promise<CryptoCell[]> {
     let sheets: Excel.Worksheet[];
     let selection: Excel.Range | null = null;
     if (scope === 'workbook') {
-      wb.worksheets.load('items/name');
+      wb.worksheets.load('items/name,items/id');
       await ctx.sync();
       sheets = wb.worksheets.items;
     } else {
@@ -105,14 +107,14 @@ export async function cryptoCells(scope: Scope): Promise<CryptoCell[]> {
       }
     }
     const used = sheets.map((ws) => {
-      ws.load('name');
+      ws.load('name,id');
       const u = ws.getUsedRangeOrNullObject();
       u.load('formulas,rowIndex,columnIndex');
       return u;
     });
     await ctx.sync();
     const within = selection ? rectOf(splitAddress(selection.address).address) : null;
-    const found: { ws: Excel.Worksheet; sheet: string; address: string; formula: string }[] = [];
+    const found: { ws: Excel.Worksheet; sheet: string; sheetId: string; address: string; formula: string }[] = [];
     sheets.forEach((ws, i) => {
       const u = used[i];
       if (u.isNullObject) return;
@@ -122,7 +124,7 @@ export async function cryptoCells(scope: Scope): Promise<CryptoCell[]> {
           const row1 = u.rowIndex + r + 1;
           const col1 = u.columnIndex + c + 1;
           if (within && (row1 < within.top || row1 > within.bottom || col1 < within.left || col1 > within.right)) return;
-          found.push({ ws, sheet: ws.name, address: a1(row1 - 1, col1 - 1), formula: f });
+          found.push({ ws, sheet: ws.name, sheetId: ws.id, address: a1(row1 - 1, col1 - 1), formula: f });
         }),
       );
     });
@@ -141,6 +143,7 @@ export async function cryptoCells(scope: Scope): Promise<CryptoCell[]> {
       const spills = !spill.isNullObject;
       return {
         sheet: f.sheet,
+        sheetId: f.sheetId,
         address: f.address,
         formula: f.formula,
         spill: spills ? splitAddress(spill.address).address : null,
@@ -226,34 +229,6 @@ async function readFirst(cells: readonly CellAt[], what: 'formulas' | 'values'):
 
 export const readFormulas = (cells: readonly CellAt[]) => readFirst(cells, 'formulas');
 
-/**
- * Whole ranges, formulas and values; null for a range whose sheet is not
- * there (deleted, or renamed since it was noted): getItem would fail the
- * whole batch, so one missing sheet stopped every other range too.
- * Worksheets.getItemOrNullObject: ExcelApi 1.4.
- */
-export async function readRanges(cells: readonly CellAt[]): Promise<({ formulas: unknown[][]; values: unknown[][] } | null)[]> {
-  if (cells.length === 0) return [];
-  return Excel.run(async (ctx) => {
-    const sheets = new Map<string, Excel.Worksheet>();
-    for (const c of cells) {
-      if (sheets.has(c.sheet.toLowerCase())) continue;
-      const ws = ctx.workbook.worksheets.getItemOrNullObject(c.sheet);
-      ws.load('name');
-      sheets.set(c.sheet.toLowerCase(), ws);
-    }
-    await ctx.sync();
-    const ranges = cells.map((c) => {
-      const ws = sheets.get(c.sheet.toLowerCase())!;
-      if (ws.isNullObject) return null;
-      const r = ws.getRange(c.address);
-      r.load('formulas,values');
-      return r;
-    });
-    await ctx.sync();
-    return ranges.map((r) => (r ? { formulas: r.formulas, values: r.values } : null));
-  });
-}
 export const readValues = (cells: readonly CellAt[]) => readFirst(cells, 'values');
 
 /** A sheet by name, added when missing. */

@@ -5,7 +5,8 @@
  * (freeze.ts decides what to write).
  */
 import { DOCUMENT_SETTINGS, hasDocumentSettings, readSetting, writeSettings } from '../office/document';
-import { cryptoCells, readRanges, selectedRange, writeFormulas, writeValues, type Scope } from '../office/workbook-cells';
+import { readRangesOnSheets } from '../office/sheet-ranges';
+import { cryptoCells, selectedRange, writeFormulas, writeValues, type Scope } from '../office/workbook-cells';
 import { busy, el, isBusy, show } from './dom';
 import { freezePlan, frozenKey, frozenRange, readRecord, restorePlan, withFingerprints, type FrozenCell, type KeepReason, type SkipReason } from './freeze';
 
@@ -72,9 +73,10 @@ export class FreezeSection {
     await writeValues(plan.writes);
     // Then what Excel holds now (it may have read a written text as a number or date), so Restore can tell it
     // from later edits. Without it, Restore still keeps every formula typed since.
-    const back = await readRanges(converted.map((c) => ({ sheet: c.sheet, address: frozenRange(c) }))).catch(() => null);
+    // Read with valuesAsJson where it is there: a card written back reads "#VALUE!" through Range.values, as any other card would.
+    const back = await readRangesOnSheets(converted.map((c) => ({ sheet: c.sheet, sheetId: c.sheetId, address: frozenRange(c) }))).catch(() => null);
     if (back) {
-      const held = new Map(converted.flatMap((c, i) => (back[i] ? [[frozenKey(c.sheet, c.address), back[i]!.values] as const] : [])));
+      const held = new Map(converted.flatMap((c, i) => (back[i]?.[0] ? [[frozenKey(c.sheet, c.address), back[i][0]] as const] : [])));
       await writeSettings({ [DOCUMENT_SETTINGS.frozen]: withFingerprints(plan.record, held) }).catch(() => undefined);
     }
     return {
@@ -87,7 +89,7 @@ export class FreezeSection {
     const record = readRecord(readSetting(DOCUMENT_SETTINGS.frozen));
     if (record.cells.length === 0) return { tone: 'info' as const, text: 'No converted formulas to restore in this workbook.' };
     const sel = await selectedRange();
-    const now = await readRanges(record.cells.map((c) => ({ sheet: c.sheet, address: frozenRange(c) })));
+    const now = await readRangesOnSheets(record.cells.map((c) => ({ sheet: c.sheet, sheetId: c.sheetId, address: frozenRange(c) })));
     const current = new Map(record.cells.map((c, i) => [frozenKey(c.sheet, c.address), now[i]]));
     const plan = restorePlan(record, { kind: scope, sheet: sel.sheet, range: sel.address }, current);
     if (plan.restores.length === 0 && plan.skipped.length === 0) return { tone: 'info' as const, text: `No converted formulas in ${where[scope]}.` };
@@ -99,7 +101,10 @@ export class FreezeSection {
         return left.length ? ` Left as ${left.length === 1 ? 'it is' : 'they are'}, because ${why}: ${left.join(', ')}.` : '';
       })
       .join('');
+    // A sheet renamed since the freeze (found by its id): say where the formula went, under the name the user sees now.
+    const moved = plan.restores.filter((r) => r.renamedFrom !== undefined).map((r) => `${named({ sheet: r.renamedFrom!, address: r.address })} to ${named(r)}`);
+    const renamed = moved.length ? ` Restored on ${moved.length === 1 ? 'a sheet' : 'sheets'} renamed since: ${moved.join(', ')}.` : '';
     const tone = plan.skipped.length ? ('warning' as const) : ('success' as const);
-    return { tone, text: `Restored ${plural(plan.restores.length, 'formula')} in ${where[scope]}; they calculate again.${skipped}` };
+    return { tone, text: `Restored ${plural(plan.restores.length, 'formula')} in ${where[scope]}; they calculate again.${renamed}${skipped}` };
   }
 }

@@ -11,6 +11,8 @@ import { a1 } from '../office/workbook-cells';
 /** A CRYPTO formula's cell as the workbook has it now. */
 export interface FormulaCellNow {
   sheet: string;
+  /** Worksheet.id of its sheet (ExcelApi 1.1), where read: Restore finds the sheet by it after a rename. */
+  sheetId?: string;
   /** The formula's own cell, "B2". */
   address: string;
   formula: string;
@@ -30,7 +32,20 @@ export interface FormulaCellNow {
 }
 
 export interface FrozenCell {
+  /** Its sheet's name when frozen. */
   sheet: string;
+  /**
+   * Its sheet's Worksheet.id (ExcelApi 1.1): "the value of the identifier
+   * remains the same even when the worksheet is renamed or moved"
+   * (learn.microsoft.com/javascript/api/excel/excel.worksheet, id),
+   * so Restore finds a renamed sheet by it. Not trusted alone: the id may
+   * change between sessions on some builds (office-js-docs#297, office-js#1390)
+   * and Excel for Mac may give a deleted sheet's id to a new one
+   * (learn.microsoft.com/office/dev/add-ins/excel/excel-add-ins-worksheets),
+   * so the sheet of the recorded name is tried too, and the fingerprint must
+   * agree (restorePlan). Absent in records written before it.
+   */
+  sheetId?: string;
   address: string;
   formula: string;
   /** The cells its values were written to, cleared again when the formula comes back. */
@@ -43,6 +58,13 @@ export interface FrozenCell {
    * records written before it (only the formula checks hold for those).
    */
   fingerprint?: string;
+  /**
+   * The same over the range's data types as Range.valuesAsJson gives them
+   * (typedFingerprint), where it held one (a COIN card): Range.values reads
+   * every card "#VALUE!", so only this tells a card from another. Absent
+   * where the range held none (it would equal `fingerprint`).
+   */
+  typesFingerprint?: string;
 }
 
 export interface FrozenRecord {
@@ -68,8 +90,11 @@ export function readRecord(raw: unknown): FrozenRecord {
   return {
     version: 1,
     cells: ok.map((c) => ({
-      sheet: c.sheet, address: c.address, formula: c.formula, spill: c.spill, frozenAt: Number(c.frozenAt) || 0,
+      sheet: c.sheet,
+      ...(typeof c.sheetId === 'string' && c.sheetId ? { sheetId: c.sheetId } : {}),
+      address: c.address, formula: c.formula, spill: c.spill, frozenAt: Number(c.frozenAt) || 0,
       ...(typeof c.fingerprint === 'string' ? { fingerprint: c.fingerprint } : {}),
+      ...(typeof c.typesFingerprint === 'string' ? { typesFingerprint: c.typesFingerprint } : {}),
     })),
   };
 }
@@ -80,7 +105,10 @@ export function readRecord(raw: unknown): FrozenRecord {
  * an inserted row" without keeping the values in the workbook's settings.
  */
 export function fingerprint(values: readonly (readonly unknown[])[]): string {
-  const text = JSON.stringify(values);
+  return digest(JSON.stringify(values), values);
+}
+
+function digest(text: string, values: readonly (readonly unknown[])[]): string {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);
@@ -89,16 +117,58 @@ export function fingerprint(values: readonly (readonly unknown[])[]): string {
   return `${values.length}x${values[0]?.length ?? 0}:${h.toString(16)}`;
 }
 
+/** JSON with each object's keys in order: the same value reads the same whatever order a build gives its fields in. */
+const canonical = (v: unknown): string =>
+  Array.isArray(v)
+    ? `[${v.map(canonical).join(',')}]`
+    : typeof v === 'object' && v !== null
+      ? `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`
+      : JSON.stringify(v) ?? 'null';
+
+/** A data type in valuesAsJson where Range.values reads "#VALUE!" (an entity, a linked entity...), not the error itself. */
+const isDataType = (value: unknown, json: unknown) =>
+  value === VALUE_ERROR && typeof json === 'object' && json !== null && (json as { type?: unknown }).type !== 'Error';
+
+/**
+ * fingerprint() with each data type taken whole from Range.valuesAsJson
+ * (ExcelApi 1.16), where Range.values reads "#VALUE!" for all of them
+ * (learn.microsoft.com/javascript/api/excel/excel.entitycellvalue, basicValue):
+ * one card tells from another. Every other cell is its Range.values value, so
+ * a range without a data type digests as fingerprint() does. Whether Excel
+ * gives a frozen card's JSON back the same after a save and reopen on every
+ * build is a guess (keys are ordered here; nothing else is normalised): if it
+ * does not, such a cell is left as "changed", never overwritten.
+ */
+export function typedFingerprint(values: readonly (readonly unknown[])[], json: readonly (readonly unknown[])[]): string {
+  if (!values.some((row, i) => row.some((v, j) => isDataType(v, json[i]?.[j])))) return fingerprint(values);
+  const cells = values.map((row, i) => `[${row.map((v, j) => (isDataType(v, json[i]?.[j]) ? canonical(json[i][j]) : JSON.stringify(v) ?? 'null')).join(',')}]`);
+  return digest(`[${cells.join(',')}]`, values);
+}
+
 /** The range a frozen cell's values were written to (and Restore clears). */
 export const frozenRange = (c: Pick<FrozenCell, 'address' | 'spill'>) => c.spill ?? c.address;
 
-/** Each written range's values as Excel holds them after the write, by the key of the cell they belong to: the record's fingerprints. */
-export function withFingerprints(record: FrozenRecord, readBack: ReadonlyMap<string, readonly (readonly unknown[])[]>): FrozenRecord {
+/** A range's values as Range.values gives them, and as Range.valuesAsJson does where ExcelApi 1.16 is there (else null or absent). */
+export interface HeldValues {
+  values: readonly (readonly unknown[])[];
+  json?: readonly (readonly unknown[])[] | null;
+}
+
+/**
+ * Each written range as Excel holds it after the write, by the key of the
+ * cell it belongs to (a bare grid: its Range.values): the record's
+ * fingerprints, the typed one too where the range holds a data type.
+ */
+export function withFingerprints(record: FrozenRecord, readBack: ReadonlyMap<string, HeldValues | readonly (readonly unknown[])[]>): FrozenRecord {
   return {
     version: 1,
     cells: record.cells.map((c) => {
-      const values = readBack.get(cellKey(c.sheet, c.address));
-      return values ? { ...c, fingerprint: fingerprint(values) } : c;
+      const back = readBack.get(cellKey(c.sheet, c.address));
+      if (!back) return c;
+      const held: HeldValues = Array.isArray(back) ? { values: back } : (back as HeldValues);
+      const plain = fingerprint(held.values);
+      const typed = held.json ? typedFingerprint(held.values, held.json) : plain;
+      return { ...c, fingerprint: plain, ...(typed !== plain ? { typesFingerprint: typed } : {}) };
     }),
   };
 }
@@ -185,17 +255,24 @@ export function freezePlan(
       ...(c.numberFormat ? { numberFormat: c.numberFormat } : {}),
       ...(types.entities.length ? { entities: types.entities } : {}),
     });
-    byKey.set(cellKey(c.sheet, c.address), { sheet: c.sheet, address: c.address, formula: c.formula, spill: c.spill, frozenAt: now });
+    byKey.set(cellKey(c.sheet, c.address), {
+      sheet: c.sheet,
+      ...(c.sheetId ? { sheetId: c.sheetId } : {}),
+      address: c.address, formula: c.formula, spill: c.spill, frozenAt: now,
+    });
   }
   return { writes, record: { version: 1, cells: [...byKey.values()] }, kept };
 }
 
 export interface RestoreWrite {
+  /** The sheet's name now (renamed since the freeze where `renamedFrom` is given). */
   sheet: string;
   address: string;
   formula: string;
   /** Cleared first, so the formula can spill there again. */
   clear: string | null;
+  /** The sheet's name in the record, where the sheet (found by its id) is named otherwise now. */
+  renamedFrom?: string;
 }
 
 export interface Scope {
@@ -205,17 +282,28 @@ export interface Scope {
   range?: string;
 }
 
-function inScope(c: FrozenCell, scope: Scope): boolean {
+/** Whether a cell on the sheet named `sheet` (now) is in scope. */
+function inScope(sheet: string, address: string, scope: Scope): boolean {
   if (scope.kind === 'workbook') return true;
-  if (c.sheet.toLowerCase() !== scope.sheet.toLowerCase()) return false;
+  if (sheet.toLowerCase() !== scope.sheet.toLowerCase()) return false;
   if (scope.kind === 'sheet' || !scope.range) return true;
   const sel = parseCellAddress(`x!${scope.range}`);
-  const at = parseCellAddress(`x!${c.address}`);
+  const at = parseCellAddress(`x!${address}`);
   return Boolean(sel && at && at.top >= sel.top && at.top <= sel.bottom && at.left >= sel.left && at.left <= sel.right);
 }
 
-/** A frozen cell's range as the workbook has it now; null when its sheet is gone (deleted or renamed). */
-export type RangeNow = { formulas: readonly (readonly unknown[])[]; values: readonly (readonly unknown[])[] } | null;
+/**
+ * A frozen cell's range as the workbook has it now: its formulas, values and
+ * (ExcelApi 1.16) valuesAsJson, and the name of the sheet it was read on
+ * (absent: the record's). null when its sheet is gone (deleted, or renamed
+ * with no id in the record).
+ */
+export type RangeNow = {
+  formulas: readonly (readonly unknown[])[];
+  values: readonly (readonly unknown[])[];
+  json?: readonly (readonly unknown[])[] | null;
+  sheet?: string;
+} | null;
 
 /** Why a frozen cell was left as it is. */
 export type SkipReason = 'formula' | 'changed' | 'sheet';
@@ -226,30 +314,43 @@ export type SkipReason = 'formula' | 'changed' | 'sheet';
  * anywhere in the range it is cleared from, other values there (edited, or
  * moved by an inserted row: the fingerprint), or its sheet gone. Excel itself
  * never deletes what blocks a spill (#SPILL!), so neither does this
- * (review-features #1). Those stay in the record. `now` gives each cell's
- * range as it is, by frozenKey.
+ * (review-features #1). Those stay in the record.
+ *
+ * `now` gives each cell's range as it is, by frozenKey: one, or the ranges
+ * on each sheet it may be on, the sheet of its recorded id first, then the
+ * sheet of its recorded name (FrozenCell.sheetId says why both). The first
+ * that nothing blocks is restored; a sheet of another name (a rename) only
+ * where the fingerprint confirms it is the range that was frozen.
  */
 export function restorePlan(
   record: FrozenRecord,
   scope: Scope,
-  now: ReadonlyMap<string, RangeNow>,
+  now: ReadonlyMap<string, RangeNow | readonly RangeNow[]>,
 ): { restores: RestoreWrite[]; skipped: { cell: FrozenCell; reason: SkipReason }[]; record: FrozenRecord } {
   const restores: RestoreWrite[] = [];
   const skipped: { cell: FrozenCell; reason: SkipReason }[] = [];
   const left: FrozenCell[] = [];
   for (const c of record.cells) {
-    if (!inScope(c, scope)) {
+    const found = now.get(cellKey(c.sheet, c.address));
+    const ranges = (Array.isArray(found) ? found : [found]).filter((r): r is NonNullable<RangeNow> => Boolean(r));
+    const named = (r: NonNullable<RangeNow>) => r.sheet ?? c.sheet;
+    const here = ranges.filter((r) => inScope(named(r), c.address, scope));
+    if (ranges.length === 0 ? !inScope(c.sheet, c.address, scope) : here.length === 0) {
       left.push(c);
       continue;
     }
-    const range = now.get(cellKey(c.sheet, c.address));
-    const reason = range === undefined || range === null ? 'sheet' : blocked(c, range);
-    if (reason) {
-      skipped.push({ cell: c, reason });
+    const why = here.map((r) => blocked(c, r));
+    const at = why.indexOf(null);
+    if (at < 0) {
+      skipped.push({ cell: c, reason: why[0] ?? 'sheet' });
       left.push(c);
       continue;
     }
-    restores.push({ sheet: c.sheet, address: c.address, formula: c.formula, clear: c.spill });
+    const sheet = named(here[at]);
+    restores.push({
+      sheet, address: c.address, formula: c.formula, clear: c.spill,
+      ...(sheet.toLowerCase() !== c.sheet.toLowerCase() ? { renamedFrom: c.sheet } : {}),
+    });
   }
   return { restores, skipped, record: { version: 1, cells: left } };
 }
@@ -263,8 +364,14 @@ const isFormula = (f: unknown, value: unknown) => typeof f === 'string' && f.sta
 
 function blocked(c: FrozenCell, range: NonNullable<RangeNow>): SkipReason | null {
   if (range.formulas.some((row, i) => row.some((f, j) => isFormula(f, range.values[i]?.[j])))) return 'formula';
-  if (c.fingerprint !== undefined && fingerprint(range.values) !== c.fingerprint) return 'changed';
-  return null;
+  // A sheet of another name than the record's is the renamed sheet only on its id's word, which may be wrong
+  // (FrozenCell.sheetId): without a fingerprint to confirm it, it is not the cell's sheet.
+  const renamed = range.sheet !== undefined && range.sheet.toLowerCase() !== c.sheet.toLowerCase();
+  if (c.fingerprint === undefined) return renamed ? 'sheet' : null;
+  // Like with like: the typed fingerprint where this Excel reads valuesAsJson, else the plain one (a workbook
+  // frozen where ExcelApi 1.16 is, restored where it is not).
+  const same = range.json ? typedFingerprint(range.values, range.json) === (c.typesFingerprint ?? c.fingerprint) : fingerprint(range.values) === c.fingerprint;
+  return same ? null : 'changed';
 }
 
 /** The key restorePlan looks cells up by. */

@@ -34,6 +34,43 @@ function jsonCells(d: WorkbookDocument): JsonCells {
   return j as JsonCells;
 }
 
+/**
+ * Worksheet.id (ExcelApi 1.1): "uniquely identifies the worksheet in a given
+ * workbook ... remains the same even when the worksheet is renamed or moved"
+ * (learn.microsoft.com/javascript/api/excel/excel.worksheet, id). Excel's are
+ * GUIDs in braces; Excel on the web gives a new workbook's first sheet
+ * {00000000-0001-0000-0000-000000000000} (office-js#552), the form used here,
+ * numbered in the order the shim first sees each sheet. Kept per document by
+ * the sheet's name: the preview cannot rename a sheet (neither WorkbookDocument
+ * nor its grid offers it), so a sheet's name is what stays; a rename added
+ * there must move the sheet's id to its new name. A reopened workbook is a new
+ * document and numbers its sheets again, as ids may change between sessions
+ * in Excel too (office-js-docs#297).
+ */
+class SheetIds {
+  readonly #byName = new Map<string, string>();
+  id(name: string): string {
+    const key = name.toLowerCase();
+    let id = this.#byName.get(key);
+    if (!id) {
+      id = `{00000000-0001-0000-${this.#byName.size.toString(16).toUpperCase().padStart(4, '0')}-000000000000}`;
+      this.#byName.set(key, id);
+    }
+    return id;
+  }
+  /** The sheet named `key`, or whose id `key` is (Worksheets.getItem takes either). */
+  find(d: WorkbookDocument, key: string): string | null {
+    const k = key.toLowerCase();
+    return d.sheetNames().find((n) => n.toLowerCase() === k || this.id(n).toLowerCase() === k) ?? null;
+  }
+}
+const idsOf = new WeakMap<WorkbookDocument, SheetIds>();
+function sheetIds(d: WorkbookDocument): SheetIds {
+  let ids = idsOf.get(d);
+  if (!ids) idsOf.set(d, (ids = new SheetIds()));
+  return ids;
+}
+
 export const CalculationType = { recalculate: 'Recalculate', full: 'Full', fullRebuild: 'FullRebuild' } as const;
 
 interface Loc {
@@ -247,6 +284,9 @@ class Range extends Loadable {
   }
 }
 
+/** A worksheet's loaded properties. */
+const sheetData = (d: WorkbookDocument, name: string) => ({ isNullObject: false, name, id: sheetIds(d).id(name), position: d.sheetNames().indexOf(name) });
+
 class Worksheet extends Loadable {
   constructor(
     private readonly ctx: RequestContext,
@@ -263,12 +303,15 @@ class Worksheet extends Loadable {
     this.ctx.queue.push((wb) => {
       const d = doc(wb);
       const n = this.locate(d);
-      this.data = n === null ? { isNullObject: true } : { isNullObject: false, name: n, position: d.sheetNames().indexOf(n) };
+      this.data = n === null ? { isNullObject: true } : sheetData(d, n);
     });
     return this;
   }
   get name(): string {
     return this.prop('name');
+  }
+  get id(): string {
+    return this.prop('id');
   }
   get position(): number {
     return this.prop('position');
@@ -309,14 +352,15 @@ function workbookObject(ctx: RequestContext) {
   let items: Worksheet[] | null = null;
   const worksheets = {
     getActiveWorksheet: () => new Worksheet(ctx, (d) => (typeof d.activeSheet === 'function' ? d.activeSheet() : 'Sheet1')),
-    getItem: (name: string) =>
+    /** By name or id, as Office.js takes either (learn.microsoft.com/javascript/api/excel/excel.worksheetcollection, getItem). */
+    getItem: (key: string) =>
       new Worksheet(ctx, (d) => {
-        const n = d.sheetNames().find((s) => s.toLowerCase() === name.toLowerCase());
-        if (n === undefined) throw new Error(`ItemNotFound: no worksheet named ${name}`);
+        const n = sheetIds(d).find(d, key);
+        if (n === null) throw new Error(`ItemNotFound: no worksheet named ${key}`);
         return n;
       }),
-    getItemOrNullObject: (name: string) => {
-      const locate = (d: WorkbookDocument) => d.sheetNames().find((s) => s.toLowerCase() === name.toLowerCase()) ?? null;
+    getItemOrNullObject: (key: string) => {
+      const locate = (d: WorkbookDocument) => sheetIds(d).find(d, key);
       return nullable(ctx, new Worksheet(ctx, locate), (d) => locate(d) !== null);
     },
     add: (name: string) => {
@@ -328,7 +372,7 @@ function workbookObject(ctx: RequestContext) {
         const d = doc(wb);
         items = d.sheetNames().map((n) => {
           const ws = new Worksheet(ctx, () => n);
-          (ws as unknown as { data: Record<string, unknown> }).data = { isNullObject: false, name: n, position: d.sheetNames().indexOf(n) };
+          (ws as unknown as { data: Record<string, unknown> }).data = sheetData(d, n);
           return ws;
         });
       });
