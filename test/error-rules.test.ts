@@ -202,3 +202,30 @@ test('over HTTP: cells built from the live error words read well, and the key st
     await h.close();
   }
 });
+
+test("over HTTP: Retry-After is read by the answer's row (the rate limit, an outage), not by two statuses", async () => {
+  // review-arch F1: transport read the header for 429 and 503 only, so a 502 outage's (or a new code's) was dropped.
+  const h = await startHostileServer(r.em.url);
+  const answers: Record<string, { status: number; code: string }> = {
+    [ENDPOINTS.trending.path]: { status: 502, code: 'BAD_GATEWAY' },
+    [ENDPOINTS.globalMarket.path]: { status: 429, code: 'RATE_LIMIT_EXCEEDED' },
+    [ENDPOINTS.fearGreed.path]: { status: 400, code: 'VALIDATION_ERROR' },
+  };
+  h.play((req) => {
+    const a = answers[req.url.split('?')[0]];
+    if (!a) return null;
+    const body = JSON.stringify({ error: { code: a.code, message: 'not now', status: a.status } });
+    return { status: a.status, headers: { 'content-type': 'application/json', 'retry-after': '7' }, body };
+  });
+  try {
+    const c = r.client({ baseUrl: h.url, maxRetries: 0 });
+    const outage = await rejects(c.get('trending'), 'INTERNAL_ERROR');
+    assert.equal(ERROR_RULES.INTERNAL_ERROR.retryAfter, true);
+    assert.equal(outage.retryAfterMs, 7_000, 'a 502 is the outage row, and the row reads Retry-After');
+    assert.equal((await rejects(c.get('globalMarket'), 'RATE_LIMIT_EXCEEDED')).retryAfterMs, 7_000);
+    assert.equal(ERROR_RULES.VALIDATION_ERROR.retryAfter, false);
+    assert.equal((await rejects(c.get('fearGreed'), 'VALIDATION_ERROR')).retryAfterMs, undefined, 'a row that is not retried ignores the header');
+  } finally {
+    await h.close();
+  }
+});

@@ -39,7 +39,7 @@ export interface ClientOptions {
   maxCacheEntries?: number;
   /** Quote coalescing window; default 15 ms. */
   batchWindowMs?: number;
-  /** The longest a Retry-After (429, 503) holds every request; default one rate window, 60 s (pacer.ts MAX_HOLD_MS). */
+  /** The longest a Retry-After (the rate limit, an outage: error-rules.ts `retryAfter`) holds every request; default one rate window, 60 s (pacer.ts MAX_HOLD_MS). */
   maxRateLimitWaitMs?: number;
   /** The largest answer read, decompressed; default 32 MB (transport.ts MAX_RESPONSE_BYTES). */
   maxResponseBytes?: number;

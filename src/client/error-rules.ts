@@ -6,6 +6,8 @@
  * - lastGood: the last good value may stand in, marked stale: the response cache, the quote
  *   batcher, the calculation host (FormulaError.lastGood);
  * - fixKey: only the user can fix it, with another key or subscription: the plan gate;
+ * - retryAfter: the answer's Retry-After header says when to ask again (the rate window's room,
+ *   the outage's end): transport.ts reads the header for these rows only, retry.ts waits it out;
  * - scope: what the failure costs: `item`, the one thing asked (a coin, an argument: its row
  *   of a QUOTE table, its coin in a quote batch), or `call`, the whole call (the service, the
  *   key, the plan: QUOTE fails whole so the host keeps the last good table);
@@ -72,6 +74,12 @@ export interface ErrorRule {
   retry: boolean;
   lastGood: boolean;
   fixKey: boolean;
+  /**
+   * Retry-After is read: RFC 6585 §4 (429: "how long to wait before making a new request") and
+   * RFC 9110 §10.2.3 (503: "how long the service is expected to be unavailable"); a 500 or 502
+   * is the same outage row, so its header is read too.
+   */
+  retryAfter: boolean;
   scope: 'item' | 'call';
   cell: ExcelErrorCode;
   /** The cell's message for this failure of `formula` (e.g. "PRICE"). */
@@ -117,13 +125,13 @@ const outageSaid = (e: Failure) => `Market data unavailable (${e.code}): ${noSto
 
 // ---------------------------------------------------------------- the table
 
-type Defaults = 'cell' | 'scope' | 'fixKey' | 'tell' | 'gone';
+type Defaults = 'cell' | 'scope' | 'fixKey' | 'retryAfter' | 'tell' | 'gone';
 type Row = Omit<ErrorRule, Defaults> & Partial<Pick<ErrorRule, Defaults>>;
 const told = (endpoint: string, detail: string) => `${endpoint}: ${noStop(detail)}.`;
-const row = (r: Row): ErrorRule => ({ cell: '#N/A', scope: 'call', fixKey: false, tell: told, gone: null, ...r });
+const row = (r: Row): ErrorRule => ({ cell: '#N/A', scope: 'call', fixKey: false, retryAfter: false, tell: told, gone: null, ...r });
 const keyTold = (_: string, detail: string) => `${noStop(detail)}. Check the API key in the task pane.`;
 /** The service or the network failed: gone once the formula answers again. */
-const outage = (words: string) => row({ retry: true, lastGood: true, say: outageSaid, words, gone: 'success' });
+const outage = (words: string) => row({ retry: true, lastGood: true, retryAfter: true, say: outageSaid, words, gone: 'success' });
 const NO_KEY = row({
   retry: false, lastGood: false, fixKey: true, say: () => 'No API key: open Crypto Data on the Home tab and add your key', tell: keyTold, words: 'No API key', gone: 'key',
 });
@@ -158,7 +166,7 @@ export const ERROR_RULES: Readonly<Record<ErrorCode, ErrorRule>> = {
   /** No data for the thing asked (a coin, a date): that thing's alone. */
   NOT_FOUND: row({ retry: false, lastGood: false, scope: 'item', say: (e) => `No data: ${e.message}`, tell: notFoundTold, words: 'No such data' }),
   RATE_LIMIT_EXCEEDED: row({
-    retry: true, lastGood: true, say: (e) => `Rate limit reached (${noStop(e.message)}); the next recalculation retries`, words: 'Too many requests', gone: 'success',
+    retry: true, lastGood: true, retryAfter: true, say: (e) => `Rate limit reached (${noStop(e.message)}); the next recalculation retries`, words: 'Too many requests', gone: 'success',
   }),
   INTERNAL_ERROR: outage('CryptoRank unavailable'),
   // client codes

@@ -1,7 +1,8 @@
 /**
  * Retry policy: 429, 500/502/503/504, network errors, timeouts and malformed
  * JSON are retried up to `maxRetries` times; other errors (4xx, validation,
- * schema mismatch, abort) never. A 429 or a 503 with Retry-After waits as it
+ * schema mismatch, abort) never. An answer whose row reads Retry-After (the rate
+ * limit, an outage: error-rules.ts `retryAfter`) and carries it waits as it
  * says and holds the whole pacer until then; without Retry-After, and for the
  * other retryable failures, exponential backoff with full jitter.
  */
@@ -53,7 +54,7 @@ export async function withRetries<T>(run: (signal?: AbortSignal) => Promise<T>, 
       if (!(e instanceof ApiError) || !e.retryable || attemptNo >= o.maxRetries) throw e;
       if (e.retryAfterMs !== undefined) {
         // Everyone waits: the server said when the window has room again (429) or when its outage should
-        // be over (503; transport.ts reads the header of these two only). Asking sooner spends tries on
+        // be over (an outage; transport.ts reads the header of the rows marked `retryAfter` only). Asking sooner spends tries on
         // answers it already gave; the hold is capped at MAX_HOLD_MS (pacer.ts) and cells keep their deadline.
         o.pacer.holdUntil(o.now() + e.retryAfterMs);
         continue;

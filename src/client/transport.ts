@@ -272,15 +272,16 @@ function errorFromResponse(
   if (!isErrorCode(code)) code = codeForStatus(status) ?? 'UNEXPECTED_RESPONSE';
   const known = Object.hasOwn(API_ERROR_CODES, code) ? (API_ERROR_CODES as Record<string, { message: string }>)[code] : undefined;
   const detail = serverText(serverMessage ?? known?.message ?? `HTTP ${status}`, apiKey);
-  // When a 429's window has room again, or a 503's outage should end (RFC 9110 §10.2.3; MDN "Retry-After").
-  const retryAfterMs = status === 429 || status === 503 ? parseRetryAfter(retryAfterHeader, now) : undefined;
+  // When the rate window has room again, or the outage should end: the row says whether its answer's header counts.
+  const rule = errorRule(code, status);
+  const retryAfterMs = rule.retryAfter ? parseRetryAfter(retryAfterHeader, now) : undefined;
   // The table's plan; for a refused endpoint the key's plan already has, none: no higher plan is known to help.
   const tablePlan = ENDPOINTS[name].plan;
   const keyHasIt = code === 'ENDPOINT_NOT_AVAILABLE' && keyPlan !== undefined && isPlan(keyPlan) && planAllows(keyPlan, tablePlan);
   const requiredPlan: Plan | undefined = (code === 'ENDPOINT_NOT_AVAILABLE' || code === 'PLAN_LIMIT_EXCEEDED') && !keyHasIt ? tablePlan : undefined;
   return new ApiError({
     code,
-    message: errorRule(code, status).tell(name, detail, requiredPlan),
+    message: rule.tell(name, detail, requiredPlan),
     status,
     endpoint: name,
     requiredPlan,
