@@ -19,7 +19,7 @@ const beforeFirstDay = (system: DateSystem): ErrorValue =>
 const dayOut = (serial: number, system: DateSystem): number | ErrorValue => workbookSerial(serial, system) ?? beforeFirstDay(system);
 
 /** A date argument (a serial as the workbook holds it, or text such as "2024-03-15") as a 1900-system serial. */
-function serialArg(v: Value, system: DateSystem): number | ErrorValue {
+export function serialArg(v: Value, system: DateSystem): number | ErrorValue {
   const n = toNumber(v, system);
   if (typeof n !== 'number') return typeof v === 'string' ? xlError('#VALUE!', `Not a date: ${JSON.stringify(v)}`) : n;
   return serial1900(n, system) ?? beforeFirstDay(system);

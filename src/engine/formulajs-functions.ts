@@ -114,16 +114,17 @@ const TEXT: FunctionDef = def(2, 2, (args, ctx) =>
  * XIRR's and XNPV's schedules of dates included), and whether the result is a
  * date. Excel reads and returns the workbook's own serials. The positions are
  * the date arguments in each function's syntax on Microsoft's page for it
- * (support.microsoft.com/excel/functions/<name>-function; accrint-function:
- * "ACCRINT(issue, first_interest, settlement, rate, par, frequency, [basis],
- * [calc_method])"). These are all of formulajs 4.6's functions that read a date
+ * (support.microsoft.com/excel/functions/<name>-function; xnpv-function:
+ * "XNPV(rate, values, dates)"). These are all of formulajs 4.6's functions that read a date
  * (parseDate) and that the engine does not define itself (dates.ts: DATE,
- * YEAR, EDATE, DAYS...; treasury-bills.ts: TBILLPRICE, TBILLYIELD, TBILLEQ,
- * which formulajs counts 30/360), but its undotted NETWORKDAYSINTL and WORKDAYINTL, which are no
+ * YEAR, EDATE, DAYS...; text-conversions.ts: DATEVALUE, TIMEVALUE;
+ * treasury-bills.ts: TBILLPRICE, TBILLYIELD, TBILLEQ, which formulajs counts
+ * 30/360; accrued-interest.ts: ACCRINT, whose first_interest and calc_method
+ * formulajs ignores), but its undotted NETWORKDAYSINTL and WORKDAYINTL, which are no
  * Excel names; it has no ACCRINTM, COUPNCD, PRICE, YIELD, ODDFPRICE,
  * DURATION..., which stay #NAME?.
  */
-const DATE_PARAMETERS: Readonly<Record<string, { dates: readonly number[]; returnsDate?: true; asDateObjects?: true }>> = {
+const DATE_PARAMETERS: Readonly<Record<string, { dates: readonly number[]; returnsDate?: true }>> = {
   WEEKNUM: { dates: [0] },
   ISOWEEKNUM: { dates: [0] },
   DATEDIF: { dates: [0, 1] },
@@ -133,9 +134,6 @@ const DATE_PARAMETERS: Readonly<Record<string, { dates: readonly number[]; retur
   'NETWORKDAYS.INTL': { dates: [0, 1, 3] },
   WORKDAY: { dates: [0, 2], returnsDate: true },
   'WORKDAY.INTL': { dates: [0, 3], returnsDate: true },
-  // formulajs's ACCRINT reads a number as milliseconds since 1970 (its ensureDate is new Date(n)), so
-  // every serial was a day in January 1970 and the interest 0: its dates go in as formulajs's own Date.
-  ACCRINT: { dates: [0, 1, 2], asDateObjects: true },
   COUPDAYS: { dates: [0, 1] },
   DISC: { dates: [0, 1] },
   PRICEDISC: { dates: [0, 1] },
@@ -161,16 +159,10 @@ function inDateSystem(name: string, fn: FunctionDef['fn']): FunctionDef['fn'] {
   };
 }
 
-/** formulajs's function with its date arguments, 1900-system serials by then, as the Date its own parseDate makes of them. */
-function withDateObjects(f: (...args: unknown[]) => unknown, dates: readonly number[]): (...args: unknown[]) => unknown {
-  return (...args) => f(...args.map((a, i) => (dates.includes(i) && typeof a === 'number' ? formulajs.utils.date.serialToDate(a) : a)));
-}
-
 export function formulajsDef(name: string): FunctionDef | undefined {
   if (name === 'TEXT') return TEXT;
-  const found = formulajsFunction(name);
-  if (!found) return undefined;
-  const f = DATE_PARAMETERS[name]?.asDateObjects ? withDateObjects(found, DATE_PARAMETERS[name].dates) : found;
+  const f = formulajsFunction(name);
+  if (!f) return undefined;
   const scalar = SCALAR.has(name);
   const numeric = NUMERIC_ARGUMENTS.has(name);
   return def(undefined, undefined, inDateSystem(name, (args: Result[], ctx: Context) => {
