@@ -7,23 +7,22 @@
 import { parseA1Ref } from '@borgar/fx';
 import { functionNamed, type Context, type FunctionDef } from './functions';
 import { FormulaSyntaxError, syntaxTree, type Node } from './syntax';
+import { BINARY, divide, negate } from './operators';
+import { entityField, fieldAccess } from './entity-fields';
 import {
   NA,
   OMITTED,
   REF,
   VALUE,
-  compareValues,
   finite,
   isEntityValue,
   isErrorValue,
-  isFormattedNumber,
   isGrid,
   isOmitted,
   isRef,
   mapGrid,
   plain,
   toNumber,
-  toText,
   xlError,
   zip2,
   type ErrorValue,
@@ -201,19 +200,9 @@ class Run implements Context {
     };
   }
 
-  /**
-   * `A1.Price`, `A1.[Market cap]`: a field of the data type in a cell. Excel's #FIELD! when the cell holds no data type or the type has no such field
-   * ("How to correct a #FIELD! error", support.microsoft.com); names in any case.
-   */
+  /** `A1.Price`: the field in each cell of the reference (entity-fields.ts). */
   private field(r: Result, name: string): Result {
-    return mapGrid(this.value(r), (v) => {
-      if (isErrorValue(v)) return v;
-      if (!isEntityValue(v)) return xlError('#FIELD!', `${name}: the cell is not a data type`);
-      const props = v.properties ?? {};
-      const key = Object.keys(props).find((k) => k.toLowerCase() === name.toLowerCase());
-      if (key === undefined) return xlError('#FIELD!', `${v.text} has no field ${name}`);
-      return propertyValue(props[key], name);
-    });
+    return mapGrid(this.value(r), (v) => entityField(v, name));
   }
 
   private unary(op: string, arg: Node, env: Env): Result {
@@ -311,27 +300,6 @@ function unknownName(text: string): ErrorValue {
   return xlError('#NAME?', `"${text}" is not a defined name: put text in double quotes, e.g. "${text}"`);
 }
 
-/** A cell reference, a dot, then a field name or a bracketed one: how @borgar/fx tokenizes `A1.Price` (a name) and `A1.[Market cap]` (a structured reference). */
-const FIELD_ACCESS = /^(\$?[A-Z]{1,3}\$?\d+)\.(?:\[([^\]]+)\]|([^.[\]]+))$/i;
-
-function fieldAccess(text: string): { ref: string; field: string } | null {
-  const m = FIELD_ACCESS.exec(text);
-  return m ? { ref: m[1], field: (m[2] ?? m[3]).trim() } : null;
-}
-
-/** A property of an entity as a cell value (Excel.EntityPropertyType: a cell value object, or a plain value). */
-function propertyValue(p: unknown, name: string): Value {
-  if (p === null || p === undefined) return xlError('#FIELD!', `No value for ${name}`);
-  if (typeof p === 'number' || typeof p === 'string' || typeof p === 'boolean') return p;
-  if (isFormattedNumber(p) || isEntityValue(p)) return p;
-  const o = p as { type?: unknown; basicValue?: unknown };
-  if (o.type === 'WebImage') return xlError('#VALUE!', `${name} is an image: the preview shows no images in cells`);
-  const b = o.basicValue;
-  if (typeof b === 'number') return Number.isFinite(b) ? b : xlError('#NUM!');
-  if (typeof b === 'string' || typeof b === 'boolean') return b;
-  return xlError('#VALUE!', `${name} has no value a cell can show`);
-}
-
 function column(n: number): string {
   let s = '';
   for (let c = n; c > 0; c = Math.floor((c - 1) / 26)) s = String.fromCharCode(65 + ((c - 1) % 26)) + s;
@@ -342,68 +310,5 @@ function addressOf(r: Ref): string {
   const a = `${column(r.left)}${r.top}`;
   return r.top === r.bottom && r.left === r.right ? `Sheet1!${a}` : `Sheet1!${a}:${column(r.right)}${r.bottom}`;
 }
-
-function negate(n: number | ErrorValue): Value {
-  return typeof n === 'number' ? (n === 0 ? 0 : -n) : n;
-}
-
-function divide(a: number | ErrorValue, b: number | ErrorValue): Value {
-  if (typeof a !== 'number') return a;
-  if (typeof b !== 'number') return b;
-  return b === 0 ? xlError('#DIV/0!') : finite(a / b);
-}
-
-/** An operator on two cell values; text dates ("2024-03-15"+1) are read as the workbook's serials. */
-type BinaryOperator = (a: Value, b: Value, system: DateSystem) => Value;
-
-function arithmetic(f: (a: number, b: number) => number): BinaryOperator {
-  return (x, y, system) => {
-    const a = toNumber(x, system);
-    if (typeof a !== 'number') return a;
-    const b = toNumber(y, system);
-    if (typeof b !== 'number') return b;
-    return finite(f(a, b));
-  };
-}
-
-function comparison(test: (c: number) => boolean): BinaryOperator {
-  return (x, y) => {
-    const a = plain(x);
-    const b = plain(y);
-    if (isErrorValue(a)) return a;
-    if (isErrorValue(b)) return b;
-    return test(compareValues(a, b));
-  };
-}
-
-/** Excel's binary operators, one row each. */
-const BINARY: Readonly<Record<string, BinaryOperator>> = {
-  '+': arithmetic((a, b) => a + b),
-  '-': arithmetic((a, b) => a - b),
-  '*': arithmetic((a, b) => a * b),
-  '/': (x, y, system) => divide(toNumber(x, system), toNumber(y, system)),
-  '^': (x, y, system) => {
-    const a = toNumber(x, system);
-    const b = toNumber(y, system);
-    if (typeof a !== 'number') return a;
-    if (typeof b !== 'number') return b;
-    if (a === 0 && b === 0) return xlError('#NUM!');
-    if (a === 0 && b < 0) return xlError('#DIV/0!');
-    return finite(a ** b);
-  },
-  '&': (x, y) => {
-    const a = toText(x);
-    if (typeof a !== 'string') return a;
-    const b = toText(y);
-    if (typeof b !== 'string') return b;
-    return a + b;
-  },
-  '=': comparison((c) => c === 0),
-  '<>': comparison((c) => c !== 0),
-  '<': comparison((c) => c < 0),
-  '>': comparison((c) => c > 0),
-  '<=': comparison((c) => c <= 0),
-  '>=': comparison((c) => c >= 0),
-};
 
 export { NA, REF, VALUE };
