@@ -58,7 +58,7 @@ describe('status in each dialect', () => {
     assert.match(creditsLeftText(await rigs.docs.client({ key: 'demo-advanced' }).status(), fmt), /of 24000 daily credits left/);
   });
 
-  test('CREDITS reads the legacy shape: monthly figures, empty daily cells', async () => {
+  test('CREDITS reads the legacy shape: monthly figures, empty daily cells in the table, #N/A for a daily field alone', async () => {
     const s = await frozenSession({ emulator: { dialect: 'legacy' } });
     try {
       const out = async (f: string) => {
@@ -68,7 +68,14 @@ describe('status in each dialect', () => {
       };
       assert.equal(await out('=CRYPTO.CREDITS("plan")'), 'Pro');
       assert.equal(await out('=CRYPTO.CREDITS("monthlyLimit")'), 2_000_000);
-      assert.equal(await out('=CRYPTO.CREDITS("dailyLimit")'), '');
+      // Not reported: #N/A saying so, not an empty text a budget guard (=IF(...<50)) silently reads as large (review-r3 #11).
+      for (const f of ['dailyLimit', 'dailyUsed', 'dailyRemaining']) {
+        const r = await calculate(s.host, `=CRYPTO.CREDITS("${f}")`);
+        assert.deepEqual(r, { error: '#N/A', message: `The service reports no daily credits for this key (monthly figures only), so no ${f}; see monthlyRemaining` });
+      }
+      const table = await calculate(s.host, '=CRYPTO.CREDITS()');
+      assert.ok('value' in table);
+      assert.equal(new Map(table.value.map((r) => [r[0], r[1]])).get('dailyRemaining'), '', 'the table keeps a blank beside its label');
       assert.equal(await out('=CRYPTO.CREDITS("rateLimitPerMinute")'), 100);
     } finally {
       await s.close();

@@ -46,7 +46,11 @@ describe('BLOCKCHAINS and BLOCKCHAIN', () => {
     assert.equal(await num(`=CRYPTO.BLOCKCHAIN(${eth[3]},"id")`), eth[3], 'by id');
     assert.equal(await num('=CRYPTO.BLOCKCHAIN("ETHEREUM","marketCap")'), eth[4], 'by name, any case');
     assert.equal(await one('=CRYPTO.BLOCKCHAIN("BNB Chain","slug")'), 'bnb-chain');
-    assert.equal(await one('=CRYPTO.BLOCKCHAIN("base","symbol")'), '', 'a missing value is empty, not 0');
+    // A value the chain has none of, asked alone: #N/A naming the chain and the field, not an empty text that
+    // compares above every number (review-r3 #17); in the table, a blank beside its label.
+    const none = await failure('=CRYPTO.BLOCKCHAIN("base","symbol")');
+    assert.deepEqual(none, { error: '#N/A', message: 'Base has no symbol' });
+    assert.equal(new Map((await grid('=CRYPTO.BLOCKCHAIN("base")')).map((r) => [r[0], r[1]])).get('symbol'), '', 'a blank in the table, not 0');
   });
   test('unknown chain: #N/A naming it and the closest names; bad field: #VALUE!', async () => {
     const e = await failure('=CRYPTO.BLOCKCHAIN("etherium")');

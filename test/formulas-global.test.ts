@@ -143,6 +143,18 @@ describe('GLOBAL and DERIVATIVES', () => {
   });
 });
 
+describe('the one-field form of a Field/Value function', () => {
+  test('a value the subject has none of is #N/A naming both, as DATA says it; the table keeps the blank (review-r3 #17)', async () => {
+    // Tether has no max supply: DATA has always said so; PROFILE's one field said "" (which compares above every number).
+    assert.deepEqual(await failure('=CRYPTO.PROFILE("tether","maxSupply")'), { error: '#N/A', message: 'Tether has no maxSupply' });
+    assert.deepEqual(await failure('=CRYPTO.DATA("tether","maxSupply")'), { error: '#N/A', message: 'Tether has no maxSupply' });
+    const profile = fieldMap(await grid('=CRYPTO.PROFILE("tether")'));
+    assert.equal(profile.get('maxSupply'), '', 'a blank beside its label in the table');
+    // A value that is there is still the value.
+    assert.equal(typeof (await num('=CRYPTO.PROFILE("bitcoin","maxSupply")')), 'number');
+  });
+});
+
 describe('FEARGREED, ALTSEASON, DOMINANCE', () => {
   test('FEARGREED(): the current value; a range: daily rows classified by their band, ending with the current value', async () => {
     const now = await num('=CRYPTO.FEARGREED()');

@@ -9,7 +9,7 @@
 import type { AccountStatus } from '../api/records';
 import type { MeterSnapshot } from '../client';
 import { fieldArg, type Arg } from './args';
-import { dateCell, numberCell, recordCells, type Cell, type Grid } from './cells';
+import { dateCell, formulaError, numberCell, recordCells, type Cell, type Grid } from './cells';
 import type { Catalog, FormulaContext } from './formula-context';
 
 interface AccountView {
@@ -33,13 +33,20 @@ const CREDIT_FIELDS: Record<string, (a: AccountView) => Cell> = {
   workbookCacheHits: (a) => a.meter.cacheHits,
 };
 export const CREDIT_FIELD_NAMES = Object.keys(CREDIT_FIELDS);
+const DAILY = ['dailyLimit', 'dailyUsed', 'dailyRemaining'] as const;
+const isDaily = (f: string): f is (typeof DAILY)[number] => (DAILY as readonly string[]).includes(f);
 
 async function credits(ctx: FormulaContext, field: Arg): Promise<Grid> {
   const f = fieldArg(field, CREDIT_FIELD_NAMES);
   // /v3/status costs nothing: always ask, so dailyUsed is the account's figure now.
   const status = await ctx.client.status({ force: true });
+  if (f && isDaily(f) && status.credits[f] === null) {
+    // The older /v3/status shape reports monthly figures only (api-notes): nothing is derived, and
+    // a guard like =IF(CREDITS("dailyRemaining")<50,...) must not read an empty text (review-r3 #11).
+    throw formulaError('NOT_FOUND', `The service reports no daily credits for this key (monthly figures only), so no ${f}; see monthlyRemaining`);
+  }
   const view: AccountView = { status, meter: ctx.client.meter.snapshot() };
-  return recordCells(CREDIT_FIELDS, view, f);
+  return recordCells(CREDIT_FIELDS, view, f, { subject: 'The account status' });
 }
 
 export const accountFormulas: Catalog = {

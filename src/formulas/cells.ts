@@ -233,9 +233,32 @@ function oneDateFormatPerColumn(body: Grid): void {
  * A field the answer lacked throws MISSING_FIELD when read (client/missing-fields.ts):
  * asked alone, that is the formula's error; in the table, that value cell's #N/A.
  */
-export function recordCells<T>(fields: Readonly<Record<string, (r: T) => Cell>>, record: T, field: string | null): Grid {
-  if (field) return [[fields[field](record)]];
+export function recordCells<T>(
+  fields: Readonly<Record<string, (r: T) => Cell>>, record: T, field: string | null,
+  opts: { subject?: string } = {},
+): Grid {
+  if (field) return [[oneField(fields[field](record), field, opts.subject ?? subjectOf(record))]];
   return fieldTable(Object.keys(fields).map((k) => [k, missingAsCell(() => fields[k](record))]), true);
+}
+
+/**
+ * One field asked alone: its value, or, where the record has none (an empty cell), #N/A naming
+ * the subject and the field, as DATA words it (market.ts: "Tether has no maxSupply"). An empty
+ * text would compare above every number (=PROFILE("tether","maxSupply")<1000 is FALSE) and turn
+ * arithmetic into a #VALUE! with no reason (review-r3 #17, #11). In the Field/Value table a
+ * blank is kept: the row's label says what is missing.
+ */
+export function oneField(cell: Cell, field: string, subject: string | null): Cell {
+  if (cell !== EMPTY) return cell;
+  throw formulaError('NOT_FOUND', subject ? `${subject} has no ${field}` : `The service reported no ${field}`);
+}
+
+/** What a record is of, for oneField's words: its name, else its slug; null when it has neither (the caller may say). */
+function subjectOf(record: unknown): string | null {
+  if (typeof record !== 'object' || record === null) return null;
+  const r = record as { name?: unknown; slug?: unknown };
+  if (typeof r.name === 'string' && r.name !== '') return r.name;
+  return typeof r.slug === 'string' && r.slug !== '' ? r.slug : null;
 }
 
 function missingAsCell(read: () => Cell): Cell {

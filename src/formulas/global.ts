@@ -89,19 +89,19 @@ const DERIVATIVES_FIELDS: Record<keyof DerivativesSnapshot, (d: DerivativesSnaps
   activeDerivativesExchangesCount: (d) => numberCell(d.activeDerivativesExchangesCount),
 };
 
-/** One field as a 1x1 result, or every field as a Field/Value table. */
-function oneOrAll<T>(fields: Record<string, (x: T) => Cell>, field: Arg, load: () => Promise<T>): Promise<Grid> {
+/** One field as a 1x1 result (#N/A naming `subject` and the field where it has none), or every field as a Field/Value table. */
+function oneOrAll<T>(fields: Record<string, (x: T) => Cell>, field: Arg, subject: string, load: () => Promise<T>): Promise<Grid> {
   const names = Object.keys(fields);
   const f = fieldArg(field, names);
-  return load().then((x) => recordCells(fields, x, f));
+  return load().then((x) => recordCells(fields, x, f, { subject }));
 }
 
 function globalMarket(ctx: FormulaContext, field: Arg): Promise<Grid> {
-  return oneOrAll(GLOBAL_FIELDS, field, async () => (await ctx.client.get('globalMarket')).data);
+  return oneOrAll(GLOBAL_FIELDS, field, 'The global market snapshot', async () => (await ctx.client.get('globalMarket')).data);
 }
 
 function derivatives(ctx: FormulaContext, field: Arg): Promise<Grid> {
-  return oneOrAll(DERIVATIVES_FIELDS, field, async () => (await ctx.client.get('derivatives')).data);
+  return oneOrAll(DERIVATIVES_FIELDS, field, 'The derivatives snapshot', async () => (await ctx.client.get('derivatives')).data);
 }
 
 // ---------------------------------------------------------------- FEARGREED, ALTSEASON, DOMINANCE
@@ -146,18 +146,20 @@ const ALTSEASON_FIELDS = {
  * Field/Value table. A field with a date range is a #VALUE!: the history has
  * its own columns.
  */
-function reading<T>(fields: Record<string, (x: T) => Cell>, field: Arg, ranged: boolean, load: () => Promise<T>): Promise<Grid> {
+function reading<T>(
+  fields: Record<string, (x: T) => Cell>, field: Arg, ranged: boolean, subject: string, load: () => Promise<T>,
+): Promise<Grid> {
   const names = [...Object.keys(fields), 'all'];
   const f = fieldArg(field, names);
   if (f && ranged) throw invalidValue('field is for the current reading: leave start and end empty');
-  return load().then((x) => (f === 'all' ? recordCells(fields, x, null) : [[fields[f ?? 'value'](x)]]));
+  return load().then((x) => (f === 'all' ? recordCells(fields, x, null) : recordCells(fields, x, f ?? 'value', { subject })));
 }
 
 async function fearGreed(ctx: FormulaContext, start: Arg, end: Arg, headers: Arg, field: Arg): Promise<Grid> {
   const range = chartRange(ctx, start, end);
   const show = headersArg(headers);
   if (!range || !noField(field)) {
-    return reading(FEAR_GREED_FIELDS, field, range !== null, async () => (await ctx.client.get('fearGreed')).data);
+    return reading(FEAR_GREED_FIELDS, field, range !== null, 'The Fear & Greed reading', async () => (await ctx.client.get('fearGreed')).data);
   }
   const res = await ctx.client.get('fearGreedChart', { query: range.query });
   return table(byTime(res.data), [
@@ -171,7 +173,7 @@ async function altSeason(ctx: FormulaContext, start: Arg, end: Arg, headers: Arg
   const range = chartRange(ctx, start, end);
   const show = headersArg(headers);
   if (!range || !noField(field)) {
-    return reading(ALTSEASON_FIELDS, field, range !== null, async () => (await ctx.client.get('altcoinIndex')).data);
+    return reading(ALTSEASON_FIELDS, field, range !== null, 'The Altcoin Season reading', async () => (await ctx.client.get('altcoinIndex')).data);
   }
   const res = await ctx.client.get('altcoinIndexChart', { query: range.query });
   return table(byTime(res.data), [
@@ -202,7 +204,7 @@ async function dominance(ctx: FormulaContext, asset: Arg, start: Arg, end: Arg, 
   const show = headersArg(headers);
   if (!range && a !== 'usdt') {
     const res = await ctx.client.get('dominance');
-    return a === 'all' ? recordCells(DOMINANCE_FIELDS, res.data, null) : [[DOMINANCE_FIELDS[a](res.data)]];
+    return recordCells(DOMINANCE_FIELDS, res.data, a === 'all' ? null : a, { subject: 'The dominance snapshot' });
   }
   if (a === 'all') throw invalidValue('"all" is the current snapshot: leave start and end empty, or pick one asset for its history');
   // The snapshot has no USDT share: its current value is today's point of the chart. From the start of
