@@ -9,7 +9,9 @@
  *
  * Paths, parameters, plans, costs and error codes all come from src/api/endpoints.ts;
  * the data comes from the synthetic market (src/emulator/market, via contract.ts).
- * See docs/emulator.md.
+ * Beside this file: its options (options.ts), clock (clock.ts), route table
+ * (routes.ts), how an answer goes out (responder.ts), and the handle it returns
+ * (handle.ts). See docs/emulator.md.
  */
 import http from 'node:http';
 import type { Socket } from 'node:net';
@@ -22,235 +24,37 @@ import {
   notFoundRoute,
   planAllows,
   validateQuery,
-  type ApiErrorCode,
   type EndpointName,
   type Plan,
 } from '../api/endpoints';
 import type { StatusBody } from '../api/records';
-import { Accounts, DEMO_KEYS, creditPeriod, type UsageSnapshot } from './accounts';
+import { Accounts, DEMO_KEYS, creditPeriod } from './accounts';
 import { InvalidRequestError, NotFoundError, PlanLimitError, type DataEndpointName, type HandlerResult, type MarketDataSource } from './contract';
-import { FaultInjector, SLOW_ANSWER_MS, mulberry32, type Fault, type FaultRates } from './faults';
+import { FaultInjector } from './faults';
 import { RateLimiter } from './rate-limit';
-import { DIALECTS, inDialect, isDialect, refusedParams, type Dialect } from './dialects';
+import { DIALECTS, inDialect, isDialect, refusedParams } from './dialects';
+import { checkRpm, parseLatency, type EmulatorOptions, type ResponseLogEntry } from './options';
+import { emulatorClock } from './clock';
+import type { Emulator, EmulatorStats } from './handle';
+import { matchRoute, parseId } from './routes';
+import { CORS_HEADERS, HttpError, JSON_TYPE, PREFLIGHT_HEADERS, Responder } from './responder';
 
 export { DEMO_KEYS } from './accounts';
 export { DIALECTS, isDialect, type Dialect } from './dialects';
 export type { UsageSnapshot, PathUsage } from './accounts';
 export { FAULT_KINDS, parseFaultSpec, formatFaultSpec, FaultInjector } from './faults';
 export type { FaultKind, FaultRates, QueuedFault } from './faults';
+export { parseLatency, parseNow, type LatencySpec, type EmulatorOptions, type ResponseLogEntry } from './options';
+export type { EmulatorClock } from './clock';
+export type { Emulator, EmulatorStats } from './handle';
+export { matchRoute } from './routes';
+export { MALFORMED_BODY } from './responder';
 
 export const HOST = '127.0.0.1';
-const JSON_TYPE = 'application/json; charset=utf-8';
-const CORS_HEADERS = {
-  'Access-Control-Allow-Origin': '*',
-  'Access-Control-Expose-Headers': 'Retry-After',
-} as const;
-const PREFLIGHT_HEADERS = {
-  ...CORS_HEADERS,
-  'Access-Control-Allow-Methods': 'GET, OPTIONS',
-  'Access-Control-Allow-Headers': 'X-Api-Key, Content-Type',
-  'Access-Control-Max-Age': '600',
-} as const;
-/** What a `malformed` fault answers with (200, JSON content type). */
-export const MALFORMED_BODY = '{"data":[{"id":1,"slug":"bitcoin","price":"6';
-
-// ---------------------------------------------------------------- options
-
-export interface LatencySpec {
-  /** Added to every response, ms. */
-  ms: number;
-  /** Uniform ± jitter around `ms`, drawn from the seed (deterministic sequence). */
-  jitter: number;
-}
-
-/** `50` → 50 ms; `50:20` → 50 ± 20 ms. */
-export function parseLatency(spec: string | number | Partial<LatencySpec>): LatencySpec {
-  let ms: number;
-  let jitter = 0;
-  if (typeof spec === 'number') ms = spec;
-  else if (typeof spec === 'string') {
-    const m = /^\s*(\d+(?:\.\d+)?)\s*(?:[:±]\s*(\d+(?:\.\d+)?))?\s*$/.exec(spec);
-    if (!m) throw new Error(`bad latency "${spec}": expected <ms> or <ms>:<jitter>, e.g. 50 or 50:20`);
-    ms = Number(m[1]);
-    jitter = m[2] === undefined ? 0 : Number(m[2]);
-  } else {
-    ms = spec.ms ?? 0;
-    jitter = spec.jitter ?? 0;
-  }
-  if (!(ms >= 0) || !(jitter >= 0) || !Number.isFinite(ms) || !Number.isFinite(jitter)) {
-    throw new Error('latency and jitter must be non-negative numbers');
-  }
-  return { ms, jitter };
-}
-
-/** Epoch ms from a number, a Date or an ISO 8601 string. */
-export function parseNow(now: number | string | Date): number {
-  const ms = typeof now === 'number' ? now : now instanceof Date ? now.getTime() : Date.parse(now);
-  if (!Number.isFinite(ms)) throw new Error(`bad --now "${String(now)}": expected an ISO 8601 date`);
-  return ms;
-}
-
-export interface EmulatorOptions {
-  /** TCP port on 127.0.0.1; 0 (default) picks a free one. */
-  port?: number;
-  /** Latency added to every response: ms, "ms:jitter", or { ms, jitter }. Default none. */
-  latency?: number | string | Partial<LatencySpec>;
-  /** Override every plan's requests per minute. */
-  rpm?: number;
-  /** Random fault shares: a spec string ("500:0.05,drop:0.01") or an object. Default none. */
-  faults?: string | FaultRates;
-  /** Seed of the fault draws and the latency jitter (default 1). */
-  seed?: number;
-  /** How late a `slow` fault's answer comes, ms (default SLOW_ANSWER_MS). */
-  slowMs?: number;
-  /** Fixed clock: the emulator's "now" never moves (except by clock.advance/set). */
-  now?: number | string | Date;
-  /** Clock function, epoch ms (a test's controlled clock). Takes precedence over `now`. */
-  clock?: () => number;
-  /** The data source; default: `createMarket({ seed: marketSeed })` from ./market. */
-  market?: MarketDataSource;
-  /** Seed handed to createMarket when `market` is not given (default: the market's own). */
-  marketSeed?: number;
-  /** Keys and plans (null = no active subscription); default DEMO_KEYS. */
-  keys?: Readonly<Record<string, Plan | null>>;
-  /** Which documented shape the answers take (see ./dialects.ts); default `spec`. */
-  dialect?: Dialect;
-  /**
-   * Routes this server does not have, as the live service lacks
-   * /v3/currencies/markets for a Sandbox key (api-notes "Round two"): answered
-   * 404 "Cannot GET " + path and query, the live wording, and left out of
-   * /v3/status `endpoints`.
-   */
-  withoutRoutes?: readonly EndpointName[];
-  /** Called after each response is decided (for request logs). */
-  onResponse?: (entry: ResponseLogEntry) => void;
-}
-
-export interface ResponseLogEntry {
-  method: string;
-  /** Path and query as requested. */
-  url: string;
-  /** HTTP status; 0 for a hung or dropped request. */
-  status: number;
-  /** Error code, or the fault kind for injected faults. */
-  code?: string;
-  key?: string;
-  credits: number;
-  /** Latency added, ms. */
-  delay: number;
-  fault?: Fault['kind'];
-}
-
-// ---------------------------------------------------------------- handle
-
-export interface EmulatorClock {
-  /** The emulator's time, epoch ms: what handlers, envelopes and credit days use. */
-  now(): number;
-  /** Move the clock (and the rate-limit window) forward by `ms`. */
-  advance(ms: number): void;
-  /** Set the emulator's time. */
-  set(ms: number): void;
-  /** True when the clock is frozen (`now` option without a `clock` function). */
-  readonly fixed: boolean;
-}
-
-export interface EmulatorStats {
-  /** HTTP requests received (preflights included). */
-  requests: number;
-  /** Responses per HTTP status; hung and dropped requests count under "hang" and "drop". */
-  byStatus: Record<string, number>;
-  /** Faults injected per kind (queued and random). */
-  faults: Record<string, number>;
-  /** Credits charged over all keys. */
-  credits: number;
-}
-
-export interface Emulator {
-  /** Origin, e.g. `http://127.0.0.1:4010` (endpoint paths already start with /v3). */
-  url: string;
-  /** `url + '/v3'`, the equivalent of https://api.cryptorank.io/v3. */
-  baseUrl: string;
-  port: number;
-  /** Stop listening, destroy every open socket (hung responses included), cancel delayed responses. */
-  close(): Promise<void>;
-  clock: EmulatorClock;
-  accounts: Accounts;
-  /** Credit and request accounting of one key. */
-  usage(key: string): UsageSnapshot;
-  /** Test hook: set a key's usage for the current day / credit period. */
-  setUsage(key: string, patch: { dailyUsed?: number; monthlyUsed?: number }): void;
-  /** Random shares and the queue of next faults: `faults.queue({ kind: '500', times: 3 })`. */
-  faults: FaultInjector;
-  rateLimiter: RateLimiter;
-  /** Current per-minute override (undefined: per plan). */
-  readonly rpm: number | undefined;
-  setRpm(rpm: number | undefined): void;
-  readonly latency: LatencySpec;
-  setLatency(spec: number | string | Partial<LatencySpec>): void;
-  /** The requests-per-minute limit a key gets now. */
-  rateLimitFor(key: string): number;
-  stats(): EmulatorStats;
-  resetStats(): void;
-  market: MarketDataSource;
-  readonly seed: number;
-  readonly dialect: Dialect;
-}
-
-// ---------------------------------------------------------------- routing
-
-interface Route {
-  name: EndpointName;
-  segments: string[];
-  idIndex: number;
-}
-const STATIC_ROUTES = new Map<string, EndpointName>();
-const TEMPLATE_ROUTES: Route[] = [];
-for (const name of ENDPOINT_NAMES) {
-  const path: string = ENDPOINTS[name].path;
-  const segments = path.split('/');
-  const idIndex = segments.indexOf('{id}');
-  if (idIndex < 0) STATIC_ROUTES.set(path, name);
-  else TEMPLATE_ROUTES.push({ name, segments, idIndex });
-}
-
-/** The endpoint a pathname addresses (static paths win over `{id}` templates), with the raw id segment. */
-export function matchRoute(pathname: string): { name: EndpointName; rawId?: string } | null {
-  const s = STATIC_ROUTES.get(pathname);
-  if (s) return { name: s };
-  const parts = pathname.split('/');
-  for (const r of TEMPLATE_ROUTES) {
-    if (r.segments.length !== parts.length) continue;
-    let ok = true;
-    for (let i = 0; i < parts.length && ok; i++) {
-      if (i === r.idIndex) ok = parts[i] !== '';
-      else ok = parts[i] === r.segments[i];
-    }
-    if (ok) return { name: r.name, rawId: parts[r.idIndex] };
-  }
-  return null;
-}
-
-function parseId(raw: string): number | null {
-  if (!/^[1-9]\d{0,15}$/.test(raw)) return null;
-  const n = Number(raw);
-  return Number.isSafeInteger(n) ? n : null;
-}
-
-// ---------------------------------------------------------------- server
 
 async function loadMarket(seed: number | undefined): Promise<MarketDataSource> {
   const mod = await import('./market/index');
   return await mod.createMarket(seed === undefined ? {} : { seed });
-}
-
-class HttpError extends Error {
-  constructor(
-    readonly code: ApiErrorCode,
-    message?: string,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message ?? API_ERROR_CODES[code].message);
-  }
 }
 
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
@@ -259,112 +63,23 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   const accounts = new Accounts(opts.keys ?? DEMO_KEYS);
   const rateLimiter = new RateLimiter();
   const faults = new FaultInjector(opts.faults ?? {}, seed);
-  let latency = parseLatency(opts.latency ?? 0);
-  const jitterRandom = mulberry32(seed ^ 0x5bd1e995);
+  const latency = parseLatency(opts.latency ?? 0);
   let rpm = checkRpm(opts.rpm);
   const dialect = opts.dialect ?? 'spec';
   const without = new Set<EndpointName>(opts.withoutRoutes ?? []);
   if (!isDialect(dialect)) throw new Error(`dialect must be one of ${DIALECTS.join(', ')}, got ${String(dialect)}`);
 
-  // Clock: the emulator's time, and the time the rate-limit window runs on. With a
-  // frozen clock (`now` without `clock`) the window runs on real elapsed time, so
-  // the CLI with --now still lets a client recover from a 429.
-  const base: () => number = opts.clock ?? (opts.now !== undefined ? constant(parseNow(opts.now)) : Date.now);
-  const fixed = opts.clock === undefined && opts.now !== undefined;
-  let offset = 0;
-  let advanced = 0;
-  const clock: EmulatorClock = {
-    now: () => base() + offset,
-    advance(ms: number) {
-      offset += ms;
-      advanced += ms;
-    },
-    set(ms: number) {
-      offset = ms - base();
-    },
-    fixed,
-  };
-  const rateNow = fixed ? () => Date.now() + advanced : clock.now;
+  const { clock, rateNow } = emulatorClock(opts);
 
   let stats: EmulatorStats = freshStats();
   const sockets = new Set<Socket>();
-  const timers = new Set<NodeJS.Timeout>();
-  /** Responses a `slow` fault delays (answered normally, late). */
-  const slowed = new WeakSet<http.ServerResponse>();
-  const slowMs = opts.slowMs ?? SLOW_ANSWER_MS;
   let closing: Promise<void> | null = null;
-
-  const nextDelay = (): number => {
-    if (latency.ms <= 0 && latency.jitter <= 0) return 0;
-    const j = latency.jitter > 0 ? (jitterRandom() * 2 - 1) * latency.jitter : 0;
-    return Math.max(0, Math.round(latency.ms + j));
-  };
-
-  const later = (fn: () => void, delay: number): void => {
-    if (delay <= 0) return fn();
-    const t = setTimeout(() => {
-      timers.delete(t);
-      fn();
-    }, delay);
-    timers.add(t);
-  };
 
   const count = (status: string): void => {
     stats.byStatus[status] = (stats.byStatus[status] ?? 0) + 1;
   };
 
-  function send(
-    res: http.ServerResponse,
-    status: number,
-    body: string,
-    headers: Record<string, string>,
-    log: Omit<ResponseLogEntry, 'status' | 'delay'>,
-  ): void {
-    count(String(status));
-    const delay = nextDelay() + (slowed.has(res) ? slowMs : 0);
-    opts.onResponse?.({ ...log, status, delay });
-    later(() => {
-      if (res.destroyed || res.writableEnded) return;
-      res.writeHead(status, { ...headers, 'Content-Length': String(Buffer.byteLength(body)) });
-      res.end(body);
-    }, delay);
-  }
-
-  function sendJson(res: http.ServerResponse, status: number, body: string, log: Omit<ResponseLogEntry, 'status' | 'delay'>, extra: Record<string, string> = {}): void {
-    send(res, status, body, { ...CORS_HEADERS, 'Content-Type': JSON_TYPE, ...extra }, log);
-  }
-
-  function sendError(res: http.ServerResponse, err: HttpError, log: Omit<ResponseLogEntry, 'status' | 'delay' | 'code'>): void {
-    const { status } = API_ERROR_CODES[err.code];
-    const body = JSON.stringify({ error: { code: err.code, message: err.message, status } });
-    sendJson(res, status, body, { ...log, code: err.code }, err.headers);
-  }
-
-  function applyFault(req: http.IncomingMessage, res: http.ServerResponse, fault: Fault, log: Omit<ResponseLogEntry, 'status' | 'delay'>): void {
-    const entry = { ...log, fault: fault.kind, code: fault.kind };
-    switch (fault.kind) {
-      case '429':
-        return sendError(res, new HttpError('RATE_LIMIT_EXCEEDED', undefined, { 'Retry-After': String(fault.retryAfter) }), entry);
-      case '500':
-        return sendError(res, new HttpError('INTERNAL_ERROR'), entry);
-      case 'malformed':
-        return sendJson(res, 200, MALFORMED_BODY, entry);
-      case 'hang':
-        // Never answer; the socket stays open until the client gives up or close() destroys it.
-        count('hang');
-        opts.onResponse?.({ ...entry, status: 0, delay: 0 });
-        return;
-      case 'slow':
-        return; // answered as usual, late (see send)
-      case 'drop': {
-        count('drop');
-        const delay = nextDelay();
-        opts.onResponse?.({ ...entry, status: 0, delay });
-        later(() => req.socket.destroy(), delay);
-        return;
-      }
-    }
-  }
+  const responder = new Responder(opts, latency, seed, count);
 
   function statusBody(key: string, plan: Plan, now: number): StatusBody {
     const { start, end } = creditPeriod(now);
@@ -394,32 +109,32 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 
     if (method === 'OPTIONS') {
       if (pathname === '/v3' || pathname.startsWith('/v3/')) {
-        return send(res, 204, '', { ...PREFLIGHT_HEADERS }, log);
+        return responder.send(res, 204, '', { ...PREFLIGHT_HEADERS }, log);
       }
-      return sendError(res, new HttpError('NOT_FOUND', notFoundRoute(method, pathname + url.search)), log);
+      return responder.sendError(res, new HttpError('NOT_FOUND', notFoundRoute(method, pathname + url.search)), log);
     }
 
     const fault = faults.next(pathname);
     if (fault?.kind === 'slow') {
-      slowed.add(res);
+      responder.slow(res);
       log.fault = 'slow';
     }
-    else if (fault) return applyFault(req, res, fault, log);
+    else if (fault) return responder.applyFault(req, res, fault, log);
 
     // The live 404 names the path and the query as asked: "Cannot GET /v3/currencies/markets?limit=250" [live].
-    if (method !== 'GET') return sendError(res, new HttpError('NOT_FOUND', notFoundRoute(method, pathname + url.search)), log);
+    if (method !== 'GET') return responder.sendError(res, new HttpError('NOT_FOUND', notFoundRoute(method, pathname + url.search)), log);
     const route = matchRoute(pathname);
-    if (!route || without.has(route.name)) return sendError(res, new HttpError('NOT_FOUND', notFoundRoute('GET', pathname + url.search)), log);
+    if (!route || without.has(route.name)) return responder.sendError(res, new HttpError('NOT_FOUND', notFoundRoute('GET', pathname + url.search)), log);
 
     // key
     const header = req.headers['x-api-key'];
     const key = (Array.isArray(header) ? header[0] : header)?.trim() ?? '';
-    if (key === '') return sendError(res, new HttpError('API_KEY_MISSING'), log);
+    if (key === '') return responder.sendError(res, new HttpError('API_KEY_MISSING'), log);
     log.key = key;
-    if (!accounts.has(key)) return sendError(res, new HttpError('API_KEY_INVALID'), log);
+    if (!accounts.has(key)) return responder.sendError(res, new HttpError('API_KEY_INVALID'), log);
     const fail = (err: HttpError): void => {
       accounts.noteError(key);
-      sendError(res, err, log);
+      responder.sendError(res, err, log);
     };
     const plan = accounts.plan(key);
     if (!plan) return fail(new HttpError('NO_ACTIVE_SUBSCRIPTION'));
@@ -460,7 +175,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     const now = clock.now();
     if (name === 'status') {
       accounts.charge(key, now, spec.path, 0);
-      return sendJson(res, 200, JSON.stringify(inDialect(dialect, 'status', statusBody(key, plan, now))), log);
+      return responder.sendJson(res, 200, JSON.stringify(inDialect(dialect, 'status', statusBody(key, plan, now))), log);
     }
 
     // credit limits (with the cost known before the handler; history endpoints are re-checked after)
@@ -510,7 +225,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     accounts.charge(key, now, spec.path, cost);
     stats.credits += cost;
     log.credits = cost;
-    sendJson(res, 200, body, log);
+    responder.sendJson(res, 200, body, log);
   }
 
   const server = http.createServer((req, res) => {
@@ -548,8 +263,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     close() {
       if (!closing) {
         closing = new Promise<void>((resolve) => {
-          for (const t of timers) clearTimeout(t);
-          timers.clear();
+          responder.cancelDelayed();
           server.close(() => resolve());
           for (const s of sockets) s.destroy();
         });
@@ -569,10 +283,10 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       rpm = checkRpm(n);
     },
     get latency() {
-      return { ...latency };
+      return { ...responder.latency };
     },
     setLatency(spec) {
-      latency = parseLatency(spec);
+      responder.latency = parseLatency(spec);
     },
     rateLimitFor(key) {
       const plan = accounts.plan(key);
@@ -591,14 +305,4 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 
 function freshStats(): EmulatorStats {
   return { requests: 0, byStatus: {}, faults: {}, credits: 0 };
-}
-
-function constant(ms: number): () => number {
-  return () => ms;
-}
-
-function checkRpm(rpm: number | undefined): number | undefined {
-  if (rpm === undefined) return undefined;
-  if (!Number.isInteger(rpm) || rpm < 1) throw new Error(`rpm must be a positive integer, got ${rpm}`);
-  return rpm;
 }
