@@ -53,6 +53,12 @@ test('the readers follow the table: retryable, stale fallback, the formula mappi
   const fixKey = RULES.filter(([, x]) => x.fixKey).map(([c]) => c).sort();
   assert.deepEqual(fixKey, ['API_KEY_INVALID', 'API_KEY_MISSING', 'NO_ACTIVE_SUBSCRIPTION', 'NO_API_KEY']);
   for (const c of fixKey) assert.equal(ERROR_RULES[c].retry, false);
+  // the pacer's rules read the `pacer` column: the rate limit is the service's 429, a failure that never
+  // reached the service has no HTTP status of its own; both are retried
+  const pacer = (p: string) => RULES.filter(([, x]) => x.pacer === p).map(([c]) => c);
+  assert.deepEqual(pacer('rate-limit'), Object.entries(API_ERROR_CODES).filter(([, c]) => c.status === 429).map(([c]) => c));
+  for (const c of pacer('unreached')) assert.ok(!Object.hasOwn(API_ERROR_CODES, c) && ERROR_RULES[c].retry, c);
+  for (const c of pacer('rate-limit')) assert.ok(ERROR_RULES[c].retry && ERROR_RULES[c].retryAfter, c);
 });
 
 test('every code has its words in the pane, and what makes it go; a cell error without a code has words by its Excel error', () => {

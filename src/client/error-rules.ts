@@ -8,6 +8,10 @@
  * - fixKey: only the user can fix it, with another key or subscription: the plan gate;
  * - retryAfter: the answer's Retry-After header says when to ask again (the rate window's room,
  *   the outage's end): transport.ts reads the header for these rows only, retry.ts waits it out;
+ * - pacer: what a failed attempt means for the rate pacer: `rate-limit`, the service's rate window
+ *   refused it (the backoff holds every request, retry.ts; its slot is kept, sender.ts);
+ *   `unreached`, it never reached the service (no HTTP answer: a fast failure gives its slot back
+ *   whatever the plan); null, a fast failure gives its slot back while the plan is unknown;
  * - scope: what the failure costs: `item`, the one thing asked (a coin, an argument: its row
  *   of a QUOTE table, its coin in a quote batch), or `call`, the whole call (the service, the
  *   key, the plan: QUOTE fails whole so the host keeps the last good table);
@@ -80,6 +84,7 @@ export interface ErrorRule {
    * is the same outage row, so its header is read too.
    */
   retryAfter: boolean;
+  pacer: 'rate-limit' | 'unreached' | null;
   scope: 'item' | 'call';
   cell: ExcelErrorCode;
   /** The cell's message for this failure of `formula` (e.g. "PRICE"). */
@@ -125,10 +130,10 @@ const outageSaid = (e: Failure) => `Market data unavailable (${e.code}): ${noSto
 
 // ---------------------------------------------------------------- the table
 
-type Defaults = 'cell' | 'scope' | 'fixKey' | 'retryAfter' | 'tell' | 'gone';
+type Defaults = 'cell' | 'scope' | 'fixKey' | 'retryAfter' | 'pacer' | 'tell' | 'gone';
 type Row = Omit<ErrorRule, Defaults> & Partial<Pick<ErrorRule, Defaults>>;
 const told = (endpoint: string, detail: string) => `${endpoint}: ${noStop(detail)}.`;
-const row = (r: Row): ErrorRule => ({ cell: '#N/A', scope: 'call', fixKey: false, retryAfter: false, tell: told, gone: null, ...r });
+const row = (r: Row): ErrorRule => ({ cell: '#N/A', scope: 'call', fixKey: false, retryAfter: false, pacer: null, tell: told, gone: null, ...r });
 const keyTold = (_: string, detail: string) => `${noStop(detail)}. Check the API key in the task pane.`;
 /** The service or the network failed: gone once the formula answers again. */
 const outage = (words: string) => row({ retry: true, lastGood: true, retryAfter: true, say: outageSaid, words, gone: 'success' });
@@ -166,14 +171,15 @@ export const ERROR_RULES: Readonly<Record<ErrorCode, ErrorRule>> = {
   /** No data for the thing asked (a coin, a date): that thing's alone. */
   NOT_FOUND: row({ retry: false, lastGood: false, scope: 'item', say: (e) => `No data: ${e.message}`, tell: notFoundTold, words: 'No such data' }),
   RATE_LIMIT_EXCEEDED: row({
-    retry: true, lastGood: true, retryAfter: true, say: (e) => `Rate limit reached (${noStop(e.message)}); the next recalculation retries`, words: 'Too many requests', gone: 'success',
+    retry: true, lastGood: true, retryAfter: true, pacer: 'rate-limit', say: (e) => `Rate limit reached (${noStop(e.message)}); the next recalculation retries`, words: 'Too many requests', gone: 'success',
   }),
   INTERNAL_ERROR: outage('CryptoRank unavailable'),
   // client codes
   NO_API_KEY: NO_KEY,
   UNKNOWN_COIN: row({ retry: false, lastGood: false, scope: 'item', say: asIs, words: 'Unknown coin' }),
   TIMEOUT: outage('No answer in time'),
-  NETWORK_ERROR: outage('Network failure'),
+  /** A connection that failed with no HTTP answer (guess: it never reached the service's rate limit). */
+  NETWORK_ERROR: { ...outage('Network failure'), pacer: 'unreached' },
   MALFORMED_RESPONSE: outage('Unreadable answer'),
   /** An answer of the wrong shape: asking again gives the same answer, but the last good one is still right. */
   UNEXPECTED_RESPONSE: row({ retry: false, lastGood: true, say: outageSaid, words: 'Unexpected answer', gone: 'success' }),

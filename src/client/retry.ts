@@ -7,6 +7,7 @@
  * other retryable failures, exponential backoff with full jitter.
  */
 import { ApiError, abortedError } from './api-error';
+import { errorRule } from './error-rules';
 import type { Sleep } from './clock';
 import type { Pacer } from './pacer';
 
@@ -60,7 +61,7 @@ export async function withRetries<T>(run: (signal?: AbortSignal) => Promise<T>, 
         continue;
       }
       const delay = backoffMs(attemptNo, o.random, o.baseDelayMs, o.maxDelayMs);
-      if (e.code === 'RATE_LIMIT_EXCEEDED') o.pacer.holdUntil(o.now() + delay);
+      if (errorRule(e.code, e.status).pacer === 'rate-limit') o.pacer.holdUntil(o.now() + delay);
       else await o.sleep(delay, o.signal);
     }
   }

@@ -8,6 +8,7 @@
 import { creditCost, type EndpointName } from '../api/endpoints';
 import { ApiError, hasCode, routeUnavailable } from './api-error';
 import { onAbort } from './cancellation';
+import { errorRule } from './error-rules';
 import type { CanonicalRequest } from './canonical-request';
 import { MAP_MAX_DELAY_MS, type ResolvedOptions } from './client-options';
 import { creditsToCount, type CreditMeter } from './credit-meter';
@@ -128,8 +129,11 @@ export class Sender {
         // paced into its deadline by attempts that failed at once (issue #22). A connection that
         // failed with no HTTP answer gives it back whatever the plan: guess: it never reached the
         // service's rate limit (a 500 did, so it keeps its slot once the plan's rate is known).
-        refundSlot: (e, ms) =>
-          e.retryable && e.code !== 'RATE_LIMIT_EXCEEDED' && ms < FAST_FAILURE_MS && (this.#o.gate.plan === null || e.code === 'NETWORK_ERROR'),
+        // Which failure is which is the row's `pacer` column (error-rules.ts).
+        refundSlot: (e, ms) => {
+          const pacer = errorRule(e.code, e.status).pacer;
+          return e.retryable && pacer !== 'rate-limit' && ms < FAST_FAILURE_MS && (this.#o.gate.plan === null || pacer === 'unreached');
+        },
         // A granted slot goes to /v3/status when its re-ask is due: requests queued before it was
         // due would otherwise take every slot of the next window ahead of it.
         yieldSlot: cr.name === 'status' ? undefined : () => this.#o.gate.reaskIfDue(),
