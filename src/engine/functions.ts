@@ -1,11 +1,12 @@
 /**
  * The worksheet functions the engine knows, by name: its own tables first
- * (aggregates, lookups, logic, dates, text to numbers, Treasury bills, ACCRINT), then @formulajs/formulajs for the rest.
+ * (aggregates, lookups, dynamic arrays, logic, dates, text to numbers, Treasury bills, ACCRINT), then @formulajs/formulajs for the rest.
  * A name in neither is #NAME? (the evaluator says which).
  */
 import { ACCRUED_INTEREST } from './accrued-interest';
 import { AGGREGATES } from './aggregates';
 import { DATES } from './dates';
+import { DYNAMIC_ARRAYS } from './dynamic-arrays';
 import { formulajsDef } from './formulajs-functions';
 import type { FunctionDef, FunctionTable } from './function-def';
 import { LOGICAL } from './logical';
@@ -15,7 +16,7 @@ import { TREASURY_BILLS } from './treasury-bills';
 
 export type { Context, FunctionDef } from './function-def';
 
-const OWN: FunctionTable = { ...AGGREGATES, ...LOOKUP, ...LOGICAL, ...DATES, ...TEXT_CONVERSIONS, ...TREASURY_BILLS, ...ACCRUED_INTEREST };
+const OWN: FunctionTable = { ...AGGREGATES, ...LOOKUP, ...DYNAMIC_ARRAYS, ...LOGICAL, ...DATES, ...TEXT_CONVERSIONS, ...TREASURY_BILLS, ...ACCRUED_INTEREST };
 const resolved = new Map<string, FunctionDef | null>();
 
 /**
