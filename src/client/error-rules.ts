@@ -5,7 +5,8 @@
  * - retry: another attempt may succeed (the service or the network failed): retry.ts, ApiError.retryable;
  * - lastGood: the last good value may stand in, marked stale: the response cache, the quote
  *   batcher, the calculation host (FormulaError.lastGood);
- * - fixKey: only the user can fix it, with another key or subscription: the plan gate;
+ * - fixKey: only the user can fix it (the plan gate), by adding a key (`add`), another key
+ *   (`replace`) or renewing the subscription (`renew`); null when a key would not help;
  * - retryAfter: the answer's Retry-After header says when to ask again (the rate window's room,
  *   the outage's end): transport.ts reads the header for these rows only, retry.ts waits it out;
  * - pacer: what a failed attempt means for the rate pacer: `rate-limit`, the service's rate window
@@ -21,6 +22,9 @@
  * - words: the task pane's name for it in the list of recent errors (taskpane/error-words.ts);
  * - gone: what makes the pane drop it from that list: a key saved after it (`key`), the UTC day
  *   turning (`day`), the same formula answering again (`success`), or nothing (null).
+ *
+ * The pane's sentences for a failed key check or plan read (KEY_CHECK_SAYS, PLAN_READ_SAYS,
+ * below) are chosen by these columns (paneCase), not by code: an outage code is said as one.
  *
  * A new code is a row here (the type below makes every code have one) and its test in
  * test/error-rules.test.ts. An unknown code from the service takes the row of the code its
@@ -77,7 +81,7 @@ export interface Failure {
 export interface ErrorRule {
   retry: boolean;
   lastGood: boolean;
-  fixKey: boolean;
+  fixKey: 'add' | 'replace' | 'renew' | null;
   /**
    * Retry-After is read: RFC 6585 §4 (429: "how long to wait before making a new request") and
    * RFC 9110 §10.2.3 (503: "how long the service is expected to be unavailable"); a 500 or 502
@@ -133,12 +137,12 @@ const outageSaid = (e: Failure) => `Market data unavailable (${e.code}): ${noSto
 type Defaults = 'cell' | 'scope' | 'fixKey' | 'retryAfter' | 'pacer' | 'tell' | 'gone';
 type Row = Omit<ErrorRule, Defaults> & Partial<Pick<ErrorRule, Defaults>>;
 const told = (endpoint: string, detail: string) => `${endpoint}: ${noStop(detail)}.`;
-const row = (r: Row): ErrorRule => ({ cell: '#N/A', scope: 'call', fixKey: false, retryAfter: false, pacer: null, tell: told, gone: null, ...r });
+const row = (r: Row): ErrorRule => ({ cell: '#N/A', scope: 'call', fixKey: null, retryAfter: false, pacer: null, tell: told, gone: null, ...r });
 const keyTold = (_: string, detail: string) => `${noStop(detail)}. Check the API key in the task pane.`;
 /** The service or the network failed: gone once the formula answers again. */
 const outage = (words: string) => row({ retry: true, lastGood: true, retryAfter: true, say: outageSaid, words, gone: 'success' });
 const NO_KEY = row({
-  retry: false, lastGood: false, fixKey: true, say: () => 'No API key: open Crypto Data on the Home tab and add your key', tell: keyTold, words: 'No API key', gone: 'key',
+  retry: false, lastGood: false, fixKey: 'add', say: () => 'No API key: open Crypto Data on the Home tab and add your key', tell: keyTold, words: 'No API key', gone: 'key',
 });
 
 export const ERROR_RULES: Readonly<Record<ErrorCode, ErrorRule>> = {
@@ -146,12 +150,12 @@ export const ERROR_RULES: Readonly<Record<ErrorCode, ErrorRule>> = {
   VALIDATION_ERROR: row({ retry: false, lastGood: false, scope: 'item', cell: '#VALUE!', say: asIs, words: 'Argument not valid' }),
   API_KEY_MISSING: NO_KEY,
   API_KEY_INVALID: row({
-    retry: false, lastGood: false, fixKey: true, say: () => 'The API key was rejected: check it in the Crypto Data pane', tell: keyTold, words: 'API key not accepted', gone: 'key',
+    retry: false, lastGood: false, fixKey: 'replace', say: () => 'The API key was rejected: check it in the Crypto Data pane', tell: keyTold, words: 'API key not accepted', gone: 'key',
   }),
   NO_ACTIVE_SUBSCRIPTION: row({
     retry: false,
     lastGood: false,
-    fixKey: true,
+    fixKey: 'renew',
     say: () => 'Your API key has no active subscription',
     tell: (_, detail) => `${noStop(detail)}. The API key has no active subscription.`,
     words: 'No active subscription',
@@ -239,3 +243,70 @@ export function errorRule(code: string | null | undefined, status?: number | nul
   return known ? ERROR_RULES[known] : UNKNOWN_ANSWER;
 }
 
+
+// ---------------------------------------------------------------- the pane's sentences
+
+/**
+ * Which of the pane's sentences a failure gets (taskpane/messages.ts), from its row's columns:
+ * what fixes it (fixKey), the rate limit (pacer), an outage (retried, the last good value stands
+ * in: INTERNAL_ERROR, TIMEOUT, a dropped connection, a new 5xx code), else said with its code.
+ */
+export type PaneCase = 'add' | 'replace' | 'renew' | 'rate-limit' | 'outage' | 'other';
+
+export function paneCase(code: string, status?: number | null): PaneCase {
+  const known = ruleCode(code, status);
+  if (known === null) return 'other';
+  const r = ERROR_RULES[known];
+  if (r.fixKey !== null) return r.fixKey;
+  if (r.pacer === 'rate-limit') return 'rate-limit';
+  return r.retry && r.lastGood ? 'outage' : 'other';
+}
+
+/** What the pane knows of a failure it says: the error, and the API's host (never the key). */
+export interface PaneFailure {
+  code: string;
+  status?: number | null;
+  message: string;
+  host: string;
+}
+
+export interface PaneSentence {
+  tone: 'success' | 'warning' | 'error' | 'info';
+  text: string;
+}
+
+/** "Network failure (NETWORK_ERROR)": the row's words and the code. */
+const named = (f: PaneFailure) => `${errorRule(f.code, f.status).words} (${f.code})`;
+const INVALID_KEY = {
+  tone: 'error',
+  save: false,
+  text: 'Invalid API key: CryptoRank did not recognise it. Check that you copied the whole key. It was not saved.',
+} as const;
+
+/** Checking a key with /v3/status failed: what the pane says, and whether it keeps the key (only a rejected one is dropped). */
+export const KEY_CHECK_SAYS: Readonly<Record<PaneCase, (f: PaneFailure) => PaneSentence & { save: boolean }>> = {
+  add: () => INVALID_KEY,
+  replace: () => INVALID_KEY,
+  renew: () => ({
+    tone: 'warning',
+    save: true,
+    text: 'No active subscription: the key is valid, but its CryptoRank plan is not active, so formulas cannot fetch data. Renew the plan on cryptorank.io. The key was saved.',
+  }),
+  'rate-limit': () => ({ tone: 'warning', save: true, text: 'Too many requests right now, so the key could not be checked. The key was saved; try again in a minute.' }),
+  outage: (f) => ({
+    tone: 'warning',
+    save: true,
+    text: `${named(f)}: the key could not be checked with ${f.host}. Check your connection or the API address in Settings. The key was saved but not verified.`,
+  }),
+  other: (f) => ({ tone: 'warning', save: true, text: `The key could not be checked (${f.code}): ${f.message} The key was saved but not verified.` }),
+};
+
+/** Reading the plan with a saved key failed: one line for the plan panel. */
+export const PLAN_READ_SAYS: Readonly<Record<PaneCase, (f: PaneFailure) => PaneSentence>> = {
+  add: () => ({ tone: 'info', text: 'No API key yet: add one above to see your plan and credits.' }),
+  replace: () => ({ tone: 'error', text: 'Invalid API key: CryptoRank no longer accepts the saved key. Remove it and add a new one.' }),
+  renew: () => ({ tone: 'error', text: 'No active subscription: renew your CryptoRank plan to use the formulas.' }),
+  'rate-limit': () => ({ tone: 'warning', text: 'Too many requests right now: plan and credits will update in a minute.' }),
+  outage: (f) => ({ tone: 'warning', text: `${named(f)}: no plan from ${f.host}. Plan and credits will update when it answers.` }),
+  other: (f) => ({ tone: 'warning', text: `Could not read the plan (${f.code}): ${f.message}` }),
+};
