@@ -3,7 +3,9 @@
  * concatenates `data`, each endpoint as the endpoint table declares it.
  */
 import { ENDPOINTS, pageSizeOf, type EndpointData, type EndpointName, type EndpointSpec } from '../api/endpoints';
+import { hasCode } from './api-error';
 import { canonicalRequest, type QueryInput } from './canonical-request';
+import { joinPages, pagesToReread, rowKeyOf } from './list-pages';
 import { toFetched, type Answer, type Fetched, type RequestOptions, type Requester } from './types';
 import type { RejectedItem } from '../api/read-data';
 
@@ -11,6 +13,25 @@ export interface PagesOptions extends RequestOptions {
   maxItems?: number;
   /** Stop at the first item this rejects (and leave it out). */
   takeWhile?: (item: unknown) => boolean;
+}
+
+/**
+ * A multi-page list whose pages disagreed even when read again (list-pages.ts):
+ * `repeated` rows an earlier page already had were left out, and as many rows
+ * may be missing from about `at` (the place of the first one left out). The
+ * formula says so (MARKETS' last row); absent when the pages agreed.
+ */
+export interface ListMoved {
+  repeated: number;
+  at: number;
+}
+
+/** A paged list's answer: Fetched, and the pages' disagreement when there was one. */
+export type PagedFetched<T> = Fetched<T> & { moved?: ListMoved };
+
+/** Whether the list `f` (a getPages answer, through any wrapper) was read while it moved. */
+export function listMoved(f: Fetched<unknown>): ListMoved | undefined {
+  return (f as PagedFetched<unknown>).moved;
 }
 
 
@@ -57,13 +78,19 @@ const MAX_PAGES = 200;
  * series by moving `from` past the last item while pages are full. Other
  * endpoints: one request. `maxItems` caps the result; `takeWhile` stops at the
  * first item it rejects (a list sorted by the thing it tests).
+ *
+ * Offset- and page-numbered lists come out of one moment (list-pages.ts): each
+ * row once, and pages of different ages (a page cached by PRICE cells beside one
+ * fetched now) or repeating each other's rows read again once, bypassing the
+ * cache; `moved` says when they still disagreed.
  */
 export async function getPages<N extends EndpointName>(
   client: Requester,
   name: N,
   req: PagesOptions,
-): Promise<Fetched<EndpointData<N>>> {
-  const once = async () => toFetched<EndpointData<N>>(await client.request(canonicalRequest(name, req.id, req.query), { caller: req.caller, signal: req.signal }));
+): Promise<PagedFetched<EndpointData<N>>> {
+  const asked = { caller: req.caller, signal: req.signal };
+  const once = async () => toFetched<EndpointData<N>>(await client.request(canonicalRequest(name, req.id, req.query), asked));
   const spec: EndpointSpec = ENDPOINTS[name];
   const params: Readonly<Record<string, unknown>> = spec.params;
   const max = req.maxItems ?? Number.POSITIVE_INFINITY;
@@ -81,24 +108,27 @@ export async function getPages<N extends EndpointName>(
     answered += data + bad.length;
     return data + bad.length;
   };
+  /** The list's pages (offset- and page-numbered), in order: each one's query and where its answer is in `answers`. */
+  const pages: { query: QueryInput; answer: number }[] = [];
+  /** Readable items the pages carried so far (before repeats are left out): whether `maxItems` is reached. */
+  let held = 0;
   const step = async (query: QueryInput): Promise<number | null> => {
-    const a = await client.request(canonicalRequest(name, req.id, query), { caller: req.caller, signal: req.signal });
+    const a = await client.request(canonicalRequest(name, req.id, query), asked);
     answers.push(a);
     if (!Array.isArray(a.entry.data)) return null;
+    pages.push({ query, answer: answers.length - 1 });
     const data = a.entry.data as unknown[];
     const until = req.takeWhile ? data.findIndex((x) => !req.takeWhile!(x)) : -1;
-    if (until >= 0) {
-      items.push(...data.slice(0, until));
-      stopped = true;
-    } else items.push(...data);
-    return tally(a);
+    if (until >= 0) stopped = true;
+    held += until >= 0 ? until : data.length;
+    return data.length + (a.entry.rejected?.length ?? 0);
   };
   let stopped = false;
   if (spec.paging === 'offset') {
     const pageSize = pageSizeOf(spec);
     const maxOffset = (params.offset as { max?: number } | undefined)?.max ?? Number.POSITIVE_INFINITY;
     let offset = Number(base.offset ?? 0);
-    for (let i = 0; i < MAX_PAGES && items.length < max && offset <= maxOffset; i++) {
+    for (let i = 0; i < MAX_PAGES && held < max && offset <= maxOffset; i++) {
       const count = await step({ ...base, offset, limit: pageSize });
       if (count === null || count < pageSize || stopped) break;
       offset += pageSize;
@@ -106,7 +136,7 @@ export async function getPages<N extends EndpointName>(
   } else if (spec.paging === 'page') {
     const pageSize = pageSizeOf(spec);
     let page = Number(base.page ?? 1);
-    for (let i = 0; i < MAX_PAGES && items.length < max; i++) {
+    for (let i = 0; i < MAX_PAGES && held < max; i++) {
       const got = await step({ ...base, page });
       const meta = answers[answers.length - 1].entry.meta;
       const hasNext = typeof meta?.hasNextPage === 'boolean' ? meta.hasNextPage : (got ?? 0) >= pageSize;
@@ -150,8 +180,30 @@ export async function getPages<N extends EndpointName>(
     return once();
   }
   if (answers.length === 0) return once();
+  let moved: ListMoved | undefined;
+  if (spec.paging !== 'time') {
+    // One moment's list: pages of different ages, or repeating each other, read again once (list-pages.ts).
+    const keyOf = rowKeyOf(name);
+    const again = keyOf && pages.length > 1 ? pagesToReread(pages.map((p) => answers[p.answer]), keyOf) : new Set<number>();
+    await Promise.all(
+      [...again].map(async (i) => {
+        const p = pages[i];
+        try {
+          const a = await client.request(canonicalRequest(name, req.id, p.query), { ...asked, force: true });
+          // A stand-in for a failed read, or no list: the page as read first stands (a repeat left is said below).
+          if (!a.stale && Array.isArray(a.entry.data)) answers[p.answer] = a;
+        } catch (e) {
+          if (hasCode(e, 'ABORTED')) throw e;
+        }
+      }),
+    );
+    const joined = joinPages(pages.map((p) => answers[p.answer]), keyOf, req.takeWhile);
+    items.push(...joined.items);
+    rejected.push(...joined.rejected);
+    if (joined.repeated > 0 && joined.firstRepeatAt < max) moved = { repeated: joined.repeated, at: joined.firstRepeatAt };
+  }
   const last = answers[answers.length - 1];
-  const out: Fetched<EndpointData<N>> = {
+  const out: PagedFetched<EndpointData<N>> = {
     data: (Array.isArray(last.entry.data) ? items.slice(0, max) : last.entry.data) as EndpointData<N>,
     meta: last.entry.meta,
     stale: answers.some((a) => a.stale),
@@ -164,6 +216,7 @@ export async function getPages<N extends EndpointName>(
     out.rejected = kept;
     out.data = (out.data as unknown[]).slice(0, Math.max(0, max - kept.length)) as EndpointData<N>;
   }
+  if (moved) out.moved = moved;
   return out;
 }
 
