@@ -95,10 +95,22 @@ const MARKETS_ITEM = `this coin's item in the markets list (${ENDPOINTS.markets.
  * service left out of the item (its getter throws MISSING_FIELD:
  * missing-fields.ts) is null here and named in `absent`, so PRICE still reads
  * the price and only that field's cells are #N/A.
+ *
+ * An item the service marks not traded (`isTraded` false: the markets list's
+ * `lifecycle=upcoming` coins) has its market fields null, as a profile's are:
+ * the item's price, volume and changes are required strings/numbers, so the
+ * service sends "0" placeholders for them, but the spec's lifecycle table says
+ * "traded" is "the only state in which market fields are populated"
+ * (market-data-api.md, States and transitions). A 0 price or 0 % change would go
+ * into AVERAGE/MIN with no sign (review-r3 #2); null is blank in MARKETS/QUOTE
+ * and #N/A "not traded" in PRICE/DATA, the same coin's cells everywhere.
+ * Supplies are not market fields and stay.
  */
 export function quoteFromMarketItem(m: MarketItem, currency: ConvertCurrency): Quote {
   const G = MARKET_ITEM_FIELDS;
   const f = new FieldReader(m, G);
+  const isTraded = f.read(G.isTraded) ?? true; // absent: its cell is #N/A all the same, the figures stand
+  const market = <T>(x: T): T | null => (isTraded ? x : null);
   const q: Quote = {
     id: m.id,
     slug: m.slug,
@@ -106,23 +118,23 @@ export function quoteFromMarketItem(m: MarketItem, currency: ConvertCurrency): Q
     name: m.name,
     rank: m.rank,
     currency,
-    price: num(m.price),
-    marketCap: num(f.read(G.marketCap)),
-    volume24h: num(f.read(G.volume24h)),
-    volume24hBase: num(f.read(G.volume24hBase)),
-    fullyDilutedValuation: num(f.read(G.fullyDilutedValuation)),
-    high24h: num(f.read(G.high24h)),
-    low24h: num(f.read(G.low24h)),
-    change24h: num(f.read(G['percentChange.h24'])),
-    change7d: num(f.read(G['percentChange.d7'])),
-    change30d: num(f.read(G['percentChange.d30'])),
-    change3m: num(f.read(G['percentChange.m3'])),
-    changeYtd: num(f.read(G['percentChange.ytd'])),
+    price: market(num(m.price)),
+    marketCap: market(num(f.read(G.marketCap))),
+    volume24h: market(num(f.read(G.volume24h))),
+    volume24hBase: market(num(f.read(G.volume24hBase))),
+    fullyDilutedValuation: market(num(f.read(G.fullyDilutedValuation))),
+    high24h: market(num(f.read(G.high24h))),
+    low24h: market(num(f.read(G.low24h))),
+    change24h: market(num(f.read(G['percentChange.h24']))),
+    change7d: market(num(f.read(G['percentChange.d7']))),
+    change30d: market(num(f.read(G['percentChange.d30']))),
+    change3m: market(num(f.read(G['percentChange.m3']))),
+    changeYtd: market(num(f.read(G['percentChange.ytd']))),
     circulatingSupply: num(f.read(G.circulatingSupply)),
     totalSupply: num(f.read(G.totalSupply)),
     maxSupply: num(f.read(G.maxSupply)),
-    isTraded: f.read(G.isTraded) ?? true, // its cell is #N/A all the same (absent)
-    lastUpdated: time(f.read(G.lastUpdated)),
+    isTraded,
+    lastUpdated: market(time(f.read(G.lastUpdated))),
     stale: false,
     categoryId: f.read(G.categoryId),
     imageUrl: f.read(G.imageUrl),
