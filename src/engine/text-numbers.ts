@@ -15,7 +15,7 @@
  * way in Excel; here they are no number. That much is a guess for other locales.
  *
  * The forms read, en-US (each from what Excel accepts typed into a cell):
- *   numbers     12  -1.5  .5  1e3  1,000  1,000.25  $1,000  -$5  (1,000)  50%
+ *   numbers     12  -1.5  .5  1e3  1,000  1,000.25  $1,000  -$5  (1,000)  50%  1 1/2
  *   dates       2024-01-31  2024/1/31  1/31/2024  1/31/24  1-31-2024  1/31
  *               31-Jan-2024  31 Jan 2024  31-Jan  Jan 31, 2024  January 31 2024  Jan-2024
  *   times       12:30  12:30:45  12:30:45.5  12:30 PM  12 PM  25:00 (a duration)
@@ -52,7 +52,7 @@ export function numberFromText(s: string, system: DateSystem, now: number = Date
 export function readText(s: string, system: DateSystem, now: number = Date.now()): TextNumber | null {
   const t = s.trim().replace(/\s+/g, ' ');
   if (t === '') return null;
-  const n = plainNumber(t);
+  const n = plainNumber(t) ?? mixedFraction(t);
   if (n !== null) return { value: n, kind: 'number' };
   const time = timeOfDay(t);
   if (time !== null) return { value: time, kind: 'time', time };
@@ -99,6 +99,17 @@ function plainNumber(t: string): number | null {
   const v = sign * Number(digits.replace(/,/g, ''));
   if (!Number.isFinite(v)) return null;
   return percent ? v / 100 : v;
+}
+
+/**
+ * A whole number and a fraction after a space: "1 1/2" is 1.5, "0 3/4" 0.75, as
+ * Excel reads them typed (a fraction alone, "1/2", is a date: January 2).
+ */
+function mixedFraction(t: string): number | null {
+  const m = /^([+-]?)(\d+) (\d+)\/(\d+)$/.exec(t);
+  if (!m || Number(m[4]) === 0) return null;
+  const v = Number(m[2]) + Number(m[3]) / Number(m[4]);
+  return m[1] === '-' ? -v : v;
 }
 
 // ---- times -----------------------------------------------------------------
