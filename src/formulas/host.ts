@@ -18,8 +18,9 @@ import type { Arg } from './args';
 import { CALL_DEADLINE_MS, Deadlines, deadlineError } from './call-deadline';
 import { toFormulaError } from './failure';
 import { trackingClient, type QuoteSightings } from './answer-tracking';
-import { NO_FETCHES, ProvenanceBook, markStale, resultSize, summarize, type Fetch, type Provenance } from './provenance';
+import { NO_FETCHES, ProvenanceBook, markStale, resultSize, summarize, type Provenance } from './provenance';
 import { Slices } from './slices';
+import { NO_ADDRESSES, addAddress, waitFor, type SharedEvaluation } from './shared-evaluation';
 
 export interface EvaluateOptions {
   signal?: AbortSignal;
@@ -49,36 +50,6 @@ export interface HostCall {
 }
 
 const noop = () => undefined;
-const NO_ADDRESSES: readonly string[] = Object.freeze([]);
-/** Past this many calling cells, an evaluation keeps them in a Set too. */
-const ADDRESS_SCAN_MAX = 16;
-
-/** One evaluation and the calls waiting on it. */
-interface SharedEvaluation {
-  /** Formula and arguments: the in-flight map's key. */
-  key: string;
-  formula: string;
-  fn: FormulaFn;
-  /** The arguments it is evaluated with (its provenance names them). */
-  args: Arg[];
-  /** Its answer: settled at once when known at once, else through `resolve`/`reject`. */
-  promise: Promise<FormulaResult>;
-  resolve: ((r: FormulaResult) => void) | null;
-  reject: ((e: unknown) => void) | null;
-  /** The calling cells (Excel's invocation.address) this evaluation answers, and the answers it read (provenance.ts): shared empty lists until the first. */
-  addresses: readonly string[];
-  fetches: readonly Fetch[];
-  /** The addresses again, once there are many: a column of one formula shares an evaluation between thousands of cells. */
-  addressSet?: Set<string>;
-  /** Cancels the evaluation (null: its first caller could not cancel); also aborted at the deadline. */
-  controller: AbortController | null;
-  /** Callers still waiting that can cancel. */
-  cancelable: number;
-  /** A caller that cannot cancel waits: the evaluation runs to the end. */
-  pinned: boolean;
-  /** Settled: calls from now on start a new evaluation. */
-  done: boolean;
-}
 
 export class CalculationHost extends EventTarget {
   readonly client: MarketClient;
@@ -148,25 +119,13 @@ export class CalculationHost extends EventTarget {
   call(id: string, args: Arg[], opts: { preview?: boolean; cancelable?: boolean; address?: string } = {}): HostCall {
     const e = this.entry(id, args, opts.preview === true, opts.cancelable === true, opts.address);
     if (e instanceof Promise) return { result: e, cancel: noop };
-    if (opts.address) this.addAddress(e, opts.address);
+    if (opts.address) addAddress(e, opts.address);
     if (!opts.cancelable) {
       e.pinned = true;
       return { result: e.promise, cancel: noop };
     }
     e.cancelable++;
     return { result: e.promise, cancel: this.canceller(e) };
-  }
-
-  /** Adds a calling cell once: a scan of the list while it is short, a Set once it grows (each of n cells would scan n). */
-  private addAddress(e: SharedEvaluation, address: string): void {
-    if (e.addresses === NO_ADDRESSES) {
-      e.addresses = [address];
-      return;
-    }
-    if (e.addressSet ? e.addressSet.has(address) : e.addresses.includes(address)) return;
-    (e.addresses as string[]).push(address);
-    if (e.addressSet) e.addressSet.add(address);
-    else if (e.addresses.length > ADDRESS_SCAN_MAX) e.addressSet = new Set(e.addresses);
   }
 
   /** The shared evaluation for this call (started if none is in flight), or its answer when there is nothing to share. */
@@ -224,17 +183,9 @@ export class CalculationHost extends EventTarget {
       addresses: address ? [address] : NO_ADDRESSES, addressSet: undefined, fetches: NO_FETCHES, controller: cancelable ? new AbortController() : null, cancelable: 0, pinned: false, done: false,
     };
     // Runs now, or in a later slice (see slices.ts): then it is waited for.
-    if (!this.slices.offer(entry)) this.waitFor(entry);
+    if (!this.slices.offer(entry)) waitFor(entry);
     if (!entry.done) this.inFlight.set(key, entry); // a result known at once has nothing to share
     return entry;
-  }
-
-  /** The evaluation's promise, to be settled later (by its answer or its deadline). */
-  private waitFor(entry: SharedEvaluation): void {
-    entry.promise ??= new Promise<FormulaResult>((resolve, reject) => {
-      entry.resolve = resolve;
-      entry.reject = reject;
-    });
   }
 
   /**
@@ -258,7 +209,7 @@ export class CalculationHost extends EventTarget {
     }
     // Known at once: nothing to wait for, no deadline to keep.
     if (!(pending instanceof Promise)) return this.conclude(entry, true, pending);
-    this.waitFor(entry);
+    waitFor(entry);
     this.deadlines.join(bucket, entry);
     pending.then(
       (result) => {
