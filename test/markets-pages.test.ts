@@ -1,10 +1,10 @@
 /**
- * CRYPTO.MARKETS as a finance user reads it, through the calculation host
- * against the local API server over real HTTP:
+ * CRYPTO.MARKETS (and UNLOCKS, joined the same way) as a finance user reads
+ * it, through the calculation host against the local API server over real HTTP:
  * - more than one page of the list is one moment's list: each coin once, none
  *   missing, though PRICE cells cached the first page half a minute earlier and
  *   the market re-ranked in between (review-r3 #12); when the pages still
- *   disagree after one more read, the last row says so;
+ *   disagree after one more read, the last row says so (UNLOCKS' too);
  * - a coin the service marks not traded (lifecycle "upcoming") has no price,
  *   volume or change: blank in MARKETS and QUOTE, #N/A "not traded" in PRICE,
  *   never the service's 0 placeholders (review-r3 #2).
@@ -85,6 +85,34 @@ describe('MARKETS over more than one page (review-r3 #12)', () => {
       assert.equal((cell as { error?: string }).error, '#N/A');
       assert.match((cell as { message: string }).message, /^The markets list moved while its pages were read, and again when read once more: 1 coin on two pages is shown once, and as many coins may be missing; recalculate to read it again \(place 251 of the list\)$/);
     }
+  });
+});
+
+describe('UNLOCKS over more than one page (review-r3 #12)', () => {
+  test('a list still moving when read again: each unlock once, and a last row (text: sums still work) says some may be missing', async () => {
+    const PATH = ENDPOINTS.tokenUnlocks.path;
+    let firstLast: unknown;
+    // The second page of 200 repeats the first page's last unlock however often it is asked.
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      const res = await globalThis.fetch(input, init);
+      const u = new URL(String(input));
+      if (u.pathname !== PATH || res.status !== 200) return res;
+      const body = (await res.json()) as { data: unknown[] };
+      const offset = u.searchParams.get('offset');
+      if (offset === null) firstLast = body.data[body.data.length - 1];
+      const data = offset === '200' ? [firstLast, ...body.data.slice(0, -1)] : body.data;
+      return new Response(JSON.stringify({ ...body, data }), { status: 200, headers: res.headers });
+    };
+    current = await session({ client: { fetch } });
+    const g = await grid('=CRYPTO.UNLOCKS(365,,,,,300)');
+    const body = g.slice(1);
+    const note = body[body.length - 1];
+    assert.equal(note[0], 'The unlock list moved while its pages were read, and again when read once more: 1 unlock on two pages is shown once, and as many may be missing (from row 201); recalculate to read it again.');
+    assert.ok(note.slice(1).every((c) => c === ''));
+    const rows = body.slice(0, -1);
+    assert.equal(rows.length, 300, 'the count asked: the list went on');
+    const keys = rows.map((r) => `${r[r.length - 1]}@${r[0]}`);
+    assert.equal(new Set(keys).size, keys.length, 'no unlock twice (coin and day)');
   });
 });
 

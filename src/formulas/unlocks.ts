@@ -15,6 +15,7 @@
 import { ENDPOINTS } from '../api/endpoints';
 import type { UpcomingUnlock } from '../api/records';
 import { hasCode } from '../client/api-error';
+import { listMoved, type ListMoved } from '../client/paging';
 import type { CoinRef } from '../client/coin-ref';
 import { choiceArg, choicesOf, headersArg, intArg, isBlank, numberArg, scalar, textArg, type Arg } from './args';
 import { CellError, dateCell, decimalCell, EMPTY, invalidValue, numberCell, table, textCell, type Cell, type Column, type Grid } from './cells';
@@ -86,6 +87,8 @@ export async function unlocks(
   const rows = shown.map((u) => ({ u, slug: slugs.get(u.id) ?? EMPTY }));
   const grid = table(rows, UNLOCK_COLUMNS, showHeaders, `No token unlocks in the next ${days} days match these filters`, res.rejected);
   if (n === null && res.data.length > UNLOCKS_CAP) grid.push(capNote(shown, days, sort, order));
+  const moved = listMoved(res);
+  if (moved) grid.push(movedNote(moved));
   return grid;
 }
 
@@ -113,6 +116,18 @@ function slugCell(id: number, ref: CoinRef): Cell {
   return ref.slug === String(id)
     ? new CellError('#N/A', `No slug for coin id ${id}: the currency map could not be read; the Id column works in other formulas`)
     : ref.slug;
+}
+
+/**
+ * A last row when the list's pages disagreed even when read again (client/paging.ts ListMoved,
+ * review-r3 #12): an unlock on two pages is shown once, and as many may be missing. Text in the
+ * first cell, as the cap's note: SUM and AVERAGE over the amount columns still work.
+ */
+function movedNote(moved: ListMoved): Cell[] {
+  const one = moved.repeated === 1;
+  const note = `The unlock list moved while its pages were read, and again when read once more: ${moved.repeated} unlock${one ? '' : 's'} ` +
+    `on two pages ${one ? 'is' : 'are'} shown once, and as many may be missing (from row ${moved.at + 1}); recalculate to read it again.`;
+  return UNLOCK_COLUMNS.map((_, i) => (i === 0 ? note : EMPTY));
 }
 
 /** The last row when the cap cut the window: what was shown, and how to see the rest. */
