@@ -11,7 +11,7 @@ import { afterEach, beforeEach, test } from 'node:test';
 import { OfficeMockObject } from 'office-addin-mock';
 import { DOCUMENT_SETTINGS, readSetting, setLoadOnOpen, writeSettings } from '../src/office/document';
 import { readRangesOnSheets } from '../src/office/sheet-ranges';
-import { appendRows, cryptoCells, insertFormula, isCryptoFormula, readFormulas, splitAddress, writeFormulas, writeSheet, writeValues } from '../src/office/workbook-cells';
+import { appendRows, cryptoCells, insertFormula, isCryptoFormula, readFirstCells, readFormulas, splitAddress, writeFormulas, writeSheet, writeValues } from '../src/office/workbook-cells';
 
 const g = globalThis as Record<string, unknown>;
 type Mock = Record<string, any>;
@@ -156,6 +156,19 @@ test('insert into the active cell, values over a spill, formulas back after clea
   assert.equal(spill.cleared, true);
   assert.deepEqual(d2.formulas, [['=CRYPTO.OHLCV("a","7D")']]);
   assert.deepEqual(await readFormulas([{ sheet: 'Sheet1', address: 'B2' }]), ['=CRYPTO.PRICE("x")']);
+});
+
+test('a snapshot\'s read: each range\'s first value and formula in one sync (one round trip to Excel, not one for values and another for formulas)', async () => {
+  const b2 = range('Sheet1!B2:B3', { values: [[65000], [1]], formulas: [['=CRYPTO.PRICE("bitcoin")'], [1]] });
+  const c4 = range('Sheet1!C4', { values: [[7]], formulas: [[7]] });
+  excel({ Sheet1: { cells: { 'B2:B3': b2, C4: c4 } } });
+  const run = (g.Excel as { run: (batch: (ctx: { sync(): Promise<void> }) => Promise<unknown>) => Promise<unknown> }).run;
+  let syncs = 0;
+  g.Excel = { run: (batch: (ctx: unknown) => Promise<unknown>) => run((ctx) => batch({ ...ctx, sync: async () => (syncs++, ctx.sync()) })) };
+  const got = await readFirstCells([{ sheet: 'Sheet1', address: 'B2:B3' }, { sheet: 'Sheet1', address: 'C4' }]);
+  assert.deepEqual(got, { values: [65000, 7], formulas: ['=CRYPTO.PRICE("bitcoin")', 7] });
+  assert.equal(syncs, 1);
+  assert.deepEqual(await readFirstCells([]), { values: [], formulas: [] });
 });
 
 test('Restore\'s reads: each range on the sheet of its recorded id (renamed since) and on the sheet of its recorded name where that is another; valuesAsJson where ExcelApi 1.16 is', async () => {

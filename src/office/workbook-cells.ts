@@ -213,23 +213,25 @@ export async function writeFormulas(writes: readonly { sheet: string; address: s
   });
 }
 
-/** The first cell of each range: its formula text (or value where it holds none), or its value. */
-async function readFirst(cells: readonly CellAt[], what: 'formulas' | 'values'): Promise<unknown[]> {
-  if (cells.length === 0) return [];
+/**
+ * The first cell of each range, in one Excel.run and one sync: its value and
+ * its formula text (the value where it holds no formula, as Range.formulas
+ * gives it).
+ */
+export async function readFirstCells(cells: readonly CellAt[]): Promise<{ values: unknown[]; formulas: unknown[] }> {
+  if (cells.length === 0) return { values: [], formulas: [] };
   return Excel.run(async (ctx) => {
     const ranges = cells.map((c) => {
       const r = ctx.workbook.worksheets.getItem(c.sheet).getRange(c.address);
-      r.load(what);
+      r.load('values,formulas');
       return r;
     });
     await ctx.sync();
-    return ranges.map((r) => r[what][0]?.[0] ?? '');
+    return { values: ranges.map((r) => r.values[0]?.[0] ?? ''), formulas: ranges.map((r) => r.formulas[0]?.[0] ?? '') };
   });
 }
 
-export const readFormulas = (cells: readonly CellAt[]) => readFirst(cells, 'formulas');
-
-export const readValues = (cells: readonly CellAt[]) => readFirst(cells, 'values');
+export const readFormulas = async (cells: readonly CellAt[]) => (await readFirstCells(cells)).formulas;
 
 /** A sheet by name, added when missing. */
 async function sheetNamed(ctx: Excel.RequestContext, name: string): Promise<Excel.Worksheet> {

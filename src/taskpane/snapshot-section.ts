@@ -6,7 +6,7 @@
 import { serialIn, toSerial } from '../formulas/cells';
 import { DOCUMENT_SETTINGS, hasDocumentSettings, readSetting, writeSettings } from '../office/document';
 import type { Runtime } from '../office/runtime';
-import { appendRows, readFormulas, readValues, selectedRange } from '../office/workbook-cells';
+import { appendRows, readFirstCells, selectedRange } from '../office/workbook-cells';
 import { busy, el, isBusy, show } from './dom';
 import { SNAPSHOT_DATE_FORMAT, SNAPSHOT_SHEET, parseCellList, quoteSheet, savedOnly, snapshotBlock, snapshotDone } from './snapshot';
 
@@ -60,8 +60,8 @@ export class SnapshotSection {
       }
       el('snapshot-error').textContent = '';
       input.removeAttribute('aria-invalid');
-      const values = await readValues(parsed.cells);
-      const formulas = await readFormulas(parsed.cells).catch(() => parsed.cells.map(() => ''));
+      // Values and formulas in one sync: the formulas only tell CRYPTO cells apart (savedOnly).
+      const { values, formulas } = await readFirstCells(parsed.cells);
       const saved = savedOnly(parsed.cells, formulas, (address) => this.#rt.host.provenance.at(address) !== null);
       const serial = serialIn(toSerial(Date.now()), await this.#rt.dateSystem.read());
       const { header, row } = snapshotBlock(parsed.cells, values, serial);
