@@ -23,12 +23,20 @@
  * - gone: what makes the pane drop it from that list: a key saved after it (`key`), the UTC day
  *   turning (`day`), the same formula answering again (`success`), or nothing (null).
  *
- * The pane's sentences for a failed key check or plan read (KEY_CHECK_SAYS, PLAN_READ_SAYS,
- * below) are chosen by these columns (paneCase), not by code: an outage code is said as one.
+ * The pane's sentences for a failed key check or plan read (pane-sentences.ts, beside this
+ * file) are chosen by these columns (paneCase), not by code: an outage code is said as one.
  *
- * A new code is a row here (the type below makes every code have one) and its test in
- * test/error-rules.test.ts. An unknown code from the service takes the row of the code its
- * HTTP status means (codeForStatus).
+ * What a new code needs:
+ * - a client or formula code: its name in CLIENT_ERROR_CODES or FORMULA_ERROR_CODES, a row
+ *   here, and its test in test/error-rules.test.ts;
+ * - an API code (one the service sends): two rows, linked by the compiler: its row in
+ *   API_ERROR_CODES (src/api/endpoints.ts: HTTP status, the service's message, `byStatus` if a
+ *   bare answer of that status means it), whose key becomes an ErrorCode, so tsc then demands
+ *   its row here; and its test. (src/api must not import src/client, so the status cannot move
+ *   into this table.) Nothing else reads a code by name for retry, Retry-After, pacing or the
+ *   pane's sentences: those follow the columns. Serving it from the emulator (chaos, bench)
+ *   also needs a fault kind (src/emulator/faults.ts); tests can use harness/hostile-server.ts.
+ * An unknown code from the service takes the row of the code its HTTP status means (codeForStatus).
  */
 import { API_ERROR_CODES, PLANS, isRouteMiss, type ApiErrorCode, type Plan } from '../api/endpoints';
 
@@ -242,71 +250,3 @@ export function errorRule(code: string | null | undefined, status?: number | nul
   const known = ruleCode(code, status);
   return known ? ERROR_RULES[known] : UNKNOWN_ANSWER;
 }
-
-
-// ---------------------------------------------------------------- the pane's sentences
-
-/**
- * Which of the pane's sentences a failure gets (taskpane/messages.ts), from its row's columns:
- * what fixes it (fixKey), the rate limit (pacer), an outage (retried, the last good value stands
- * in: INTERNAL_ERROR, TIMEOUT, a dropped connection, a new 5xx code), else said with its code.
- */
-export type PaneCase = 'add' | 'replace' | 'renew' | 'rate-limit' | 'outage' | 'other';
-
-export function paneCase(code: string, status?: number | null): PaneCase {
-  const known = ruleCode(code, status);
-  if (known === null) return 'other';
-  const r = ERROR_RULES[known];
-  if (r.fixKey !== null) return r.fixKey;
-  if (r.pacer === 'rate-limit') return 'rate-limit';
-  return r.retry && r.lastGood ? 'outage' : 'other';
-}
-
-/** What the pane knows of a failure it says: the error, and the API's host (never the key). */
-export interface PaneFailure {
-  code: string;
-  status?: number | null;
-  message: string;
-  host: string;
-}
-
-export interface PaneSentence {
-  tone: 'success' | 'warning' | 'error' | 'info';
-  text: string;
-}
-
-/** "Network failure (NETWORK_ERROR)": the row's words and the code. */
-const named = (f: PaneFailure) => `${errorRule(f.code, f.status).words} (${f.code})`;
-const INVALID_KEY = {
-  tone: 'error',
-  save: false,
-  text: 'Invalid API key: CryptoRank did not recognise it. Check that you copied the whole key. It was not saved.',
-} as const;
-
-/** Checking a key with /v3/status failed: what the pane says, and whether it keeps the key (only a rejected one is dropped). */
-export const KEY_CHECK_SAYS: Readonly<Record<PaneCase, (f: PaneFailure) => PaneSentence & { save: boolean }>> = {
-  add: () => INVALID_KEY,
-  replace: () => INVALID_KEY,
-  renew: () => ({
-    tone: 'warning',
-    save: true,
-    text: 'No active subscription: the key is valid, but its CryptoRank plan is not active, so formulas cannot fetch data. Renew the plan on cryptorank.io. The key was saved.',
-  }),
-  'rate-limit': () => ({ tone: 'warning', save: true, text: 'Too many requests right now, so the key could not be checked. The key was saved; try again in a minute.' }),
-  outage: (f) => ({
-    tone: 'warning',
-    save: true,
-    text: `${named(f)}: the key could not be checked with ${f.host}. Check your connection or the API address in Settings. The key was saved but not verified.`,
-  }),
-  other: (f) => ({ tone: 'warning', save: true, text: `The key could not be checked (${f.code}): ${f.message} The key was saved but not verified.` }),
-};
-
-/** Reading the plan with a saved key failed: one line for the plan panel. */
-export const PLAN_READ_SAYS: Readonly<Record<PaneCase, (f: PaneFailure) => PaneSentence>> = {
-  add: () => ({ tone: 'info', text: 'No API key yet: add one above to see your plan and credits.' }),
-  replace: () => ({ tone: 'error', text: 'Invalid API key: CryptoRank no longer accepts the saved key. Remove it and add a new one.' }),
-  renew: () => ({ tone: 'error', text: 'No active subscription: renew your CryptoRank plan to use the formulas.' }),
-  'rate-limit': () => ({ tone: 'warning', text: 'Too many requests right now: plan and credits will update in a minute.' }),
-  outage: (f) => ({ tone: 'warning', text: `${named(f)}: no plan from ${f.host}. Plan and credits will update when it answers.` }),
-  other: (f) => ({ tone: 'warning', text: `Could not read the plan (${f.code}): ${f.message}` }),
-};

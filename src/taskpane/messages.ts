@@ -1,12 +1,12 @@
 /**
  * Which message the pane shows for an outcome: checking a key, reading the
  * plan, refreshing. Pure: codes in, text out. Messages never include the key.
- * A failure's sentence is its error row's (client/error-rules.ts KEY_CHECK_SAYS,
+ * A failure's sentence is its error row's (client/pane-sentences.ts KEY_CHECK_SAYS,
  * PLAN_READ_SAYS), chosen by the row's columns (paneCase), not by code here.
  */
 import { isPlan } from '../api/endpoints';
 import { ApiError } from '../client/api-error';
-import { KEY_CHECK_SAYS, PLAN_READ_SAYS, paneCase, type PaneCase, type PaneFailure, type PaneSentence } from '../client/error-rules';
+import { KEY_CHECK_SAYS, PLAN_READ_SAYS, paneCase, type PaneCase, type PaneFailure, type PaneSentence } from '../client/pane-sentences';
 import { hostOf } from './format';
 
 export type Tone = PaneSentence['tone'];
