@@ -6,10 +6,10 @@
  * CRYPTO call again, the add-in's cache warm). The API is the local API server
  * with the same added latency as the Node workloads.
  */
-import { startEmulator } from '../src/emulator/server';
-import { launchBrowser } from '../harness/browser';
 import { PREVIEW_FILES, developmentBuild } from '../harness/dev-build';
-import { startPaneServer } from '../harness/pane-server';
+import { paneRig } from '../harness/pane-rig';
+
+const BUILD = { name: 'crypto-addin-bench-browser', files: PREVIEW_FILES };
 
 /**
  * Runs in the page, as source text (a function from here would carry the
@@ -49,29 +49,19 @@ export async function runBrowserWorkloads(
   const out: Record<string, BrowserResult> = {};
   if (workloads.length === 0) return out;
   opts.log('browser: building the development bundle …');
-  const dist = await developmentBuild('crypto-addin-bench-browser', PREVIEW_FILES);
-  const browser = await launchBrowser();
-  try {
-    for (const w of workloads) {
-      const em = await startEmulator({ latency: opts.latencyMs });
-      const server = await startPaneServer({ apiTarget: em.url, distDir: dist });
-      const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-      try {
-        const page = await context.newPage();
-        await page.goto(`${server.url}/index.html?template=blank`);
-        await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
-        const before = server.proxied;
-        opts.log(`browser: ${w.name} (${w.texts.length} cells) …`);
-        const r = (await page.evaluate(`(${MEASURE})(${JSON.stringify(w.texts)})`)) as { coldMs: number; warmMs: number; errorCells: number };
-        out[w.name] = { cells: w.texts.length, coldMs: Math.round(r.coldMs), warmMs: Math.round(r.warmMs), requests: server.proxied - before, errorCells: r.errorCells };
-      } finally {
-        await context.close();
-        await server.close();
-        await em.close();
-      }
+  await developmentBuild(BUILD.name, BUILD.files); // each workload's rig then finds it built
+  for (const w of workloads) {
+    // A rig each: a new API server, so no workload starts with another's credits spent or its rate window filled.
+    const rig = await paneRig({ build: BUILD, emulator: { latency: opts.latencyMs } });
+    try {
+      const page = await rig.openPage('index.html?template=blank', { readyMs: 60_000 });
+      const before = rig.server.proxied;
+      opts.log(`browser: ${w.name} (${w.texts.length} cells) …`);
+      const r = (await page.evaluate(`(${MEASURE})(${JSON.stringify(w.texts)})`)) as { coldMs: number; warmMs: number; errorCells: number };
+      out[w.name] = { cells: w.texts.length, coldMs: Math.round(r.coldMs), warmMs: Math.round(r.warmMs), requests: rig.server.proxied - before, errorCells: r.errorCells };
+    } finally {
+      await rig.close();
     }
-  } finally {
-    await browser.close();
   }
   return out;
 }

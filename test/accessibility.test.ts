@@ -14,18 +14,15 @@
  * checks in the build. axe-core is a devDependency injected by the test
  * (page.addScriptTag): nothing of it is in the bundle.
  */
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { AxeResults } from 'axe-core';
-import { startEmulator, type Emulator } from '../src/emulator/server';
-import { launchBrowser } from '../harness/browser';
-import { developmentBuild } from '../harness/dev-build';
-import { startPaneServer, type PaneServer } from '../harness/pane-server';
 import { ambiguousSymbol } from './support/shared-symbol';
 import { byId, evaluate, saveKey, text } from './support/pane';
 import { until } from './support/waiting';
+import { usePaneRig } from './support/pane-rig';
 
 const require = createRequire(import.meta.url);
 /**
@@ -41,26 +38,7 @@ const WIDTHS = [320, 1024] as const;
 const THEMES = ['light', 'dark'] as const;
 type Theme = (typeof THEMES)[number];
 
-let em: Emulator;
-let server: PaneServer;
-let browser: Browser;
-const pageErrors: string[] = [];
-
-before(async () => {
-  const [emulator, built] = await Promise.all([
-    startEmulator({ port: 0 }),
-    developmentBuild('crypto-addin-a11y-test', ['taskpane.js', 'taskpane.html', 'functions.js', 'functions.json', 'help/index.html', 'support.html']),
-  ]);
-  em = emulator;
-  server = await startPaneServer({ apiTarget: em.url, distDir: built });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-  await em?.close();
-});
+const rig = usePaneRig({ build: { name: 'crypto-addin-a11y-test', files: ['taskpane.js', 'taskpane.html', 'functions.js', 'functions.json', 'help/index.html', 'support.html'] } });
 
 // ------------------------------------------------------------------ axe
 
@@ -92,11 +70,7 @@ async function assertNoViolations(page: Page, where: string): Promise<void> {
 // ------------------------------------------------------------------ the pane
 
 async function openPane(width: number, theme: Theme): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height: 900 }, locale: 'en-US', timezoneId: 'UTC', colorScheme: theme, bypassCSP: true });
-  const page = await context.newPage();
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  await page.goto(`${server.url}/taskpane.html`);
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 20_000 });
+  const page = await rig.openPage('taskpane.html', { viewport: { width, height: 900 }, context: { colorScheme: theme, bypassCSP: true }, readyMs: 20_000 });
   // The pane takes the system's theme outside Office (test/taskpane.test.ts checks Office's themes map to these two).
   assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), theme);
   return page;
@@ -108,7 +82,7 @@ async function withKeyAndUsage(page: Page): Promise<void> {
   await byId(page, 'plan-body').waitFor({ state: 'visible' });
   await evaluate(page, 'PRICE', ['bitcoin', null]);
   await evaluate(page, 'PRICE', ['no-such-coin-for-the-log', null]);
-  await evaluate(page, 'PRICE', [ambiguousSymbol(em), null]);
+  await evaluate(page, 'PRICE', [ambiguousSymbol(rig.em), null]);
   await until('usage rows and errors', async () => (await byId(page, 'usage-rows').locator('tr').count()) > 0 && (await byId(page, 'errors').locator('li').count()) > 0);
   await until('the ambiguity', async () => (await byId(page, 'ambiguities').locator('li').count()) > 0);
 }
@@ -209,11 +183,7 @@ describe('accessibility: Windows high contrast (forced colours)', { timeout: 120
   // Microsoft's guidance: UI elements render correctly in Windows high contrast themes. There, backgrounds
   // are the theme's: a gauge drawn with background colours alone would vanish (its figures stay in text).
   test('the credit gauges still show: a bordered track, and a fill of another colour than it', async () => {
-    const context = await browser.newContext({ viewport: { width: 320, height: 900 }, locale: 'en-US', timezoneId: 'UTC', forcedColors: 'active' });
-    const page = await context.newPage();
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    await page.goto(`${server.url}/taskpane.html`);
-    await page.waitForSelector('body[data-ready="true"]', { timeout: 20_000 });
+    const page = await rig.openPage('taskpane.html', { viewport: { width: 320, height: 900 }, context: { forcedColors: 'active' }, readyMs: 20_000 });
     await saveKey(page, 'demo-sandbox');
     await byId(page, 'plan-body').waitFor({ state: 'visible' });
     for (let i = 0; i < 5; i++) await evaluate(page, 'PROFILE', [String(10 + i), null, null]);
@@ -233,7 +203,7 @@ describe('accessibility: Windows high contrast (forced colours)', { timeout: 120
     assert.equal(look.border, 'solid 1px', JSON.stringify(look));
     assert.notEqual(look.fill, look.track, JSON.stringify(look));
     assert.ok(look.width > 0, JSON.stringify(look));
-    await context.close();
+    await page.context().close();
   });
 });
 
@@ -372,38 +342,35 @@ describe('accessibility: the help and legal pages (axe-core, WCAG 2.1 A and AA)'
   for (const theme of THEMES) {
     for (const width of WIDTHS) {
       test(`${theme} theme, ${width} px`, async () => {
-        const context = await browser.newContext({ viewport: { width, height: 900 }, locale: 'en-US', colorScheme: theme, bypassCSP: true });
-        const page = await context.newPage();
-        page.on('pageerror', (e) => pageErrors.push(e.message));
+        const page = await rig.newPage({ viewport: { width, height: 900 }, context: { colorScheme: theme, bypassCSP: true } });
         const failures: string[] = [];
         for (const file of PAGES) {
-          const res = await page.goto(`${server.url}/${file}`);
+          const res = await page.goto(`${rig.server.url}/${file}`);
           assert.equal(res?.status(), 200, file);
           const found = [...(await axeViolations(page)), ...(await axeViolations(page, TARGET_SIZE))];
           failures.push(...found.map((f) => `${file}: ${f}`));
         }
         assert.deepEqual(failures, [], `${failures.length} violation(s) of WCAG 2.1 A/AA (and 2.2 target size):\n  ${failures.join('\n  ')}`);
-        await context.close();
+        await page.context().close();
       });
     }
   }
 
   for (const theme of THEMES) {
     test(`${theme} theme, 320 px: Tab reaches every link of each page, each with a visible focus indicator`, async () => {
-      const context = await browser.newContext({ viewport: { width: 320, height: 900 }, locale: 'en-US', colorScheme: theme });
-      const page = await context.newPage();
+      const page = await rig.newPage({ viewport: { width: 320, height: 900 }, context: { colorScheme: theme } });
       for (const file of PAGES) {
-        await page.goto(`${server.url}/${file}`);
+        await page.goto(`${rig.server.url}/${file}`);
         const { reached, missed, invisible } = await keyboardWalk(page);
         assert.ok(reached.length >= 6, `${file}: ${reached.length} stops`);
         assert.deepEqual(missed, [], `${file}: links the keyboard does not reach`);
         assert.deepEqual(invisible, [], `${file}: focused links that look as they do unfocused`);
       }
-      await context.close();
+      await page.context().close();
     });
   }
 
   test('no uncaught errors in the pages', () => {
-    assert.deepEqual(pageErrors, []);
+    assert.deepEqual(rig.pageErrors, []);
   });
 });

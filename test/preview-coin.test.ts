@@ -10,43 +10,16 @@
  *
  *   node --import tsx --test test/preview-coin.test.ts
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startEmulator, type Emulator } from '../src/emulator/server';
-import { launchBrowser } from '../harness/browser';
-import { developmentBuild } from '../harness/dev-build';
-import { startPaneServer, type PaneServer } from '../harness/pane-server';
+import type { Page } from 'playwright-core';
+import { PREVIEW_FILES } from '../harness/dev-build';
+import { usePaneRig } from './support/pane-rig';
 
-let em: Emulator;
-let server: PaneServer;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-const pageErrors: string[] = [];
+// The API server held at the wall-clock time the rig starts (harness/README.md).
+const rig = usePaneRig({ build: { name: 'crypto-addin-preview-coin-test', files: PREVIEW_FILES }, emulator: { rpm: 5000 }, clock: 'held' });
 
-before(async () => {
-  const dist = await developmentBuild('crypto-addin-preview-coin-test', ['index.html', 'preview.js', 'preview-host.js', 'preview-pane.html', 'functions.js']);
-  em = await startEmulator({ now: Date.now(), rpm: 5000 });
-  server = await startPaneServer({ apiTarget: em.url, distDir: dist });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  for (const c of contexts) await c.close().catch(() => {});
-  await browser?.close();
-  await server?.close();
-  await em?.close();
-});
-
-async function openPreview(query: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'en-US', timezoneId: 'UTC' });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  await page.goto(`${server.url}/index.html?template=blank&${query}`);
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
-  return page;
-}
+const openPreview = (query: string): Promise<Page> => rig.openPage(`index.html?template=blank&${query}`);
 
 async function enter(page: Page, address: string, text: string): Promise<void> {
   await page.getByRole('gridcell', { name: address, exact: true }).click();
@@ -107,7 +80,7 @@ test('runtime 1.4: COIN shows Bitcoin as a data type, A1.Price is PRICE, the ent
   const a6 = await value(page, 'A6');
   assert.equal(a6.error, '#N/A');
   assert.match(a6.message, /nosuchcoinxyz/);
-  assert.deepEqual(pageErrors, []);
+  assert.deepEqual(rig.pageErrors, []);
 });
 
 test('runtime 1.4: clicking the cell opens its card: the name, the symbol, sections of fields in their formats, CryptoRank credited', async () => {
@@ -136,7 +109,7 @@ test('runtime 1.4: clicking the cell opens its card: the name, the symbol, secti
   // A cell without a data type opens no card.
   await gridcell(page, 'C1').click();
   assert.equal(await page.getByRole('dialog').count(), 0);
-  assert.deepEqual(pageErrors, []);
+  assert.deepEqual(rig.pageErrors, []);
 });
 
 test('runtime 1.3: the same sheet shows the names as text and no error; PRICE, TOKENOMICS and OHLCV read the name', async () => {
@@ -157,5 +130,5 @@ test('runtime 1.3: the same sheet shows the names as text and no error; PRICE, T
     const v = await value(page, a);
     assert.ok(typeof v !== 'object' || v === null, `${a}: ${JSON.stringify(v)} is no error`);
   }
-  assert.deepEqual(pageErrors, []);
+  assert.deepEqual(rig.pageErrors, []);
 });

@@ -12,15 +12,15 @@ import { mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { loadExamples } from '../scripts/formula-table';
 import { calculate, type JsonCell } from '../src/cli/calculate';
 import { openSession, type Session } from '../src/cli/session';
 import { PLAN_LIMITS } from '../src/api/endpoints';
-import { startEmulator, type Emulator } from '../src/emulator/server';
-import { launchBrowser } from '../harness/browser';
-import { PREVIEW_FILES, developmentBuild } from '../harness/dev-build';
-import { startPaneServer, type PaneServer } from '../harness/pane-server';
+import { startEmulator } from '../src/emulator/server';
+import { PREVIEW_FILES } from '../harness/dev-build';
+import { startPaneServer } from '../harness/pane-server';
+import { usePaneRig } from './support/pane-rig';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // The README's screenshot is rewritten only when asked (UPDATE_SCREENSHOTS=1), as test/taskpane.test.ts does.
@@ -28,42 +28,27 @@ const SHOTS = process.env.UPDATE_SCREENSHOTS ? path.join(root, 'docs/screenshots
 
 type Cell = number | string | boolean | null | { error: string; message?: string };
 
-let em: Emulator;
-let server: PaneServer;
-let browser: Browser;
+// The API server held at the real time the rig starts, so a test can move the market on by advancing it (harness/README.md).
+const rig = usePaneRig({ build: { name: 'crypto-addin-preview-test', files: PREVIEW_FILES }, emulator: { rpm: 5000 }, clock: 'held' });
 let cli: Session;
-const pageErrors: string[] = [];
-const contexts: BrowserContext[] = [];
-
-let dist: string;
 
 before(async () => {
-  dist = await developmentBuild('crypto-addin-preview-test', PREVIEW_FILES);
-  // A frozen clock (at the real time) so a test can move the market on by advancing it.
-  em = await startEmulator({ now: Date.now(), rpm: 5000 });
-  server = await startPaneServer({ apiTarget: em.url, distDir: dist });
-  browser = await launchBrowser();
+  const { em } = await rig.ready();
   cli = await openSession({ apiUrl: em.url, workbook: { formattedNumbers: true } }); // the preview plays runtime 1.4: dates arrive formatted
 });
 
 after(async () => {
-  for (const c of contexts) await c.close().catch(() => {});
-  await browser?.close();
-  await server?.close();
-  await em?.close();
   await cli?.close();
 });
 
-async function openPreview(query = '?template=blank', settings?: Record<string, unknown>, site = server.url): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'en-US', timezoneId: 'UTC' });
-  contexts.push(context);
-  // Settings a user saved earlier in the pane (kept per user, as the pane keeps them).
-  if (settings) await context.addInitScript((json) => localStorage.setItem('crypto-addin:settings', json), JSON.stringify(settings));
-  const page = await context.newPage();
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  await page.goto(`${site}/index.html${query}`);
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
-  return page;
+async function openPreview(query = '?template=blank', settings?: Record<string, unknown>, site?: string): Promise<Page> {
+  return rig.openPage(`index.html${query}`, {
+    site,
+    // Settings a user saved earlier in the pane (kept per user, as the pane keeps them).
+    prepare: async (context) => {
+      if (settings) await context.addInitScript((json) => localStorage.setItem('crypto-addin:settings', json), JSON.stringify(settings));
+    },
+  });
 }
 
 const cellLocator = (page: Page, address: string) => page.getByRole('gridcell', { name: address, exact: true });
@@ -174,7 +159,7 @@ describe('templates', () => {
   test('every function in the built functions.json is registered by the built functions.js', async () => {
     const page = await openPreview();
     const ids = await page.evaluate(() => window.__previewWorkbook!.host!.functions().map((f) => f.id));
-    const json = (await (await fetch(`${server.url}/functions.json`)).json()) as { functions: { id: string }[] };
+    const json = (await (await fetch(`${rig.server.url}/functions.json`)).json()) as { functions: { id: string }[] };
     assert.deepEqual([...ids].sort(), json.functions.map((f) => f.id).sort());
   });
 
@@ -199,7 +184,7 @@ describe('templates', () => {
 test('the README screenshot: the portfolio template as npm start shows it, at the demo plan\'s real rate limit', async () => {
   // The suite's API server lifts the rate limits; npm start's keeps the plans' own.
   const plain = await startEmulator({ latency: 30 });
-  const site = await startPaneServer({ apiTarget: plain.url, distDir: dist });
+  const site = await startPaneServer({ apiTarget: plain.url, distDir: rig.dist });
   try {
     const page = await openPreview('?template=portfolio', undefined, site.url);
     await idle(page);
@@ -264,7 +249,7 @@ describe('the built bundle in cells', () => {
   test('a pending call shows #BUSY!; editing an argument cancels it and the cell shows the new result', async () => {
     // An API 1.5 s away, so the first call is still pending when the argument changes.
     const slow = await startEmulator({ now: Date.now(), rpm: 5000, latency: 1500 });
-    server.setApiTarget(slow.url);
+    rig.server.setApiTarget(slow.url);
     try {
       const page = await openPreview();
       await enter(page, 'A1', 'bitcoin');
@@ -275,7 +260,7 @@ describe('the built bundle in cells', () => {
       await idle(page);
       await checkEthereum(page);
     } finally {
-      server.setApiTarget(em.url);
+      rig.server.setApiTarget(rig.em.url);
       await slow.close();
     }
   });
@@ -307,7 +292,7 @@ describe('the built bundle in cells', () => {
     await enter(page, 'A1', '=CRYPTO.LIVEPRICE("bitcoin",1)');
     await page.waitForFunction(() => typeof window.__previewWorkbook!.sheet.value('A1') === 'number', null, { timeout: 20_000 });
     const first = (await values(page, 'A1', 1, 1))[0][0];
-    em.clock.advance(3 * 3_600_000); // the emulator's market moves on by three hours
+    rig.em.clock.advance(3 * 3_600_000); // the emulator's market moves on by three hours
     await page.waitForFunction((v) => {
       const now = window.__previewWorkbook!.sheet.value('A1');
       return typeof now === 'number' && now !== v;
@@ -372,7 +357,7 @@ describe("Excel's functions around the add-in's results (issue #23)", () => {
     assert.deepEqual((await values(page, 'A1', 4, 1)).map((r) => r[0]), ['bitcoin', 'ethereum', 'solana', null]);
     assert.deepEqual(await page.evaluate(() => ['B2', 'B3'].map((a) => window.__previewWorkbook!.sheet.input(a))), ['=CRYPTO.PRICE(A2)', '=CRYPTO.PRICE(A3)']);
     // A new CLI session: the shared one may hold prices from before an earlier test moved the market on.
-    const fresh = await openSession({ apiUrl: em.url });
+    const fresh = await openSession({ apiUrl: rig.em.url });
     after(() => fresh.close());
     for (const [i, coin] of ['bitcoin', 'ethereum', 'solana'].entries()) {
       const want = await calculate(fresh.host, `=CRYPTO.PRICE("${coin}")`);
@@ -466,7 +451,7 @@ describe('the task pane acts on the workbook', () => {
     await idle(page);
     const before = (await values(page, 'A1', 1, 1))[0][0];
     const started = await page.evaluate(() => window.__previewWorkbook!.sheet.calls.stats().started);
-    em.clock.advance(5 * 3_600_000);
+    rig.em.clock.advance(5 * 3_600_000);
     const pane = page.frameLocator('#pane');
     await pane.getByRole('button', { name: 'Refresh all data', exact: true }).click();
     const go = pane.getByRole('button', { name: 'Refresh anyway', exact: true });
@@ -477,7 +462,7 @@ describe('the task pane acts on the workbook', () => {
     assert.equal(typeof afterValue, 'number');
     assert.notEqual(afterValue, before);
     // A new CLI session: the shared one may hold the price from before the market moved.
-    const fresh = await openSession({ apiUrl: em.url });
+    const fresh = await openSession({ apiUrl: rig.em.url });
     const want = await calculate(fresh.host, '=CRYPTO.PRICE("solana")');
     await fresh.close();
     assert.ok('value' in want);
@@ -486,5 +471,5 @@ describe('the task pane acts on the workbook', () => {
 });
 
 test('no page errors', () => {
-  assert.deepEqual(pageErrors, []);
+  assert.deepEqual(rig.pageErrors, []);
 });

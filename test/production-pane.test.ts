@@ -12,28 +12,52 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { promisify } from 'node:util';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { DEFAULT_API_ORIGIN, OFFICE_CDN_ORIGIN } from '../scripts/content-policy';
-import { startEmulator, type Emulator } from '../src/emulator/server';
 import { STORED } from '../src/pages/privacy';
-import { launchBrowser } from '../harness/browser';
 import { contrastFailures, overflow, textSamples } from './support/page-checks';
-import { OFFICE_JS_DIR, startPaneServer, type PaneServer } from '../harness/pane-server';
+import { OFFICE_JS_DIR } from '../harness/pane-server';
+import { usePaneRig } from './support/pane-rig';
 
 const root = path.resolve(import.meta.dirname, '..');
 const CDN_PREFIX = `${OFFICE_CDN_ORIGIN}/lib/1/hosted/`;
 let out: string;
-let em: Emulator;
-let server: PaneServer;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
+
+// The production build, served as built: its pages call the API's own origin (routed below), not /v3.
+const rig = usePaneRig({
+  build: async () => {
+    out = mkdtempSync(path.join(tmpdir(), 'crypto-prod-pane-'));
+    await promisify(execFile)('npx', ['webpack', '--mode', 'production', '--output-path', out], {
+      cwd: root,
+      env: { ...process.env, ADDIN_PUBLIC_URL: 'https://addin.contoso.test/crypto/' },
+      maxBuffer: 32 * 1024 * 1024,
+    });
+    return out;
+  },
+  proxyApi: false,
+});
+
+after(async () => {
+  await rig.ready().then((r) => r.close(), () => {}); // nothing is served from the build any more
+  if (out) rmSync(out, { recursive: true, force: true });
+});
 
 /** A page that records every policy violation (window.__violations) and page error. */
 async function open(file: string, opts: { width?: number; colorScheme?: 'light' | 'dark' } = {}): Promise<{ page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport: { width: opts.width ?? 350, height: 900 }, colorScheme: opts.colorScheme ?? 'light' });
-  contexts.push(context);
+  const errors: string[] = [];
+  const page = await rig.openPage(file, {
+    viewport: { width: opts.width ?? 350, height: 900 },
+    context: { colorScheme: opts.colorScheme ?? 'light' },
+    readyMs: false,
+    prepare: (context, page) => asShipped(context, page, errors),
+  });
+  return { page, errors };
+}
+
+/** Office.js at its CDN address and the API at its own origin, answered locally; page errors and policy violations recorded. */
+async function asShipped(context: BrowserContext, page: Page, errors: string[]): Promise<void> {
   await context.route(`${CDN_PREFIX}**`, (route) => {
     const rel = decodeURIComponent(new URL(route.request().url()).pathname.slice('/lib/1/hosted/'.length));
     let body: Buffer;
@@ -46,45 +70,18 @@ async function open(file: string, opts: { width?: number; colorScheme?: 'light' 
   });
   await context.route(`${DEFAULT_API_ORIGIN}/**`, async (route) => {
     const u = new URL(route.request().url());
-    const response = await route.fetch({ url: `${em.url}${u.pathname}${u.search}` });
+    const response = await route.fetch({ url: `${rig.em.url}${u.pathname}${u.search}` });
     await route.fulfill({ response });
   });
-  const page = await context.newPage();
-  const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.addInitScript(() => {
     const list: string[] = [];
     (window as unknown as { __violations: string[] }).__violations = list;
     document.addEventListener('securitypolicyviolation', (e) => list.push(`${e.effectiveDirective} ${e.blockedURI}`));
   });
-  await page.goto(`${server.url}/${file}`);
-  return { page, errors };
 }
 
 const violations = (page: Page) => page.evaluate(() => (window as unknown as { __violations: string[] }).__violations.slice());
-
-before(async () => {
-  out = mkdtempSync(path.join(tmpdir(), 'crypto-prod-pane-'));
-  const [emulator] = await Promise.all([
-    startEmulator({ port: 0 }),
-    promisify(execFile)('npx', ['webpack', '--mode', 'production', '--output-path', out], {
-      cwd: root,
-      env: { ...process.env, ADDIN_PUBLIC_URL: 'https://addin.contoso.test/crypto/' },
-      maxBuffer: 32 * 1024 * 1024,
-    }),
-  ]);
-  em = emulator;
-  server = await startPaneServer({ distDir: out });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  for (const c of contexts) await c.close().catch(() => {});
-  await browser?.close();
-  await server?.close();
-  await em?.close();
-  rmSync(out, { recursive: true, force: true });
-});
 
 describe('the production build under its Content-Security-Policy', { timeout: 120_000 }, () => {
   test('the pane loads Office.js from the CDN, checks a key with the API and shows the plan, with no policy violation', async () => {

@@ -10,52 +10,24 @@
  * F17). The formula list is grouped by area with <optgroup>s, in the order of
  * the help index (src/help/areas.json), PRICE first, each formula once.
  */
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { startEmulator, type Emulator } from '../src/emulator/server';
+import type { Page } from 'playwright-core';
 import { builderFunctions, type FunctionsJson } from '../src/taskpane/formula-builder';
 import areas from '../src/help/areas.json';
-import { launchBrowser } from '../harness/browser';
-import { developmentBuild } from '../harness/dev-build';
-import { startPaneServer, type PaneServer } from '../harness/pane-server';
 import { byId, text } from './support/pane';
 import { until } from './support/waiting';
+import { usePaneRig } from './support/pane-rig';
 
-let em: Emulator;
-let server: PaneServer;
-let buildDir: string;
-let browser: Browser;
-const pageErrors: string[] = [];
-
-before(async () => {
-  const [emulator, built] = await Promise.all([
-    startEmulator({ port: 0 }),
-    developmentBuild('crypto-addin-builder-test', ['taskpane.js', 'taskpane.html', 'functions.js', 'functions.json']),
-  ]);
-  em = emulator;
-  buildDir = built;
-  server = await startPaneServer({ apiTarget: em.url, distDir: buildDir });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-  await em?.close();
-});
+const rig = usePaneRig({ build: { name: 'crypto-addin-builder-test', files: ['taskpane.js', 'taskpane.html', 'functions.js', 'functions.json'] } });
 
 const coinBox = (page: Page) => page.getByRole('combobox', { name: 'Coin', exact: true });
 
 /** The pane, as the review saw it: standalone, with the key demo-pro saved, the builder's first check done. */
 async function openPane(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 350, height: 900 }, locale: 'en-US', timezoneId: 'UTC' });
-  const page = await context.newPage();
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  await page.goto(`${server.url}/taskpane.html`);
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 20_000 });
+  const page = await rig.openPage('taskpane.html', { viewport: { width: 350, height: 900 }, readyMs: 20_000 });
   await page.getByRole('textbox', { name: 'API key', exact: true }).fill('demo-pro');
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await until('the key saved', async () => (await byId(page, 'key-message').getAttribute('data-tone')) === 'success', 20_000);
@@ -174,7 +146,7 @@ describe('formula builder in the pane', { timeout: 180_000 }, () => {
 
   test('the formula list: PRICE first, every formula of functions.json once (ASOF aside), grouped by area in the help index\'s order', async () => {
     const page = await openPane();
-    const meta = JSON.parse(readFileSync(path.join(buildDir, 'functions.json'), 'utf8')) as FunctionsJson;
+    const meta = JSON.parse(readFileSync(path.join(rig.dist, 'functions.json'), 'utf8')) as FunctionsJson;
     const list = await page.evaluate(() =>
       [...document.querySelectorAll<HTMLOptionElement>('#formula-select option')].map((o) => ({
         id: o.value,
@@ -194,6 +166,6 @@ describe('formula builder in the pane', { timeout: 180_000 }, () => {
   });
 
   test('no uncaught errors in the page', () => {
-    assert.deepEqual(pageErrors, []);
+    assert.deepEqual(rig.pageErrors, []);
   });
 });
