@@ -8,7 +8,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FROZEN_NOW, keyedFrozenSessions } from './support/frozen-session';
+import { FROZEN_NOW, frozenSession, keyedFrozenSessions } from './support/frozen-session';
 import type { JsonCell } from '../src/cli/calculate';
 import { col, formulaChecks } from './support/formula-checks';
 import { fromSerial, toSerial } from '../src/formulas/cells';
@@ -140,6 +140,46 @@ describe('GLOBAL and DERIVATIVES', () => {
     const e = await failure('=CRYPTO.GLOBAL("totalMarketCap")', sessions.nokey);
     assert.equal(e.error, '#N/A');
     assert.match(e.message, /No API key.*add your key/);
+  });
+});
+
+describe('USD money in a workbook whose default currency is not USD (review-r3 #1)', () => {
+  test('GAINERS, LOSERS, TRENDING, ALTSEASON and BLOCKCHAINS head their money columns "(USD)"; GLOBAL, DERIVATIVES and BLOCKCHAIN label those fields so; the numbers stay the USD ones', async () => {
+    const eur = await frozenSession({ settings: { defaultCurrency: 'EUR' } });
+    try {
+      const usdMovers = ['Rank', 'Name', 'Symbol', 'Price (USD)', 'Change %', 'Market cap (USD)', 'Volume 24h (USD)', 'Category'];
+      for (const f of ['=CRYPTO.GAINERS(,3)', '=CRYPTO.LOSERS(,3)', '=CRYPTO.TRENDING()']) {
+        const [inEur, inUsd] = [await grid(f, eur), await grid(f)];
+        assert.deepEqual(inEur[0].slice(0, 8), usdMovers, f);
+        assert.deepEqual(inUsd[0].slice(0, 8), MOVER_HEADERS, `${f}: plain in a USD workbook`);
+        assert.deepEqual(inEur.slice(1), inUsd.slice(1), `${f}: the same USD numbers`);
+      }
+      assert.equal((await grid('=CRYPTO.ALTSEASON("3D")', eur))[0][3], 'Altcoins market cap (USD)');
+      assert.equal((await grid('=CRYPTO.BLOCKCHAINS()', eur))[0][4], 'Market cap (USD)');
+
+      const global = await grid('=CRYPTO.GLOBAL()', eur);
+      assert.deepEqual(global.slice(1).map((r) => r[0]), [
+        'totalMarketCap (USD)', 'totalVolume24h (USD)', 'btcMarketCap (USD)', 'ethMarketCap (USD)', 'activeCurrencies', 'activeTickers', 'activeExchanges',
+        'marketCapChangePercent24h',
+      ]);
+      const plain = await grid('=CRYPTO.GLOBAL()');
+      assert.deepEqual(global.map((r) => r[1]), plain.map((r) => r[1]), 'the same numbers: USD');
+      assert.equal(plain[1][0], 'totalMarketCap', 'plain in a USD workbook');
+      // The one-field form keeps the plain name, and takes the label copied from the table (=GLOBAL(A2)).
+      const total = await num('=CRYPTO.GLOBAL("totalMarketCap")', eur);
+      assert.equal(total, plain[1][1]);
+      assert.equal(await num('=CRYPTO.GLOBAL("totalMarketCap (USD)")', eur), total);
+      assert.deepEqual((await grid('=CRYPTO.DERIVATIVES()', eur)).slice(1).map((r) => r[0]), [
+        'totalOpenInterest (USD)', 'totalVolume24h (USD)', 'perpetualShare', 'futuresShare', 'activeDerivativesExchangesCount',
+      ]);
+      const chain = new Map((await grid('=CRYPTO.BLOCKCHAIN("ethereum")', eur)).map((r) => [r[0], r[1]]));
+      assert.ok(chain.has('marketCap (USD)') && chain.has('volume24h (USD)') && chain.has('marketCapDominance'), [...chain.keys()].join());
+      assert.equal(await num('=CRYPTO.BLOCKCHAIN("ethereum","marketCap")', eur), chain.get('marketCap (USD)'));
+      // Why: the same workbook's PROFILE market cap is EUR.
+      assert.notEqual(await num('=CRYPTO.PROFILE("bitcoin","marketCap")', eur), await num('=CRYPTO.GLOBAL("btcMarketCap")', eur));
+    } finally {
+      await eur.close();
+    }
   });
 });
 

@@ -232,13 +232,16 @@ function oneDateFormatPerColumn(body: Grid): void {
  * field as a Field/Value table with a header row (PROFILE, TOKENOMICS, GLOBAL...).
  * A field the answer lacked throws MISSING_FIELD when read (client/missing-fields.ts):
  * asked alone, that is the formula's error; in the table, that value cell's #N/A.
+ * `label` names a field's row in the table (GLOBAL's "totalMarketCap (USD)", usd-money.ts);
+ * the one-field form takes the plain name.
  */
 export function recordCells<T>(
   fields: Readonly<Record<string, (r: T) => Cell>>, record: T, field: string | null,
-  opts: { subject?: string } = {},
+  opts: { subject?: string; label?: (field: string) => string } = {},
 ): Grid {
   if (field) return [[oneField(fields[field](record), field, opts.subject ?? subjectOf(record))]];
-  return fieldTable(Object.keys(fields).map((k) => [k, missingAsCell(() => fields[k](record))]), true);
+  const label = opts.label ?? ((k: string) => k);
+  return fieldTable(Object.keys(fields).map((k) => [label(k), missingAsCell(() => fields[k](record))]), true);
 }
 
 /**

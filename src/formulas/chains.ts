@@ -14,7 +14,7 @@ import {
   dateCell, decimalCell, recordCells, formulaError, invalidValue, numberCell, table, textCell, type Cell, type Grid,
 } from './cells';
 import { chartRange } from './global';
-import { usdHeader } from './history';
+import { plainFieldArg, usdFieldLabel, usdHeader } from './usd-money';
 import type { Catalog, FormulaContext } from './formula-context';
 
 // ---------------------------------------------------------------- chain resolution
@@ -74,7 +74,8 @@ async function blockchains(ctx: FormulaContext, headers: Arg): Promise<Grid> {
     { header: 'Slug', cell: (c) => c.slug },
     { header: 'Symbol', cell: (c) => textCell(c.symbol) },
     { header: 'Id', cell: (c) => c.id },
-    { header: 'Market cap', cell: (c) => decimalCell(c.marketCap) },
+    // USD (the spec's blockchain item), headed so where the default currency is not (usd-money.ts).
+    { header: usdHeader('Market cap', ctx.settings), cell: (c) => decimalCell(c.marketCap) },
     { header: 'Dominance %', cell: (c) => numberCell(c.marketCapDominance) },
     { header: 'Native coin id', cell: (c) => numberCell(c.nativeCurrencyId) },
     { header: 'Explorer', cell: (c) => textCell(c.explorerUrl) },
@@ -96,12 +97,14 @@ const CHAIN_FIELDS: Record<string, (b: Blockchain) => Cell> = {
   imageUrl: (b) => textCell(b.imageUrl),
 };
 const CHAIN_FIELD_NAMES = Object.keys(CHAIN_FIELDS);
+/** The USD money fields, labelled "marketCap (USD)" in the table where the default currency is not USD. */
+const CHAIN_USD: ReadonlySet<string> = new Set(['marketCap', 'volume24h']);
 
 async function blockchain(ctx: FormulaContext, chain: Arg, field: Arg): Promise<Grid> {
-  const f = fieldArg(field, CHAIN_FIELD_NAMES);
+  const f = fieldArg(plainFieldArg(field), CHAIN_FIELD_NAMES);
   const ref = await resolveChain(ctx, chain);
   const res = await ctx.client.get('blockchain', { id: ref.id });
-  return recordCells(CHAIN_FIELDS, res.data, f);
+  return recordCells(CHAIN_FIELDS, res.data, f, { label: usdFieldLabel(CHAIN_USD, ctx.settings) });
 }
 
 // ---------------------------------------------------------------- TVL, TVLCHANGE

@@ -16,6 +16,7 @@ import type {
 import { choiceArg, choicesOf, fieldArg, headersArg, intArg, notGiven, notGivenText, rangeArgs, scalar, type Arg, type Span } from './args';
 import { dateCell, decimalCell, formulaError, invalidValue, recordCells, numberCell, table, textCell, type Cell, type Column, type Grid } from './cells';
 import type { Catalog, FormulaContext } from './formula-context';
+import { plainFieldArg, usdFieldLabel, usdHeader } from './usd-money';
 
 /** No date is 0, and no field 0 or "0" (it is typed string): a blank cell on older desktop builds (args.ts). */
 const noDate = (v: Arg) => notGiven(scalar(v));
@@ -27,27 +28,28 @@ const noField = (v: Arg) => notGivenText(scalar(v));
  * The columns TRENDING, GAINERS and LOSERS share, so the three tables line up.
  * Each cell reads its item's field as the table shapes it: a field the
  * service left out of one item is that cell's #N/A (cells.ts table), not the table's error.
+ * Price, market cap and volume are USD (the spec's gainer/loser and trending items), headed
+ * so where the workbook's default currency is not (usd-money.ts).
  */
-function moverColumns<T extends TrendingItem | GainerLoser>(change: (r: T) => number | null): Column<T>[] {
+function moverColumns<T extends TrendingItem | GainerLoser>(ctx: FormulaContext, change: (r: T) => number | null): Column<T>[] {
+  const usd = (h: string) => usdHeader(h, ctx.settings);
   return [
     { header: 'Rank', cell: (r) => numberCell(r.rank) },
     { header: 'Name', cell: (r) => r.name },
     { header: 'Symbol', cell: (r) => textCell(r.symbol) },
-    { header: 'Price', cell: (r) => decimalCell(r.price) },
+    { header: usd('Price'), cell: (r) => decimalCell(r.price) },
     { header: 'Change %', cell: (r) => numberCell(change(r)) },
-    { header: 'Market cap', cell: (r) => decimalCell(r.marketCap) },
-    { header: 'Volume 24h', cell: (r) => decimalCell(r.volume24h) },
+    { header: usd('Market cap'), cell: (r) => decimalCell(r.marketCap) },
+    { header: usd('Volume 24h'), cell: (r) => decimalCell(r.volume24h) },
     { header: 'Category', cell: (r) => textCell(r.category?.name) },
   ];
 }
-const TRENDING_COLUMNS = moverColumns<TrendingItem>((t) => t.priceChangePercent24h);
-const MOVER_COLUMNS = moverColumns<GainerLoser>((g) => g.pricePercentChange);
 
 async function trending(ctx: FormulaContext, headers: Arg): Promise<Grid> {
   const show = headersArg(headers);
   const res = await ctx.client.get('trending');
   const rows = [...res.data].sort((a, b) => a.rank - b.rank);
-  return table(rows, TRENDING_COLUMNS, show, 'No trending coins right now');
+  return table(rows, moverColumns<TrendingItem>(ctx, (t) => t.priceChangePercent24h), show, 'No trending coins right now');
 }
 
 type Period = (typeof ENDPOINTS.gainersLosers.params.period.values)[number];
@@ -65,7 +67,7 @@ function movers(type: 'gainers' | 'losers') {
       query: { type, period: p, limit: n },
     });
     const rows = res.data.slice(0, n);
-    return table(rows, MOVER_COLUMNS, show, `No ${type} over ${p}`);
+    return table(rows, moverColumns<GainerLoser>(ctx, (g) => g.pricePercentChange), show, `No ${type} over ${p}`);
   };
 }
 
@@ -89,19 +91,30 @@ const DERIVATIVES_FIELDS: Record<keyof DerivativesSnapshot, (d: DerivativesSnaps
   activeDerivativesExchangesCount: (d) => numberCell(d.activeDerivativesExchangesCount),
 };
 
-/** One field as a 1x1 result (#N/A naming `subject` and the field where it has none), or every field as a Field/Value table. */
-function oneOrAll<T>(fields: Record<string, (x: T) => Cell>, field: Arg, subject: string, load: () => Promise<T>): Promise<Grid> {
+/** The fields that are sums of money: USD by the spec (/v3/global/market, the derivatives snapshot), whatever the workbook's currency. */
+const GLOBAL_USD: ReadonlySet<string> = new Set(['totalMarketCap', 'totalVolume24h', 'btcMarketCap', 'ethMarketCap']);
+const DERIVATIVES_USD: ReadonlySet<string> = new Set(['totalOpenInterest', 'totalVolume24h']);
+
+/**
+ * One field as a 1x1 result (#N/A naming `subject` and the field where it has none), or every
+ * field as a Field/Value table whose USD money fields are labelled so in a workbook whose
+ * default currency is not USD ("totalMarketCap (USD)"). The one field is asked by its plain
+ * name, or by that label copied from the table.
+ */
+function oneOrAll<T>(
+  ctx: FormulaContext, fields: Record<string, (x: T) => Cell>, usd: ReadonlySet<string>, field: Arg, subject: string, load: () => Promise<T>,
+): Promise<Grid> {
   const names = Object.keys(fields);
-  const f = fieldArg(field, names);
-  return load().then((x) => recordCells(fields, x, f, { subject }));
+  const f = fieldArg(plainFieldArg(field), names);
+  return load().then((x) => recordCells(fields, x, f, { subject, label: usdFieldLabel(usd, ctx.settings) }));
 }
 
 function globalMarket(ctx: FormulaContext, field: Arg): Promise<Grid> {
-  return oneOrAll(GLOBAL_FIELDS, field, 'The global market snapshot', async () => (await ctx.client.get('globalMarket')).data);
+  return oneOrAll(ctx, GLOBAL_FIELDS, GLOBAL_USD, field, 'The global market snapshot', async () => (await ctx.client.get('globalMarket')).data);
 }
 
 function derivatives(ctx: FormulaContext, field: Arg): Promise<Grid> {
-  return oneOrAll(DERIVATIVES_FIELDS, field, 'The derivatives snapshot', async () => (await ctx.client.get('derivatives')).data);
+  return oneOrAll(ctx, DERIVATIVES_FIELDS, DERIVATIVES_USD, field, 'The derivatives snapshot', async () => (await ctx.client.get('derivatives')).data);
 }
 
 // ---------------------------------------------------------------- FEARGREED, ALTSEASON, DOMINANCE
@@ -180,7 +193,8 @@ async function altSeason(ctx: FormulaContext, start: Arg, end: Arg, headers: Arg
     { header: 'Date', cell: (p) => dateCell(p.time) },
     { header: 'Value', cell: (p) => p.value },
     { header: 'Classification', cell: (p) => p.classification },
-    { header: 'Altcoins market cap', cell: (p) => decimalCell(p.altcoinsMarketCap) },
+    // USD (the spec's ChartAltcoinIndex), headed so where the default currency is not (usd-money.ts).
+    { header: usdHeader('Altcoins market cap', ctx.settings), cell: (p) => decimalCell(p.altcoinsMarketCap) },
   ], show, 'No Altcoin Season readings in this range');
 }
 

@@ -56,12 +56,12 @@ enum BlockchainField {
 }
 
 /**
- * Every supported blockchain with its market cap and dominance.
+ * Every supported blockchain with its market cap (USD) and dominance.
  * @customfunction BLOCKCHAINS
  * @helpurl https://localhost:3000/help/blockchains.html
  * @param [headers] 1 (default) shows a header row, 0 hides it.
  * @param invocation Invocation
- * @returns Name, Slug, Symbol, Id, Market cap, Dominance %, Native coin id and Explorer per blockchain.
+ * @returns Name, Slug, Symbol, Id, Market cap, Dominance %, Native coin id and Explorer per blockchain; Market cap is USD, headed "Market cap (USD)" when the default currency is not USD.
  * @cancelable
  * @requiresAddress
  */
@@ -76,7 +76,7 @@ export function blockchains(headers?: any, invocation?: CustomFunctions.Cancelab
  * @param chain Blockchain id, slug or name, e.g. "ethereum" or "BNB Chain".
  * @param [field] id, slug, name, symbol, nativeCurrencyId, explorerUrl, marketCap, marketCapDominance, volume24h, gainers, losers or imageUrl. Omit for all fields.
  * @param invocation Invocation
- * @returns The field's value, or a field/value table.
+ * @returns The field's value, or a field/value table. marketCap and volume24h are USD whatever the default currency; in the table they read "marketCap (USD)" when it is not USD.
  * @cancelable
  * @requiresAddress
  */

@@ -119,12 +119,12 @@ enum DominanceAsset {
 }
 
 /**
- * Trending coins right now, as a table.
+ * Trending coins right now, as a table; price, market cap and volume in USD.
  * @customfunction TRENDING
  * @helpurl https://localhost:3000/help/trending.html
  * @param [headers] 1 (default) shows a header row, 0 hides it.
  * @param invocation Invocation
- * @returns Rank, Name, Symbol, Price, Change %, Market cap, Volume 24h and Category per coin.
+ * @returns Rank, Name, Symbol, Price, Change %, Market cap, Volume 24h and Category per coin; the money columns are USD, headed "Price (USD)" when the default currency is not USD.
  * @cancelable
  * @requiresAddress
  */
@@ -140,7 +140,7 @@ export function trending(headers?: any, invocation?: CustomFunctions.CancelableI
  * @param [count] How many coins, 1 to 100 (default 20).
  * @param [headers] 1 (default) shows a header row, 0 hides it.
  * @param invocation Invocation
- * @returns Rank, Name, Symbol, Price, Change %, Market cap, Volume 24h and Category per coin, biggest gain first.
+ * @returns Rank, Name, Symbol, Price, Change %, Market cap, Volume 24h and Category per coin, biggest gain first; the money columns are USD, headed "Price (USD)" when the default currency is not USD.
  * @cancelable
  * @requiresAddress
  */
@@ -156,7 +156,7 @@ export function gainers(period?: MoversPeriod, count?: any, headers?: any, invoc
  * @param [count] How many coins, 1 to 100 (default 20).
  * @param [headers] 1 (default) shows a header row, 0 hides it.
  * @param invocation Invocation
- * @returns Rank, Name, Symbol, Price, Change %, Market cap, Volume 24h and Category per coin, biggest loss first.
+ * @returns Rank, Name, Symbol, Price, Change %, Market cap, Volume 24h and Category per coin, biggest loss first; the money columns are USD, headed "Price (USD)" when the default currency is not USD.
  * @cancelable
  * @requiresAddress
  */
@@ -165,12 +165,12 @@ export function losers(period?: MoversPeriod, count?: any, headers?: any, invoca
 }
 
 /**
- * Global market figures: total market cap, 24h volume, BTC and ETH market caps, active coins, tickers and exchanges.
+ * Global market figures: total market cap, 24h volume, BTC and ETH market caps (USD), active coins, tickers and exchanges.
  * @customfunction GLOBAL
  * @helpurl https://localhost:3000/help/global.html
  * @param [field] totalMarketCap, totalVolume24h, btcMarketCap, ethMarketCap, activeCurrencies, activeTickers, activeExchanges or marketCapChangePercent24h. Omit for all fields.
  * @param invocation Invocation
- * @returns The field's value, or a field/value table.
+ * @returns The field's value, or a field/value table. Market caps and volume are USD whatever the default currency; in the table their fields read "totalMarketCap (USD)" when it is not USD.
  * @cancelable
  * @requiresAddress
  */
@@ -179,12 +179,12 @@ export function globalMarket(field?: GlobalField, invocation?: CustomFunctions.C
 }
 
 /**
- * Global derivatives snapshot: open interest, volume, perpetual and futures shares, active exchanges.
+ * Global derivatives snapshot: open interest and volume (USD), perpetual and futures shares, active exchanges.
  * @customfunction DERIVATIVES
  * @helpurl https://localhost:3000/help/derivatives.html
  * @param [field] totalOpenInterest, totalVolume24h, perpetualShare, futuresShare or activeDerivativesExchangesCount. Omit for all fields.
  * @param invocation Invocation
- * @returns The field's value, or a field/value table.
+ * @returns The field's value, or a field/value table. Open interest and volume are USD whatever the default currency; in the table their fields read "totalOpenInterest (USD)" when it is not USD.
  * @cancelable
  * @requiresAddress
  */
@@ -218,7 +218,7 @@ export function fearGreed(start?: any, end?: any, headers?: any, field?: FearGre
  * @param [headers] For the history: 1 (default) shows a header row, 0 hides it.
  * @param [field] For the current reading: "value" (default), "classification", "yearlyHigh", "yearlyHighDate", "yearlyLow", "yearlyLowDate", "yesterday", "lastWeek", "lastMonth", or "all" as a table.
  * @param invocation Invocation
- * @returns The current value, or a table of Date, Value, Classification, Altcoins market cap.
+ * @returns The current value, or a table of Date, Value, Classification, Altcoins market cap (USD; headed so when the default currency is not USD).
  * @cancelable
  * @requiresAddress
  */

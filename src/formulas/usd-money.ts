@@ -1,0 +1,38 @@
+/**
+ * Money the API gives in USD only, beside formulas that answer in the workbook's
+ * default currency (PRICE, MARKETS, PROFILE): labelled "(USD)" where that default
+ * is not USD, so a sheet mixing them sees which number is which (review-r3 #1:
+ * PROFILE(mcap)/GLOBAL(totalMarketCap) in a EUR workbook read 57.7 % for 63.2 %).
+ *
+ * The rule is history.ts usdHeader's (OHLCV, RETURNS, SPARKLINE, TVL), which
+ * global.ts cannot import: history.ts imports global.ts (chartRange), and src/
+ * keeps no import cycle (test/import-graph.test.ts). usdHeader belongs here;
+ * history.ts should re-export it from this module (left to its owner this
+ * session). test/usd-money.test.ts holds the two to the same answers.
+ */
+import { scalar, type Arg } from './args';
+import type { FormulaContext } from './formula-context';
+
+type Settings = Pick<FormulaContext['settings'], 'defaultCurrency'>;
+
+/** A USD money header: as it is in a USD workbook (lookups by header match), "Price (USD)" in any other. */
+export function usdHeader(header: string, settings: Settings): string {
+  return settings.defaultCurrency === 'USD' ? header : `${header} (USD)`;
+}
+
+/**
+ * The Field column's label of a Field/Value table (GLOBAL, DERIVATIVES, BLOCKCHAIN): a USD
+ * money field as usdHeader says ("totalMarketCap (USD)"), any other field by its name.
+ */
+export function usdFieldLabel(usdFields: ReadonlySet<string>, settings: Settings): (field: string) => string {
+  return (field) => (usdFields.has(field) ? usdHeader(field, settings) : field);
+}
+
+/**
+ * A field argument, typed plain ("totalMarketCap") or taken from a table's Field column
+ * ("totalMarketCap (USD)", e.g. =GLOBAL(A2)): the plain name, which the one-field form takes.
+ */
+export function plainFieldArg(v: Arg): Arg {
+  const s = scalar(v);
+  return typeof s === 'string' ? s.replace(/\s*\(USD\)\s*$/i, '') : v;
+}
