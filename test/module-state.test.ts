@@ -7,12 +7,20 @@
  *
  * Found here, in every src/**\/*.ts: a module-level `let` or `var`; a
  * module-level `const` holding a WeakMap, WeakSet or LRUCache (they exist to be
- * written to), or a Map, Set or array (typed arrays too) written from inside a
- * function, directly or through a local alias (one built at load and only
- * read after is a lookup table, not state); a class's
- * `static` field that is not readonly or holds such a collection. Each must be
- * a row of ALLOWED: the runtime's state, the preview page's entry script, and
- * memos that change how fast an answer comes, never what it is.
+ * written to), an instance of any other class (`new X()`, value types such as
+ * RegExp, Date, URL aside) or a closure's state (an IIFE's result); a Map, Set,
+ * array (typed arrays too) or object literal written from inside a function,
+ * directly, through a property chain (`t.byId.set(…)`, `s.n++`), through
+ * Object.assign, or through a local alias (one built at load and only read
+ * after is a lookup table, not state); a class's `static` field that is not
+ * readonly or holds such a collection; a property written on the global object
+ * (`window.x = …`). Each must be a row of ALLOWED: the runtime's state, the
+ * preview page's entry script, demo handles, and memos that change how fast an
+ * answer comes, never what it is.
+ *
+ * Not found (they need the checker's types, not the syntax tree): a collection
+ * a factory made (`const memo = make()`, then `memo.set(…)`), and an array
+ * handed to a function that writes it (`add(log, 'x')`).
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -35,6 +43,10 @@ const ALLOWED: readonly Allowed[] = [
   { file: 'office/runtime.ts', name: 'listeners', why: 'who follows the runtime when settings rebuild it' },
   { file: 'preview/host/index.ts', name: 'workbook', why: "the preview page's entry script: the workbook window it serves, one per page" },
   { file: 'preview/host/index.ts', name: 'connected', why: "the preview page's entry script: resolves Office.onReady once the workbook connects" },
+  { file: 'preview/host/index.ts', name: 'runtime', why: "the preview page's entry script: its custom-functions runtime, one per page" },
+  { file: 'preview/host/excel-sheet-ids.ts', name: 'idsOf', why: "the preview's Worksheet ids, keyed by the page's workbook document and gone with it" },
+  { file: 'taskpane/taskpane.ts', name: 'window.__cryptoAddin', why: "demo and test handle: the pane's runtime, exposed on the pane page's own window" },
+  { file: 'preview/workbook/index.ts', name: 'window.__previewWorkbook', why: "demo and test handle: the preview page's workbook, exposed on its own window" },
   { file: 'engine/syntax.ts', name: 'cache', why: 'memo: the syntax tree of a formula text' },
   { file: 'engine/functions.ts', name: 'resolved', why: 'memo: the worksheet function of a name, looked up in formulajs once' },
   { file: 'api/validate.ts', name: 'compiled', why: 'memo: the in-place check compiled from a schema object' },
@@ -72,10 +84,21 @@ const insideFunction = (n: ts.Node): boolean => {
 function collectionOf(init: ts.Expression | undefined): string | null {
   if (!init) return null;
   if (ts.isArrayLiteralExpression(init)) return 'array';
+  if (ts.isObjectLiteralExpression(init)) return 'object';
+  if (ts.isCallExpression(init) && ts.isParenthesizedExpression(init.expression)) return 'instance';
+  if (ts.isNewExpression(init) && ts.isIdentifier(init.expression) && !ALWAYS_STATE.has(init.expression.text) && !COLLECTIONS.has(init.expression.text) && init.expression.text !== 'Array' && !TYPED_ARRAYS.has(init.expression.text)) return VALUE_TYPES.has(init.expression.text) ? null : 'instance';
   if (!ts.isNewExpression(init) || !ts.isIdentifier(init.expression)) return null;
   const made = init.expression.text;
   return ALWAYS_STATE.has(made) || COLLECTIONS.has(made) ? made : made === 'Array' || TYPED_ARRAYS.has(made) ? 'array' : null;
 }
+
+/** `a.b[c].d` → "a". */
+const rootOf = (e: ts.Expression): string | null => {
+  while (ts.isPropertyAccessExpression(e) || ts.isElementAccessExpression(e) || ts.isParenthesizedExpression(e) || ts.isNonNullExpression(e)) e = e.expression;
+  return ts.isIdentifier(e) ? e.text : null;
+};
+/** Value types a `new` makes that nobody writes to. */
+const VALUE_TYPES = new Set(['RegExp', 'Date', 'URL', 'TextEncoder', 'TextDecoder', 'Error', 'Promise']);
 
 /** Names written from inside a function: `NAME.set(...)` and the like, `NAME[i] = ...`, `NAME.length = 0`, `NAME[i]++`. */
 function writtenInFunctions(source: ts.SourceFile): Set<string> {
@@ -84,15 +107,23 @@ function writtenInFunctions(source: ts.SourceFile): Set<string> {
   const aliasOf = new Map<string, string>();
   const visit = (n: ts.Node): void => {
     if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && n.initializer && ts.isIdentifier(n.initializer) && insideFunction(n)) aliasOf.set(n.name.text, n.initializer.text);
-    if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && ts.isIdentifier(n.expression.expression) && WRITES.has(n.expression.name.text) && insideFunction(n)) {
-      written.add(n.expression.expression.text);
+    if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && WRITES.has(n.expression.name.text) && insideFunction(n)) {
+      const root = rootOf(n.expression.expression);
+      if (root) written.add(root);
+    }
+    if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && ts.isIdentifier(n.expression.expression) && n.expression.expression.text === 'Object' && n.expression.name.text === 'assign' && n.arguments[0] && insideFunction(n)) {
+      const root = rootOf(n.arguments[0]);
+      if (root) written.add(root);
     }
     const assigned = ts.isBinaryExpression(n) && n.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && n.operatorToken.kind <= ts.SyntaxKind.LastAssignment
       ? n.left
       : (ts.isPrefixUnaryExpression(n) || ts.isPostfixUnaryExpression(n)) && (n.operator === ts.SyntaxKind.PlusPlusToken || n.operator === ts.SyntaxKind.MinusMinusToken)
         ? n.operand
         : null;
-    if (assigned && (ts.isElementAccessExpression(assigned) || ts.isPropertyAccessExpression(assigned)) && ts.isIdentifier(assigned.expression) && insideFunction(n)) written.add(assigned.expression.text);
+    if (assigned && (ts.isElementAccessExpression(assigned) || ts.isPropertyAccessExpression(assigned)) && insideFunction(n)) {
+      const root = rootOf(assigned.expression);
+      if (root) written.add(root);
+    }
     ts.forEachChild(n, visit);
   };
   visit(source);
@@ -121,7 +152,7 @@ function moduleState(fileName: string, text: string, elsewhere: ReadonlySet<stri
         else if (topLevel && !isLet && ts.isIdentifier(d.name)) {
           const kind = collectionOf(d.initializer);
           const name = d.name.text;
-          if (kind && (ALWAYS_STATE.has(kind) || written.has(name) || (exported && elsewhere.has(name)))) found.push({ name, line: at(d), kind: `const ${kind}` });
+          if (kind && (ALWAYS_STATE.has(kind) || kind === 'instance' || written.has(name) || (exported && elsewhere.has(name)))) found.push({ name, line: at(d), kind: `const ${kind}` });
         }
       }
     }
@@ -134,6 +165,24 @@ function moduleState(fileName: string, text: string, elsewhere: ReadonlySet<stri
     ts.forEachChild(n, (c) => visit(c, ts.isSourceFile(n) || (topLevel && (ts.isVariableStatement(n) || ts.isVariableDeclarationList(n)))));
   };
   visit(source, true);
+  found.push(...globalWrites(source, at));
+  return found;
+}
+
+/** The names of the global object: a property written on one is state every module shares. */
+const GLOBALS = new Set(['globalThis', 'window', 'self']);
+
+/** `window.x = …`, `globalThis.x ??= …`, anywhere in the file (a function's writes outlive its call). */
+function globalWrites(source: ts.SourceFile, at: (n: ts.Node) => number): Found[] {
+  const found: Found[] = [];
+  const visit = (n: ts.Node): void => {
+    const left = ts.isBinaryExpression(n) && n.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && n.operatorToken.kind <= ts.SyntaxKind.LastAssignment ? n.left : null;
+    if (left && (ts.isPropertyAccessExpression(left) || ts.isElementAccessExpression(left)) && ts.isIdentifier(left.expression) && GLOBALS.has(left.expression.text)) {
+      found.push({ name: left.getText(source).replace(/\s+/g, ''), line: at(n), kind: 'global' });
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(source);
   return found;
 }
 
@@ -178,5 +227,16 @@ test('the scan finds module-level let and var, state kept in collections and sta
   assert.deepEqual(found('export const TABLE = new Set<string>();\n', new Set(['TABLE'])), ['TABLE const Set'], 'an exported table its importers write');
   assert.deepEqual(found('const buf = new Float64Array(8);\nexport const f = (x: number) => { buf[0] = x; return buf[0]; };\nconst ZEROS = new Uint8Array(4);\n'), ['buf const array'], 'a typed array written from a function; one only read is a table');
   assert.deepEqual(found('const acc = [0];\nexport const f = () => { const a = acc; a[0]++; };\n'), ['acc const array'], 'written through a local alias');
+  // The blind spots of review-arch F2 (each was module-level state the scan did not report):
+  assert.deepEqual(found('const state = { n: 0 };\nexport function f() { state.n++; }\n'), ['state const object'], 'an object literal written');
+  assert.deepEqual(found('class Counter { n = 0 }\nconst c = new Counter();\nexport function f() { c.n++; }\n'), ['c const instance'], 'an instance of a project class');
+  assert.deepEqual(found('export const next = (() => { let n = 0; return () => ++n; })();\n'), ['next const instance'], "a closure's state in an IIFE");
+  assert.deepEqual(found('const cfg = { a: 1 };\nexport function f(o: object) { Object.assign(cfg, o); }\n'), ['cfg const object'], 'Object.assign');
+  assert.deepEqual(found('const tbl = { byId: new Map<number, number>() };\nexport function f() { tbl.byId.set(1, 2); }\n'), ['tbl const object'], 'a nested collection');
+  assert.deepEqual(found('export function f() { globalThis.x = 1; }\nwindow.y = 2;\n'), ['globalThis.x global', 'window.y global'], 'the global object');
+  // ...and what stays a table or a value: an object literal only read, value types, a class's own field writes
+  assert.deepEqual(found("const LIMITS = { max: 5 };\nconst RE = new RegExp('a');\nconst ORIGIN = new URL('http://x');\nexport const f = (o: { n: number }) => { o.n++; return LIMITS.max + (RE.test('a') ? 1 : 0) + ORIGIN.port.length; };\n"), []);
+  // Still not found (they need types; the header says so): a factory's collection, an array handed to a mutator.
+  assert.deepEqual(found('const memo = make();\nexport function f() { memo.set(1, 2); }\nconst log: string[] = [];\nexport const g = () => add(log, "x");\n'), []);
   assert.deepEqual(found('class A { static count = 0; static readonly MAX = 5; static readonly cache = new Map(); private n = 0; }\n'), ['A.count static', 'A.cache static collection']);
 });
