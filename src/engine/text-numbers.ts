@@ -50,8 +50,12 @@ export function numberFromText(s: string, system: DateSystem, now: number = Date
 
 /** numberFromText, and which kind of text it read. */
 export function readText(s: string, system: DateSystem, now: number = Date.now()): TextNumber | null {
-  const t = s.trim().replace(/\s+/g, ' ');
-  if (t === '') return null;
+  // The longest text read here is a number's; past 64 characters (a sentence in a cell COUNTIF scans) none is.
+  if (s.length > 64) return null;
+  if (SIMPLE_NUMBER.test(s)) return { value: Number(s), kind: 'number' }; // the common case, at once
+  const trimmed = s.trim();
+  const t = /\s\s/.test(trimmed) ? trimmed.replace(/\s+/g, ' ') : trimmed;
+  if (t === '' || !wordsRead(t)) return null;
   const n = plainNumber(t) ?? mixedFraction(t);
   if (n !== null) return { value: n, kind: 'number' };
   const time = timeOfDay(t);
@@ -65,6 +69,21 @@ export function readText(s: string, system: DateSystem, now: number = Date.now()
     if (at !== null) return { value: day + at, kind: 'date-time', time: at };
   }
   return null;
+}
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const MONTH_NAMES = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+
+/** Digits, a point, an exponent: what JavaScript's Number reads as Excel does. */
+const SIMPLE_NUMBER = /^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?\s*$/i;
+
+/** Every word the forms below use: months, AM/PM, an exponent's e. */
+const WORDS = new Set(['e', 'a', 'p', 'am', 'pm', 'sept', ...MONTHS, ...MONTH_NAMES]);
+
+/** Whether every word in the text is one of WORDS ("Jan." too): "bitcoin 5" is rejected at once. */
+function wordsRead(t: string): boolean {
+  const words = t.match(/[a-z]+/gi);
+  return words === null || words.every((w) => WORDS.has(w.toLowerCase()));
 }
 
 // ---- numbers ---------------------------------------------------------------
@@ -135,8 +154,6 @@ function timeOfDay(t: string): number | null {
 
 // ---- dates -----------------------------------------------------------------
 
-const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-const MONTH_NAMES = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 
 /** A month's number (1–12) from its en-US name or three-letter abbreviation ("Sept" too); null for other words. */
 function monthNamed(word: string): number | null {
