@@ -249,10 +249,13 @@ describe('FEARGREED, ALTSEASON, DOMINANCE', () => {
       assert.equal((await grid(`=CRYPTO.DOMINANCE("${a}","3D")`)).at(-1)![1], now, `${a} chart ends at the current value`);
     }
     const all = fieldMap(await grid('=CRYPTO.DOMINANCE("all")'));
-    assert.deepEqual([...all.keys()], ['btc', 'btcChange24h', 'eth', 'ethChange24h', 'others']);
+    // The 24 h changes are relative (percent of the share's own value), and named so (review-r3 #3).
+    assert.deepEqual([...all.keys()], ['btc', 'btcChange24hPercent', 'eth', 'ethChange24hPercent', 'others']);
     assert.deepEqual([all.get('btc'), all.get('eth'), all.get('others')], [btc, eth, others]);
     const yesterday = (await grid('=CRYPTO.DOMINANCE("btc","1D",,0)')).at(-2)![1] as number;
-    assert.ok(Math.abs((all.get('btcChange24h') as number) - (btc / yesterday - 1) * 100) < 0.01, 'BTC 24 h change');
+    const relative = all.get('btcChange24hPercent') as number;
+    assert.ok(Math.abs(relative - (btc / yesterday - 1) * 100) < 0.01, 'BTC 24 h change, relative');
+    assert.ok(Math.abs(relative - (btc - yesterday)) > 0.01, `not the points ${btc - yesterday} (${relative})`);
     const e = await failure('=CRYPTO.DOMINANCE("doge")');
     assert.equal(e.error, '#VALUE!');
     assert.match(e.message, /"btc".*"eth".*"usdt".*"others".*"all"/);

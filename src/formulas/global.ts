@@ -203,12 +203,20 @@ const ASSETS: Record<string, Group | 'all'> = {
   ...choicesOf(DOMINANCE_GROUPS), bitcoin: 'btc', ethereum: 'eth', tether: 'usdt', other: 'others', all: 'all',
 };
 const ASSETS_SHOWN = '"btc" (default), "eth", "usdt", "others" (all but BTC and ETH) or "all" (the current snapshot)';
-/** The current snapshot's figures: BTC, ETH and others, with the 24 h changes. */
+/**
+ * The current snapshot's figures: BTC, ETH and others, with the 24 h changes. A change is the
+ * API's btcDominanceChangePercent24h: relative, in percent of the share's own value (the emulator
+ * computes now/dayAgo - 1, src/emulator/market/indices.ts), not percentage points: a share that
+ * went 63.63 -> 63.22 is -0.64, not -0.41. Named "...Percent" so a row under "btc" 63.22 does
+ * not read as points to subtract from it (review-r3 #3). The table's rows were "btcChange24h"
+ * and "ethChange24h" before: no argument takes these names, so only a lookup on the old label
+ * sees the change, as a visible #N/A.
+ */
 const DOMINANCE_FIELDS = {
   btc: (d: DominanceSnapshot) => d.btcDominance,
-  btcChange24h: (d: DominanceSnapshot) => numberCell(d.btcDominanceChangePercent24h),
+  btcChange24hPercent: (d: DominanceSnapshot) => numberCell(d.btcDominanceChangePercent24h),
   eth: (d: DominanceSnapshot) => d.ethDominance,
-  ethChange24h: (d: DominanceSnapshot) => numberCell(d.ethDominanceChangePercent24h),
+  ethChange24hPercent: (d: DominanceSnapshot) => numberCell(d.ethDominanceChangePercent24h),
   others: (d: DominanceSnapshot) => d.othersDominance,
 } as const satisfies Record<string, (d: DominanceSnapshot) => Cell>;
 

@@ -230,7 +230,7 @@ export function altSeason(start?: any, end?: any, headers?: any, field?: AltSeas
  * Market cap dominance in percent: the current value, the current snapshot with 24h changes, or its history between two dates.
  * @customfunction DOMINANCE
  * @helpurl https://localhost:3000/help/dominance.html
- * @param [asset] "btc" (default), "eth", "usdt", "others" (all but BTC and ETH), or "all" for the current snapshot: BTC, ETH and others with BTC's and ETH's 24h changes.
+ * @param [asset] "btc" (default), "eth", "usdt", "others" (all but BTC and ETH), or "all" for the current snapshot: BTC, ETH and others, and btcChange24hPercent and ethChange24hPercent, the 24h change in percent of the share's own value (63.63 to 63.22 is -0.64), not in percentage points.
  * @param [start] Omit for the current value. A date, a period ("2024", "2024Q1", "2024-03") or a look-back ("30D", "6M") for the history.
  * @param [end] End date of the history (default: now).
  * @param [headers] For the history: 1 (default) shows a header row, 0 hides it.
