@@ -7,23 +7,9 @@
  * subscription at once, so the client's quote batcher folds them into as few
  * markets pages as the coins need. Identical arguments share one subscription.
  *
- * How often a tick may come (the floor), the largest of:
- * - the client's live freshness: the client has no way to ask for a quote
- *   fresher than its cache, so a tick sooner than that would only re-read the
- *   cache (ticks are scheduled from the END of the previous one, so the cached
- *   page has always expired by the next tick);
- * - the plan's rate: streaming may use at most `rateShare` (¼) of the plan's
- *   requests per minute, given the requests one tick needs (one per markets
- *   page the subscribed coins sit on, one per unlisted coin);
- * - the daily credits: streaming may use at most `dailyShare` (¼) over 24 h
- *   of the plan's daily credits or of the user's daily credit budget
- *   (Settings), whichever is lower (a EUR page costs 2 credits). The budget is
- *   there to keep the workbook's other formulas answering: the README promises
- *   "a daily credit budget after which formulas stop calling the API and say
- *   so", and a stream paced by the plan alone (one credit a minute on Pro) spent
- *   a 50-credit budget in 50 minutes, after which every other formula was
- *   refused for the rest of the UTC day. With the budget in the pacing, three
- *   quarters of it stay for the rest of the workbook.
+ * How often a tick may come (the floor) is live-pacing.ts's rule: no sooner
+ * than the client's live freshness, within a share of the plan's requests per
+ * minute and of its daily credits (or the user's daily budget, where lower).
  * Each subscription is then polled no more often than max(its interval, floor).
  * The loop stops when the last subscriber leaves: no timer is left behind.
  *
@@ -36,39 +22,20 @@
  * clears the mark. An error that allows no stand-in (no key, an unknown coin)
  * reaches the cell as the error.
  */
-import { DAY_MS } from '../api/utc-day';
-import { DEFAULT_FRESHNESS_MS, ENDPOINTS, creditCost, type ConvertCurrency } from '../api/endpoints';
-import { CallClient, type CallTarget } from '../client/call-client';
-import { dailyCreditsToPace, rateToPace } from '../client/plan-gate';
-import { isApiCurrency, quoteIn, type MoneyQuote } from './currency';
+import { DEFAULT_FRESHNESS_MS } from '../api/endpoints';
+import { CallClient } from '../client/call-client';
+import { quoteIn, type MoneyQuote } from './currency';
 import type { FormulaError } from './cells';
 import { notTraded, toFormulaError } from './failure';
-import { LIVE_CALLER, MAX_INTERVAL_SECONDS, type LiveArgs } from './live';
+import { LIVE_CALLER, type LiveArgs } from './live';
+import { pollFloorMs, tickCost, type LiveClient, type LivePacing } from './live-pacing';
 
 /** A subscription is due when at most this much of its interval is left (timer jitter). */
 const DUE_SLACK_MS = 1_000;
 /** setTimeout fires at once beyond 2^31-1 ms: longer waits are taken in steps. */
 const MAX_TIMER_MS = 2_000_000_000;
 
-/** What the poller needs of the client (MarketClient has it): quotes, and the fiat list for other currencies, through a client bound to LIVEPRICE and the stream's signal. */
-export interface LiveClient extends CallTarget {
-  /** The pacer's requests/minute before /v3/status was read. */
-  readonly rateLimitPerMinute?: number;
-  /** The user's daily credit budget (MarketClient.dailyBudget; null or absent: none). */
-  readonly dailyBudget?: number | null;
-}
-
 export type TimerHandle = unknown;
-
-/**
- * The daily credits streaming takes its share of: the plan's (dailyCreditsToPace),
- * or the user's daily credit budget where that is lower (the budget protects the
- * workbook's other formulas: see the pacing rules above). 0: no credits to spend.
- */
-export function creditsToPace(plan: Parameters<typeof dailyCreditsToPace>[0], budget: number | null): number {
-  const daily = dailyCreditsToPace(plan);
-  return budget === null ? daily : Math.min(daily, Math.max(0, budget));
-}
 
 export interface PriceStreamOptions {
   client: LiveClient;
@@ -121,9 +88,7 @@ export class PriceStream {
   readonly #now: () => number;
   readonly #setTimer: (fn: () => void, ms: number) => TimerHandle;
   readonly #clearTimer: (h: TimerHandle) => void;
-  readonly #freshness: number;
-  readonly #rateShare: number;
-  readonly #dailyShare: number;
+  readonly #pacing: LivePacing;
   readonly #caller: string;
   readonly #subs = new Map<string, Subscription>();
   #timer: { handle: TimerHandle; due: number } | null = null;
@@ -139,9 +104,11 @@ export class PriceStream {
     this.#now = opts.now ?? Date.now;
     this.#setTimer = opts.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
     this.#clearTimer = opts.clearTimer ?? ((h) => clearTimeout(h as ReturnType<typeof setTimeout>));
-    this.#freshness = opts.liveFreshnessMs ?? DEFAULT_FRESHNESS_MS.live;
-    this.#rateShare = opts.rateShare ?? 0.25;
-    this.#dailyShare = opts.dailyShare ?? 0.25;
+    this.#pacing = {
+      freshnessMs: opts.liveFreshnessMs ?? DEFAULT_FRESHNESS_MS.live,
+      rateShare: opts.rateShare ?? 0.25,
+      dailyShare: opts.dailyShare ?? 0.25,
+    };
     this.#caller = opts.caller ?? LIVE_CALLER;
   }
 
@@ -172,44 +139,14 @@ export class PriceStream {
     };
   }
 
-  /** Requests and credits one tick over every subscription needs (estimated from the coins' ranks). */
+  /** Requests and credits one tick over every subscription needs (estimated from the coins' ranks: live-pacing.ts). */
   perTick(): { requests: number; credits: number } {
-    const pages = new Set<string>();
-    let requests = 0;
-    let credits = 0;
-    let fiatList = false;
-    for (const s of this.#subs.values()) {
-      // Other fiat currencies read the USD pages and the fiat list (1 request a tick).
-      const convert: ConvertCurrency = s.args.currency === 'EUR' ? 'EUR' : 'USD';
-      if (!isApiCurrency(s.args.currency) && !fiatList) {
-        fiatList = true;
-        requests++;
-        credits += creditCost('fiatList', {});
-      }
-      if (s.rank === null) {
-        requests++;
-        credits += creditCost('profile', { convert }); // an unlisted coin: its profile
-        continue;
-      }
-      const page = s.rank === undefined ? `?${s.key}` : `${convert}:${Math.floor((s.rank - 1) / ENDPOINTS.markets.pageSize)}`;
-      if (pages.has(page)) continue;
-      pages.add(page);
-      requests++;
-      credits += creditCost('markets', { convert });
-    }
-    return { requests, credits };
+    return tickCost(this.#subs.values());
   }
 
-  /** The shortest time between polls the plan affords (ms, whole seconds). */
+  /** The shortest time between polls the plan affords (ms, whole seconds: live-pacing.ts). */
   floorMs(): number {
-    const plan = this.#client.meter.snapshot().plan;
-    const rpm = plan ? rateToPace(plan) : this.#client.rateLimitPerMinute ?? rateToPace(null);
-    const daily = creditsToPace(plan, this.#client.dailyBudget ?? null);
-    const { requests, credits } = this.perTick();
-    const rateFloor = rpm > 0 ? (Math.max(1, requests) * 60_000) / (rpm * this.#rateShare) : Infinity;
-    const creditFloor = daily > 0 ? (Math.max(1, credits) * DAY_MS) / (daily * this.#dailyShare) : Infinity;
-    const floor = Math.max(this.#freshness, rateFloor, creditFloor);
-    return Number.isFinite(floor) ? Math.ceil(floor / 1000) * 1000 : MAX_INTERVAL_SECONDS * 1000;
+    return pollFloorMs(this.#client, this.#pacing, this.perTick());
   }
 
   /** How often a subscription with this interval is actually polled now. */
