@@ -51,7 +51,9 @@ test('a call that never answers settles at the deadline: #N/A saying so, its wor
 });
 
 test('paged history under 80 % 500s once the coin map is in: every cell settles by the deadline with a value or a clear #N/A', async () => {
-  // A real clock: pacing, backoff and Retry-After wait for real, as in Excel.
+  // A real clock: pacing, backoff and Retry-After wait for real, as in Excel. So openSession on the
+  // wall clock, not testSession: that stops the session's clock, which the client's pacer reads
+  // (src/cli/session.ts), at the frozen instant, and a full rate window would then never pass.
   const s = await openSession({ emulator: { seed: 3 }, host: { deadlineMs: 2_500 } });
   try {
     // The coin map arrives before the faults start: the cells then get as far as paged history.

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { calculate, type JsonCell, type Outcome } from '../src/cli/calculate';
-import { openSession, type Session } from '../src/cli/session';
+import type { Session } from '../src/cli/session';
 import { coinEntity, coinPageUrl, moneyFormat } from '../src/formulas/coin-entity';
 import { coinArg } from '../src/formulas/args';
 import { EntityCell, type EntityValue } from '../src/formulas/entity-cell';
@@ -18,6 +18,7 @@ import { MAX_COIN_ENTITIES } from '../src/formulas/coin';
 import { Engine } from '../src/engine/evaluator';
 import { toGrid } from '../src/preview/runtime/runtime';
 import { marshalOne } from '../src/preview/runtime/marshal';
+import { testSession } from './support/frozen-session';
 
 const QUOTE: MoneyQuote = {
   id: 1, slug: 'bitcoin', symbol: 'BTC', name: 'Bitcoin', rank: 1, currency: 'USD',
@@ -137,8 +138,8 @@ describe('CRYPTO.COIN through the calculation host', () => {
   let s14: Session;
   let s13: Session;
   before(async () => {
-    s14 = await openSession({ workbook: { formattedNumbers: true } });
-    s13 = await openSession({ workbook: { formattedNumbers: false } });
+    s14 = await testSession({ workbook: { formattedNumbers: true } });
+    s13 = await testSession({ workbook: { formattedNumbers: false } });
   });
   after(async () => {
     await s14?.close();
@@ -211,7 +212,7 @@ describe('CRYPTO.COIN through the calculation host', () => {
     const slugs = [...(await page('limit=250')), ...(await page('limit=50&offset=250'))];
     assert.equal(slugs.length, 300);
     const count = async (formula: (i: number) => string) => {
-      const s = await openSession({ workbook: { formattedNumbers: true } });
+      const s = await testSession({ workbook: { formattedNumbers: true } });
       try {
         const out = await Promise.all(slugs.map((_, i) => calculate(s.host, formula(i))));
         assert.deepEqual(out.filter((o) => !('value' in o)), [], 'no errors');

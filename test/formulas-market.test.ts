@@ -5,11 +5,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { calculate, type JsonCell } from '../src/cli/calculate';
-import { openSession, type Session } from '../src/cli/session';
-import { frozenSession } from './support/frozen-session';
+import type { Session } from '../src/cli/session';
+import { frozenSession, testSession } from './support/frozen-session';
 import { formulaChecks, valueOf } from './support/formula-checks';
-import { TEST_DIALECT } from './support/dialect';
-import { TEST_WORKBOOK } from './support/workbook';
 
 let s: Session;
 const { calc } = formulaChecks(() => s);
@@ -21,7 +19,7 @@ const markets = async (query: string) => {
 };
 
 before(async () => {
-  s = await openSession({ workbook: TEST_WORKBOOK, emulator: { dialect: TEST_DIALECT } });
+  s = await testSession();
 });
 after(() => s.close());
 
@@ -173,7 +171,7 @@ describe('SEARCH, PROFILE, CONTRACTS', () => {
     assert.deepEqual(v[0], ['Blockchain', 'Blockchain slug', 'Address', 'Decimals', 'Explorer']);
     assert.ok(v.length > 1);
     assert.ok(String(v[1][4]).endsWith(String(v[1][2])));
-    const sandbox = await openSession({ workbook: TEST_WORKBOOK, key: 'demo-sandbox', emulator: { dialect: TEST_DIALECT } });
+    const sandbox = await testSession({ key: 'demo-sandbox' });
     try {
       const o = await calc('=CRYPTO.CONTRACTS("usd-coin")', sandbox);
       assert.ok('error' in o);
@@ -205,7 +203,7 @@ describe('warm recalculation', () => {
 
 describe('keys and failures', () => {
   test('no key: #N/A saying where to add one, and no request is sent', async () => {
-    const none = await openSession({ workbook: TEST_WORKBOOK, key: null, emulator: { dialect: TEST_DIALECT } });
+    const none = await testSession({ key: null });
     try {
       const o = await calc('=CRYPTO.PRICE("bitcoin")', none);
       assert.ok('error' in o);
@@ -218,7 +216,7 @@ describe('keys and failures', () => {
   });
 
   test('an outage keeps the last good value; value preview spends nothing', async () => {
-    const t = await openSession({ workbook: TEST_WORKBOOK, client: { maxRetries: 0 }, emulator: { dialect: TEST_DIALECT } });
+    const t = await testSession({ client: { maxRetries: 0 } });
     try {
       const first = grid(await calc('=CRYPTO.PRICE("solana")', t))[0][0];
       t.client.refreshAll();

@@ -14,8 +14,9 @@ import { fileURLToPath } from 'node:url';
 import { loadExamples } from '../scripts/formula-table';
 import { calculate, type Outcome } from '../src/cli/calculate';
 import { loadFunctionMetadata, type FunctionMeta } from '../src/cli/metadata';
-import { openSession, type Session } from '../src/cli/session';
-import { developmentBuild } from '../harness/dev-build';
+import type { Session } from '../src/cli/session';
+import { PREVIEW_FILES, developmentBuild } from '../harness/dev-build';
+import { testSession } from './support/frozen-session';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const AREAS = JSON.parse(readFileSync(path.join(root, 'src/help/areas.json'), 'utf8')) as {
@@ -28,8 +29,8 @@ let session: Session;
 let functions: FunctionMeta[];
 
 before(async () => {
-  dist = await developmentBuild('crypto-addin-preview-test', ['index.html', 'preview.js', 'preview-host.js', 'preview-pane.html', 'functions.js']);
-  session = await openSession();
+  dist = await developmentBuild('crypto-addin-preview-test', PREVIEW_FILES);
+  session = await testSession();
   functions = await loadFunctionMetadata();
 });
 after(() => session?.close());

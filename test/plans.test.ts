@@ -13,9 +13,10 @@ import { after, before, test } from 'node:test';
 import { loadExamples } from '../scripts/formula-table';
 import type { Plan } from '../src/api/endpoints';
 import { calculate } from '../src/cli/calculate';
-import { openSession, type Session } from '../src/cli/session';
+import type { Session } from '../src/cli/session';
 import { CATALOG } from '../src/formulas/catalog';
 import { PLAN_FORMULAS, PLAN_LINES } from '../src/pages/plans';
+import { testSession } from './support/frozen-session';
 
 const PLANS: Plan[] = ['Sandbox', 'Basic', 'Advanced', 'Pro'];
 const listed: [formula: string, plan: Plan][] = [
@@ -25,7 +26,7 @@ const listed: [formula: string, plan: Plan][] = [
 const sessions = new Map<Plan, Session>();
 
 before(async () => {
-  for (const plan of PLANS) sessions.set(plan, await openSession({ key: `demo-${plan.toLowerCase()}`, emulator: { rpm: 5000 } }));
+  for (const plan of PLANS) sessions.set(plan, await testSession({ key: `demo-${plan.toLowerCase()}`, emulator: { rpm: 5000 } }));
 });
 after(async () => {
   for (const s of sessions.values()) await s.close();
