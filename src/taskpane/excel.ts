@@ -3,7 +3,7 @@
  * Office.onReady reports no host) there is nothing to recalculate.
  */
 import type { CreditMeter } from '../client';
-import { cryptoCells, writeFormulas, type CryptoCell, type Scope } from '../office/workbook-cells';
+import { writeFormulas, type CryptoCell } from '../office/workbook-cells';
 
 export function isExcelHost(host: Office.HostType | null | undefined): boolean {
   return typeof Excel !== 'undefined' && typeof Office !== 'undefined' && host === Office.HostType.Excel;
@@ -20,14 +20,12 @@ export async function recalculateActiveSheet(): Promise<void> {
 }
 
 /**
- * Only the CRYPTO cells (and what reads them) calculate again: each one's
+ * Only these CRYPTO cells (and what reads them) calculate again: each one's
  * formula is entered again, which makes Excel call its custom functions, as
- * an edit does. Returns the cells.
+ * an edit does. The caller found the cells (cryptoCells) to count or cost them first.
  */
-export async function refreshCryptoCells(scope: Scope = 'workbook', only: (c: CryptoCell) => boolean = () => true): Promise<CryptoCell[]> {
-  const cells = (await cryptoCells(scope)).filter(only);
+export async function reenterFormulas(cells: readonly CryptoCell[]): Promise<void> {
   await writeFormulas(cells.map((c) => ({ sheet: c.sheet, address: c.address, formula: c.formula })));
-  return cells;
 }
 
 /**

@@ -6,8 +6,9 @@
 import { MarketClient, MemoryKeyStore, type AccountStatus } from '../client';
 import { DOCUMENT_SETTINGS, readSetting } from '../office/document';
 import type { Runtime } from '../office/runtime';
-import { cryptoCells, writeFormulas, type CryptoCell } from '../office/workbook-cells';
+import { cryptoCells, type CryptoCell } from '../office/workbook-cells';
 import { busy, el, isBusy, show } from './dom';
+import { reenterFormulas } from './excel';
 import { formatInt, maskKey } from './format';
 import { keyCheckOutcome, type Message } from './messages';
 import type { PlanSection } from './plan-section';
@@ -116,7 +117,7 @@ export class KeySection {
     const cells = await this.#cells();
     if (cells.length === 0) return;
     try {
-      await writeFormulas(cells.map(reentered));
+      await reenterFormulas(cells);
       show(el('key-message'), { tone: 'info', text: `Key removed from this computer. The ${cellsText(cells.length)} now show #N/A until you add a key.` });
     } catch (e) {
       show(el('key-message'), { tone: 'warning', text: `${removed.text} Excel could not recalculate the cells: ${e instanceof Error ? e.message : String(e)}` });
@@ -146,7 +147,7 @@ export class KeySection {
       return outcome;
     }
     try {
-      await writeFormulas(cells.map(reentered));
+      await reenterFormulas(cells);
       return { tone: outcome.tone, text: `${outcome.text} The ${cellsText(cells.length)} are refreshing with it.` };
     } catch (e) {
       return { tone: 'warning', text: `${outcome.text} Excel could not recalculate the cells: ${e instanceof Error ? e.message : String(e)}` };
@@ -158,13 +159,10 @@ export class KeySection {
     this.#pending = [];
     el('key-refresh').hidden = true;
     try {
-      await writeFormulas(cells.map(reentered));
+      await reenterFormulas(cells);
       show(el('key-message'), { tone: 'success', text: `The ${cellsText(cells.length)} are refreshing with the new key.` });
     } catch (e) {
       show(el('key-message'), { tone: 'error', text: `Excel could not recalculate the cells: ${e instanceof Error ? e.message : String(e)}` });
     }
   }
 }
-
-/** A formula entered again: Excel calls its custom functions again (refreshCryptoCells in excel.ts). */
-const reentered = (c: CryptoCell) => ({ sheet: c.sheet, address: c.address, formula: c.formula });

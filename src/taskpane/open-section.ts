@@ -7,9 +7,9 @@
  */
 import { DOCUMENT_SETTINGS, canLoadOnOpen, hasDocumentSettings, readSetting, setLoadOnOpen, writeSettings } from '../office/document';
 import type { Runtime } from '../office/runtime';
-import { cryptoCells, writeFormulas } from '../office/workbook-cells';
+import { cryptoCells } from '../office/workbook-cells';
 import { el, show } from './dom';
-import { spentUntilQuiet } from './excel';
+import { reenterFormulas, spentUntilQuiet } from './excel';
 import { openRefreshDecision, openRefreshDone } from './open-refresh';
 import type { PlanSection } from './plan-section';
 
@@ -92,7 +92,7 @@ export class OpenRefreshSection {
         return;
       }
       const before = rt.client.meter.snapshot().credits;
-      await writeFormulas(cells.map((c) => ({ sheet: c.sheet, address: c.address, formula: c.formula })));
+      await reenterFormulas(cells);
       show(message, openRefreshDone(cells.length));
       const spent = await spentUntilQuiet(rt.client.meter, before);
       await writeSettings({ [DOCUMENT_SETTINGS.refreshCredits]: spent }).catch(() => undefined);
