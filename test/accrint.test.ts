@@ -59,6 +59,14 @@ for (const system of ['1900', '1904'] as const) {
     close(run('=ACCRINT(DATE(2003,1,1),DATE(2003,1,7),DATE(2005,1,7),0.5,1000,2)'), 250 * (4 + 6 / 180), 'two years on');
   });
 
+  test(`${system}: Excel's results reported in issue threads: settlement on first_interest, and two years past it`, () => {
+    const run = pageSheet(system);
+    // github.com/fsprojects/ExcelFinancialFunctions/issues/22: Excel 2007 and 2013 give 1.0625 (one whole coupon).
+    close(run('=ACCRINT(DATE(2018,8,15),DATE(2019,2,15),DATE(2019,2,15),0.02125,100,2,1)'), 1.0625, 'settlement = first_interest, actual/actual');
+    // github.com/formula/formula/issues/4 (its Excel example, dates as en-US text): 183.88888888888889.
+    close(run('=ACCRINT("2/2/2012","3/30/2012","12/4/2013",0.1,1000,1,0,1)'), 183.88888888888889, 'annual, TRUE, text dates');
+  });
+
   test(`${system}: the day-count bases on one period (2008-02-29 to 2008-08-31, 184 actual days)`, () => {
     const run = pageSheet(system);
     const at = (basis: number) => run(`=ACCRINT(DATE(2008,3,1),DATE(2008,8,31),DATE(2008,5,1),0.1,1000,2,${basis})`);

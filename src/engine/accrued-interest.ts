@@ -24,7 +24,9 @@
  * ExcelFinancialFunctions does (github.com/fsprojects/ExcelFinancialFunctions,
  * src/ExcelFinancialFunctions/bonds.fs accrInt: a whole quasi-coupon period
  * after issue counts 1 for TRUE, 0 for FALSE), which gives all five of
- * Microsoft's published results. Settlement after first_interest with FALSE
+ * Microsoft's published results, and Excel's reported in issue threads
+ * (fsprojects/ExcelFinancialFunctions#22: settlement on first_interest, 1.0625;
+ * formula/formula#4: two years past it, TRUE, 183.888889). Settlement after first_interest with FALSE
  * counts from first_interest, as the page says; that library refuses the
  * case (settlement must be before first_interest), so this much is the page's
  * words, untested against Excel: a guess.
