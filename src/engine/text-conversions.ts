@@ -9,7 +9,7 @@
  *   is ignored" (DATEVALUE page, support.microsoft.com/excel/functions/datevalue-function);
  *   a day outside the workbook's system is #VALUE! (same page). A number, or
  *   text that names no day ("12:30", "5"), is #VALUE!: the page takes only
- *   "text that represents a date".
+ *   "text that represents a date" (for "12:30" a guess: Excel may answer 0).
  * - TIMEVALUE: text holding a time, its fraction of a day from 0 up to 1;
  *   "date information in time_text is ignored" (TIMEVALUE page,
  *   support.microsoft.com/excel/timevalue-function). Text naming only a day
