@@ -28,7 +28,11 @@ const FG_BANDS: [number, string][] = [[25, 'Extreme Fear'], [45, 'Fear'], [55, '
 const ALT_BANDS: [number, string][] = [[25, 'Bitcoin Season'], [74, 'Neutral'], [100, 'Altcoin Season']];
 const band = (bands: [number, string][], v: number) => bands.find(([max]) => v <= max)![1];
 
-const MOVER_HEADERS = ['Rank', 'Name', 'Symbol', 'Price', 'Change %', 'Market cap', 'Volume 24h', 'Category'];
+/** GAINERS'/LOSERS' columns over `period`; TRENDING's first is "Trending #" and its change 24h. */
+const moverHeaders = (first: string, period: string) =>
+  [first, 'Name', 'Symbol', 'Price', `Change ${period} %`, 'Market cap', 'Volume 24h', 'Category', 'Slug', 'Id'];
+const MOVER_HEADERS = moverHeaders('Rank', '24h');
+const TRENDING_HEADERS = moverHeaders('Trending #', '24h');
 
 /** Daily chart rows: Date serials one day apart, starting at `from` (ms), ending today. */
 function assertDaily(g: JsonCell[][], from: number, to: number): void {
@@ -42,9 +46,9 @@ function assertDaily(g: JsonCell[][], from: number, to: number): void {
 describe('TRENDING', () => {
   test('a ranked table of coins with numbers where numbers belong', async () => {
     const g = await grid('=CRYPTO.TRENDING()');
-    assert.deepEqual(g[0], MOVER_HEADERS);
+    assert.deepEqual(g[0], TRENDING_HEADERS);
     assert.ok(g.length > 5, 'some trending coins');
-    assert.deepEqual(col(g, 'Rank'), g.slice(1).map((_, i) => i + 1), 'ranks 1..n in order');
+    assert.deepEqual(col(g, 'Trending #'), g.slice(1).map((_, i) => i + 1), 'places 1..n in order');
     for (const r of g.slice(1)) {
       assert.equal(typeof r[1], 'string');
       assert.ok(typeof r[3] === 'number' && r[3] > 0, 'price');
@@ -60,6 +64,16 @@ describe('TRENDING', () => {
     const p = await num(`=CRYPTO.PRICE("${name}")`);
     assert.ok(Math.abs(p - (price as number)) / p < 1e-9, `${name}: ${p} vs ${price}`);
   });
+  test('"Trending #" is the place in the list, not the market-cap rank; Slug and Id name the coin for other formulas (review-r3 #4, #13)', async () => {
+    const g = await grid('=CRYPTO.TRENDING()');
+    const [slug, id] = [col(g, 'Slug'), col(g, 'Id')];
+    const ranks = await Promise.all(slug.map((s) => grid(`=CRYPTO.PROFILE("${s}","rank")`)));
+    assert.ok(ranks.some(([[r]], i) => r !== i + 1), `market-cap ranks ${ranks.map(([[r]]) => r)} are not the places`);
+    for (let i = 0; i < 3; i++) {
+      assert.equal(await num(`=CRYPTO.PROFILE("${slug[i]}","id")`), id[i], `${slug[i]}: its id`);
+      assert.equal(await num(`=CRYPTO.PRICE(${id[i]})`), g[i + 1][3], `PRICE by the Id column is the row's price`);
+    }
+  });
 });
 
 describe('GAINERS and LOSERS', () => {
@@ -69,8 +83,8 @@ describe('GAINERS and LOSERS', () => {
     assert.deepEqual(up[0], MOVER_HEADERS);
     assert.equal(up.length, 8);
     assert.equal(down.length, 8);
-    const cu = col(up, 'Change %') as number[];
-    const cd = col(down, 'Change %') as number[];
+    const cu = col(up, 'Change 24h %') as number[];
+    const cd = col(down, 'Change 24h %') as number[];
     assert.deepEqual([...cu].sort((a, b) => b - a), cu, 'gainers: largest first');
     assert.deepEqual([...cd].sort((a, b) => a - b), cd, 'losers: smallest first');
     assert.ok(cu.every((x) => x > 0) && cd.every((x) => x < 0));
@@ -84,6 +98,17 @@ describe('GAINERS and LOSERS', () => {
     assert.ok(Math.abs((q1[0][1] as number) - (d1[0][4] as number)) < 1e-3, `24h ${q1[0][1]} vs ${d1[0][4]}`);
     assert.ok(Math.abs((q7[0][1] as number) - (d7[0][4] as number)) < 1e-3, `7d ${q7[0][1]} vs ${d7[0][4]}`);
     assert.notDeepEqual(d1.map((r) => r[1]), d7.map((r) => r[1]), '7d leaders differ from 24h leaders');
+  });
+  test('the change header names its period; Rank is the market-cap rank; Slug and Id come last (review-r3 #4, #13)', async () => {
+    assert.deepEqual((await grid('=CRYPTO.LOSERS("7d",2)'))[0], moverHeaders('Rank', '7d'));
+    assert.deepEqual((await grid('=CRYPTO.GAINERS("monthly",2)'))[0], moverHeaders('Rank', '30d'));
+    const g = await grid('=CRYPTO.GAINERS(,3)');
+    for (const r of g.slice(1)) {
+      const [rank, , , price, , , , , slug, id] = r;
+      assert.equal(await num(`=CRYPTO.PROFILE("${slug}","rank")`), rank, `${slug}: Rank is its market-cap rank`);
+      assert.equal(await num(`=CRYPTO.PROFILE("${slug}","id")`), id, `${slug}: its id`);
+      assert.ok(Math.abs((await num(`=CRYPTO.PRICE(${id})`)) - (price as number)) / (price as number) < 1e-9, `${slug}: PRICE by id`);
+    }
   });
   test('bad period or count: #VALUE! naming what is allowed', async () => {
     const p = await failure('=CRYPTO.GAINERS("1h")');
@@ -147,11 +172,12 @@ describe('USD money in a workbook whose default currency is not USD (review-r3 #
   test('GAINERS, LOSERS, TRENDING, ALTSEASON and BLOCKCHAINS head their money columns "(USD)"; GLOBAL, DERIVATIVES and BLOCKCHAIN label those fields so; the numbers stay the USD ones', async () => {
     const eur = await frozenSession({ settings: { defaultCurrency: 'EUR' } });
     try {
-      const usdMovers = ['Rank', 'Name', 'Symbol', 'Price (USD)', 'Change %', 'Market cap (USD)', 'Volume 24h (USD)', 'Category'];
+      const money = new Set(['Price', 'Market cap', 'Volume 24h']);
       for (const f of ['=CRYPTO.GAINERS(,3)', '=CRYPTO.LOSERS(,3)', '=CRYPTO.TRENDING()']) {
         const [inEur, inUsd] = [await grid(f, eur), await grid(f)];
-        assert.deepEqual(inEur[0].slice(0, 8), usdMovers, f);
-        assert.deepEqual(inUsd[0].slice(0, 8), MOVER_HEADERS, `${f}: plain in a USD workbook`);
+        const plain = f.includes('TRENDING') ? TRENDING_HEADERS : MOVER_HEADERS;
+        assert.deepEqual(inEur[0], plain.map((h) => (money.has(h) ? `${h} (USD)` : h)), f);
+        assert.deepEqual(inUsd[0], plain, `${f}: plain in a USD workbook`);
         assert.deepEqual(inEur.slice(1), inUsd.slice(1), `${f}: the same USD numbers`);
       }
       assert.equal((await grid('=CRYPTO.ALTSEASON("3D")', eur))[0][3], 'Altcoins market cap (USD)');

@@ -30,18 +30,29 @@ const noField = (v: Arg) => notGivenText(scalar(v));
  * service left out of one item is that cell's #N/A (cells.ts table), not the table's error.
  * Price, market cap and volume are USD (the spec's gainer/loser and trending items), headed
  * so where the workbook's default currency is not (usd-money.ts).
+ *
+ * The first column is each item's `rank`, which means two things (spec): a trending item's
+ * place in the trending list, a gainer's or loser's market-cap rank. So it is headed
+ * "Trending #" in TRENDING and "Rank" in GAINERS/LOSERS (review-r3 #4: "Rank<=100" across them
+ * mixed the two). The change names its period, as MARKETS' "Change 7d %". Slug and Id come last
+ * (the columns before keep their places) and feed PRICE or PROFILE a coin a symbol may not name
+ * alone (review-r3 #13).
  */
-function moverColumns<T extends TrendingItem | GainerLoser>(ctx: FormulaContext, change: (r: T) => number | null): Column<T>[] {
+function moverColumns<T extends TrendingItem | GainerLoser>(
+  ctx: FormulaContext, first: string, period: string, change: (r: T) => number | null,
+): Column<T>[] {
   const usd = (h: string) => usdHeader(h, ctx.settings);
   return [
-    { header: 'Rank', cell: (r) => numberCell(r.rank) },
+    { header: first, cell: (r) => numberCell(r.rank) },
     { header: 'Name', cell: (r) => r.name },
     { header: 'Symbol', cell: (r) => textCell(r.symbol) },
     { header: usd('Price'), cell: (r) => decimalCell(r.price) },
-    { header: 'Change %', cell: (r) => numberCell(change(r)) },
+    { header: `Change ${period} %`, cell: (r) => numberCell(change(r)) },
     { header: usd('Market cap'), cell: (r) => decimalCell(r.marketCap) },
     { header: usd('Volume 24h'), cell: (r) => decimalCell(r.volume24h) },
     { header: 'Category', cell: (r) => textCell(r.category?.name) },
+    { header: 'Slug', cell: (r) => r.slug },
+    { header: 'Id', cell: (r) => r.id },
   ];
 }
 
@@ -49,7 +60,7 @@ async function trending(ctx: FormulaContext, headers: Arg): Promise<Grid> {
   const show = headersArg(headers);
   const res = await ctx.client.get('trending');
   const rows = [...res.data].sort((a, b) => a.rank - b.rank);
-  return table(rows, moverColumns<TrendingItem>(ctx, (t) => t.priceChangePercent24h), show, 'No trending coins right now');
+  return table(rows, moverColumns<TrendingItem>(ctx, 'Trending #', '24h', (t) => t.priceChangePercent24h), show, 'No trending coins right now');
 }
 
 type Period = (typeof ENDPOINTS.gainersLosers.params.period.values)[number];
@@ -67,7 +78,7 @@ function movers(type: 'gainers' | 'losers') {
       query: { type, period: p, limit: n },
     });
     const rows = res.data.slice(0, n);
-    return table(rows, moverColumns<GainerLoser>(ctx, (g) => g.pricePercentChange), show, `No ${type} over ${p}`);
+    return table(rows, moverColumns<GainerLoser>(ctx, 'Rank', p, (g) => g.pricePercentChange), show, `No ${type} over ${p}`);
   };
 }
 

@@ -124,7 +124,7 @@ enum DominanceAsset {
  * @helpurl https://localhost:3000/help/trending.html
  * @param [headers] 1 (default) shows a header row, 0 hides it.
  * @param invocation Invocation
- * @returns Rank, Name, Symbol, Price, Change %, Market cap, Volume 24h and Category per coin; the money columns are USD, headed "Price (USD)" when the default currency is not USD.
+ * @returns Trending # (the place in the trending list, not the market-cap rank), Name, Symbol, Price, Change 24h %, Market cap, Volume 24h, Category, Slug and Id per coin; the money columns are USD, headed "Price (USD)" when the default currency is not USD.
  * @cancelable
  * @requiresAddress
  */
@@ -140,7 +140,7 @@ export function trending(headers?: any, invocation?: CustomFunctions.CancelableI
  * @param [count] How many coins, 1 to 100 (default 20).
  * @param [headers] 1 (default) shows a header row, 0 hides it.
  * @param invocation Invocation
- * @returns Rank, Name, Symbol, Price, Change %, Market cap, Volume 24h and Category per coin, biggest gain first; the money columns are USD, headed "Price (USD)" when the default currency is not USD.
+ * @returns Rank (market-cap rank), Name, Symbol, Price, Change 24h % (or 7d, 30d: the period's), Market cap, Volume 24h, Category, Slug and Id per coin, biggest gain first; the money columns are USD, headed "Price (USD)" when the default currency is not USD.
  * @cancelable
  * @requiresAddress
  */
@@ -156,7 +156,7 @@ export function gainers(period?: MoversPeriod, count?: any, headers?: any, invoc
  * @param [count] How many coins, 1 to 100 (default 20).
  * @param [headers] 1 (default) shows a header row, 0 hides it.
  * @param invocation Invocation
- * @returns Rank, Name, Symbol, Price, Change %, Market cap, Volume 24h and Category per coin, biggest loss first; the money columns are USD, headed "Price (USD)" when the default currency is not USD.
+ * @returns Rank (market-cap rank), Name, Symbol, Price, Change 24h % (or 7d, 30d: the period's), Market cap, Volume 24h, Category, Slug and Id per coin, biggest loss first; the money columns are USD, headed "Price (USD)" when the default currency is not USD.
  * @cancelable
  * @requiresAddress
  */
