@@ -20,6 +20,7 @@
  * current one. The pages and profiles it reads come back to it; the ranks they
  * carry reach the rank book through the client's learners.
  */
+import { joinOr } from '../api/words';
 import { ApiError, abortedError, hasCode, routeUnavailable } from './api-error';
 import { canonicalRequest } from './canonical-request';
 import { abortable } from './cancellation';
@@ -313,8 +314,4 @@ export function parseInput(input: string | number): { kind: Kind; text: string }
   const m = /^(id|slug|symbol|name)\s*:\s*(.*)$/i.exec(s);
   if (m) return { kind: m[1].toLowerCase() as Kind, text: m[2].trim() };
   return { kind: 'any', text: s };
-}
-
-function joinOr(xs: string[]): string {
-  return xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} or ${xs[xs.length - 1]}`;
 }

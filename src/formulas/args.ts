@@ -16,6 +16,7 @@
  * desktop build cannot be told from a typed 0.
  */
 import { DAY_MS, startOfUtcDay } from '../api/utc-day';
+import { quotedOr } from '../api/words';
 import { fromSerial, invalidValue, serialFrom, type DateSystem } from './cells';
 import { coinFromDataType, describeDataType, isDataType } from './data-type-arg';
 
@@ -185,11 +186,9 @@ export function currencyArg(v: Arg, fallback: string, suggested: readonly string
   v = scalar(v);
   if (notGivenText(v)) return fallback;
   const code = typeof v === 'string' ? v.trim().toUpperCase() : '';
-  if (!/^[A-Z]{3}$/.test(code)) throw invalidValue(`currency must be a three-letter currency code such as ${joinOr(suggested.map((c) => `"${c}"`))}; got ${shown(v)}`);
+  if (!/^[A-Z]{3}$/.test(code)) throw invalidValue(`currency must be a three-letter currency code such as ${quotedOr(suggested)}; got ${shown(v)}`);
   return code;
 }
-
-const joinOr = (xs: string[]) => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} or ${xs[xs.length - 1]}`);
 
 // ---------------------------------------------------------------- dates
 
