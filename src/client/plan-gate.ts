@@ -162,7 +162,7 @@ export class PlanGate {
     this.#budget = credits === null || !Number.isFinite(credits) ? null : Math.max(0, credits);
   }
 
-  /** The daily credit budget setBudget() set (null: none): LIVEPRICE paces against it (formulas/live.ts). */
+  /** The daily credit budget setBudget() set (null: none): LIVEPRICE paces against it (formulas/live-pacing.ts). */
   get budget(): number | null {
     return this.#budget;
   }

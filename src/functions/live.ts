@@ -1,6 +1,6 @@
 /*
  * CRYPTO.LIVEPRICE: the one streaming function. The wiring only: Excel's
- * streaming invocation ↔ the runtime's PriceStream (src/formulas/live.ts), which
+ * streaming invocation ↔ the runtime's PriceStream (src/formulas/price-stream.ts), which
  * polls once for every cell. Deleting the cell (or editing its formula) calls
  * onCanceled, which unsubscribes; the poll loop stops with the last cell. New
  * settings build a new runtime with a new stream, and the cells move to it.
