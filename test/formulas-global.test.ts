@@ -13,6 +13,10 @@ import type { JsonCell } from '../src/cli/calculate';
 import { col, formulaChecks } from './support/formula-checks';
 import { fromSerial, toSerial } from '../src/formulas/cells';
 import { TEST_DIALECT } from './support/dialect';
+import { TEST_WORKBOOK } from './support/workbook';
+import { openSession } from '../src/cli/session';
+import { startEmulator } from '../src/emulator/server';
+import { startHostileServer } from '../harness/hostile-server';
 
 const NOW = FROZEN_NOW;
 const DAY = 86_400_000;
@@ -165,6 +169,49 @@ describe('GLOBAL and DERIVATIVES', () => {
     const e = await failure('=CRYPTO.GLOBAL("totalMarketCap")', sessions.nokey);
     assert.equal(e.error, '#N/A');
     assert.match(e.message, /No API key.*add your key/);
+  });
+});
+
+describe('a service that refuses a guessed parameter name (review-r3 #19)', () => {
+  test('GAINERS sends limit only past the default list; DOMINANCE of another asset than BTC says the chart takes none, as #N/A', async () => {
+    const em = await startEmulator({ now: NOW, rpm: 2000, dialect: TEST_DIALECT });
+    const h = await startHostileServer(em.url);
+    // The live answer to an unknown query parameter (api-notes: 400 VALIDATION_ERROR "property X should not exist").
+    const REFUSE: Record<string, string> = { '/v3/currencies/gainers-losers': 'limit', '/v3/global/dominance/chart': 'group' };
+    h.play((r) => {
+      const u = new URL(r.url, 'http://x');
+      const p = REFUSE[u.pathname];
+      return p && u.searchParams.has(p)
+        ? { status: 400, body: JSON.stringify({ error: { code: 'VALIDATION_ERROR', message: `property ${p} should not exist`, status: 400 } }) }
+        : null;
+    });
+    const t = await openSession({ workbook: TEST_WORKBOOK, apiUrl: h.url, key: 'demo-pro', client: { now: () => em.clock.now() } });
+    try {
+      // A count up to the default is the default list, cut here: the same rows the emulator gives for limit=n.
+      const ten = await grid('=CRYPTO.GAINERS(,10)', t);
+      assert.equal(ten.length, 11);
+      assert.deepEqual(ten, await grid('=CRYPTO.GAINERS(,10)'), 'the same rows as where limit is taken');
+      assert.equal((await grid('=CRYPTO.LOSERS("7d",5,0)', t)).length, 5);
+      assert.ok(!h.seen.some((r) => /[?&]limit=/.test(r.url)), `no limit sent: ${h.seen.map((r) => r.url).join(' ')}`);
+      const more = await failure('=CRYPTO.GAINERS(,50)', t);
+      assert.deepEqual(more, { error: '#N/A', message: 'This service lists its top 20 gainers only (it refused a longer list); ask for 20 or fewer' });
+      // Where the service takes limit, 50 is 50.
+      assert.equal((await grid('=CRYPTO.GAINERS(,50,0)')).length, 50);
+
+      const eth = await failure('=CRYPTO.DOMINANCE("eth","3D")', t);
+      assert.deepEqual(eth, {
+        error: '#N/A',
+        message: 'This service\'s dominance chart does not take an asset (it refused the group parameter), so it has no ETH dominance history; ' +
+          'Bitcoin\'s history and the current snapshot, =CRYPTO.DOMINANCE("all"), work',
+      });
+      assert.match((await failure('=CRYPTO.DOMINANCE("usdt")', t)).message, /no USDT dominance reading;/);
+      assert.equal((await grid('=CRYPTO.DOMINANCE("btc","3D",,0)', t)).length, 4, 'BTC sends no group');
+      assert.equal(await num('=CRYPTO.DOMINANCE("eth")', t), await num('=CRYPTO.DOMINANCE("eth")'), 'the current ETH value is the snapshot\'s');
+    } finally {
+      await t.close();
+      await h.close();
+      await em.close();
+    }
   });
 });
 

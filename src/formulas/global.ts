@@ -9,6 +9,7 @@
  * as a table (Date first). The headers argument only applies to the table.
  */
 import { startOfUtcDay } from '../api/utc-day';
+import { hasCode } from '../client/api-error';
 import { DOMINANCE_GROUPS, ENDPOINTS } from '../api/endpoints';
 import type {
   AltcoinIndexSnapshot, DerivativesSnapshot, DominanceSnapshot, FearGreedSnapshot, GainerLoser, GlobalMarket, TrendingItem,
@@ -68,6 +69,20 @@ type Period = (typeof ENDPOINTS.gainersLosers.params.period.values)[number];
 const PERIODS: Record<string, Period> = { ...choicesOf(ENDPOINTS.gainersLosers.params.period.values), '1d': '24h', '1w': '7d', '1m': '30d', daily: '24h', weekly: '7d', monthly: '30d' };
 const PERIODS_SHOWN = '"24h" (default), "7d" or "30d"';
 
+/**
+ * Whether the service refused a parameter we guessed the name of: the live service answers an
+ * unknown one with 400 VALIDATION_ERROR "property X should not exist" (api-notes, [live]).
+ * Not the user's mistake, so the cell says what the service lacks (#N/A), as VESTING's
+ * includeUntracked does (supply.ts), not VALIDATION_ERROR's #VALUE! naming a parameter the user
+ * never typed (review-r3 #19).
+ */
+const refused = (e: unknown, param: string) => hasCode(e, 'VALIDATION_ERROR') && new RegExp(`\\b${param}\\b`).test(e.message);
+
+/**
+ * `limit` (a guessed name, endpoints.ts) is sent only for more coins than the service's default
+ * list: a count up to it is the default list cut on this side, so GAINERS(,10) cannot fail on
+ * the guess, and shares GAINERS()'s cached answer.
+ */
 function movers(type: 'gainers' | 'losers') {
   return async (ctx: FormulaContext, period: Arg, count: Arg, headers: Arg): Promise<Grid> => {
     const p = choiceArg(period, 'period', PERIODS, '24h', PERIODS_SHOWN);
@@ -75,7 +90,12 @@ function movers(type: 'gainers' | 'losers') {
     const n = intArg(count, 'count', spec.min, spec.max, spec.default);
     const show = headersArg(headers);
     const res = await ctx.client.get('gainersLosers', {
-      query: { type, period: p, limit: n },
+      query: { type, period: p, limit: n > spec.default ? n : undefined },
+    }).catch((e: unknown) => {
+      if (n > spec.default && refused(e, 'limit')) {
+        throw formulaError('NOT_FOUND', `This service lists its top ${spec.default} ${type} only (it refused a longer list); ask for ${spec.default} or fewer`);
+      }
+      throw e;
     });
     const rows = res.data.slice(0, n);
     return table(rows, moverColumns<GainerLoser>(ctx, 'Rank', p, (g) => g.pricePercentChange), show, `No ${type} over ${p}`);
@@ -245,6 +265,14 @@ async function dominance(ctx: FormulaContext, asset: Arg, start: Arg, end: Arg, 
   const query = range?.query ?? { from: startOfUtcDay(ctx.now()) };
   const res = await ctx.client.get('dominanceChart', {
     query: { group: a === 'btc' ? undefined : a, ...query },
+  }).catch((e: unknown) => {
+    // BTC's chart sends no group (the default), so only another asset meets a refusal of the guessed name.
+    if (a !== 'btc' && refused(e, 'group')) {
+      throw formulaError('NOT_FOUND',
+        `This service's dominance chart does not take an asset (it refused the group parameter), so it has no ${a.toUpperCase()} dominance ` +
+        `${range ? 'history' : 'reading'}; Bitcoin's history and the current snapshot, =CRYPTO.DOMINANCE("all"), work`);
+    }
+    throw e;
   });
   const rows = byTime(res.data);
   if (!range) {
