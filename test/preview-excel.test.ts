@@ -9,46 +9,21 @@
  *
  *   node --import tsx --test test/preview-excel.test.ts
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { contentPolicy, pagePolicy } from '../scripts/content-policy';
-import { startEmulator, type Emulator } from '../src/emulator/server';
-import { launchBrowser } from '../harness/browser';
-import { developmentBuild } from '../harness/dev-build';
-import { startPaneServer, type PaneServer } from '../harness/pane-server';
+import { PREVIEW_FILES } from '../harness/dev-build';
+import { usePaneRig } from './support/pane-rig';
 
-let dist: string;
-let em: Emulator;
-let server: PaneServer;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-const pageErrors: string[] = [];
-
-before(async () => {
-  dist = await developmentBuild('crypto-addin-preview-excel-test', ['index.html', 'preview.js', 'preview-host.js', 'preview-pane.html', 'functions.js']);
-  em = await startEmulator({ now: Date.now(), rpm: 5000 });
-  server = await startPaneServer({ apiTarget: em.url, distDir: dist });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  for (const c of contexts) await c.close().catch(() => {});
-  await browser?.close();
-  await server?.close();
-  await em?.close();
-});
+// The API server held at the wall-clock time the rig starts (harness/README.md).
+const rig = usePaneRig({ build: { name: 'crypto-addin-preview-excel-test', files: PREVIEW_FILES }, emulator: { rpm: 5000 }, clock: 'held' });
 
 /** The preview with the given switches; every result a call hands the workbook is recorded by cell. */
 async function openPreview(query: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'en-US', timezoneId: 'UTC' });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  await page.goto(`${server.url}/index.html?template=blank&${query}`);
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
+  const page = await rig.openPage(`index.html?template=blank&${query}`);
   await page.evaluate(() => {
     const host = window.__previewWorkbook!.host!;
     const delivered: Record<string, unknown> = {};
@@ -175,7 +150,7 @@ test('a workbook on the 1904 system: a dated CRYPTO formula asks about the same 
 
 test('the development pages carry the policy with the hosts Office.js needs when the build is sideloaded into Excel', () => {
   for (const page of ['taskpane.html', 'preview-pane.html', 'index.html']) {
-    const { policy, problem } = pagePolicy(readFileSync(path.join(dist, page), 'utf8'));
+    const { policy, problem } = pagePolicy(readFileSync(path.join(rig.dist, page), 'utf8'));
     assert.ok(policy, `${page}: ${problem}`);
     assert.deepEqual(policy, contentPolicy({ apiOrigin: 'https://api.cryptorank.io', dev: true }), page);
     assert.ok(policy['script-src'].includes('https://appsforoffice.microsoft.com') && policy['script-src'].includes('https://ajax.aspnetcdn.com'), page);
@@ -184,14 +159,14 @@ test('the development pages carry the policy with the hosts Office.js needs when
 });
 
 test('the help pages say what a blank cell does on each kind of build, headers\' 0 included', () => {
-  const ohlcv = readFileSync(path.join(dist, 'help/ohlcv.html'), 'utf8');
+  const ohlcv = readFileSync(path.join(rig.dist, 'help/ohlcv.html'), 'utf8');
   assert.match(ohlcv, /<h2>Blank cells<\/h2><p>An argument that points at a blank cell arrives as empty in Excel on the web and newer desktop builds, and as 0 in older desktop builds\./);
   assert.match(ohlcv, /a blank <code>headers<\/code> cell shows the header row in Excel on the web and newer desktop builds and hides it on older desktop builds/);
-  const price = readFileSync(path.join(dist, 'help/price.html'), 'utf8');
+  const price = readFileSync(path.join(rig.dist, 'help/price.html'), 'utf8');
   assert.match(price, /<h2>Blank cells<\/h2>/);
   assert.doesNotMatch(price, /<code>headers<\/code> is the exception/, 'PRICE has no headers');
 });
 
 test('no page errors', () => {
-  assert.deepEqual(pageErrors, []);
+  assert.deepEqual(rig.pageErrors, []);
 });
