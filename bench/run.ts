@@ -6,6 +6,7 @@
  * Judged by bench/targets.ts.
  */
 import { PLAN_LIMITS, type Plan } from '../src/api/endpoints';
+import { WINDOW_MS } from '../src/client/pacer';
 import { loadFunctionMetadata } from '../src/cli/metadata';
 import type { RecalcOutcome } from '../src/cli/recalculation';
 import type { MarketDataSource } from '../src/emulator/contract';
@@ -152,7 +153,7 @@ export async function runWorkload(
     const rateBinds = requests > rpm;
     if (w.rateBound) {
       result.rateLimitPerMinute = rpm;
-      result.rateBoundMs = Math.max(0, ((requests - 1) / rpm) * 60_000);
+      result.rateBoundMs = Math.max(0, ((requests - 1) / rpm) * WINDOW_MS);
       result.coldVsRateBound = result.rateBoundMs > 0 ? round(coldMs / result.rateBoundMs, 3) : 0;
       result.rateLimitErrorCells = rateLimitErrorCells;
     }
@@ -170,7 +171,7 @@ export async function runWorkload(
       detail: `${warmRequests} requests, ${result.warmMs} ms for ${filledCells.toLocaleString('en-US')} filled cells = ${result.warmMsPer1000Cells} ms per 1,000 (target ${T.warm.requests} and < ${T.warm.maxMsPer1000Cells})${filledCells !== texts.length ? `; ${result.warmMsPer1000Formulas} ms per 1,000 formulas (${texts.length} formulas, spilled ranges counted cell by cell above)` : ''}`,
     };
     if (rateBinds) {
-      const boundMs = Math.max(bound.ms, ((requests - 1) / rpm) * 60_000);
+      const boundMs = Math.max(bound.ms, ((requests - 1) / rpm) * WINDOW_MS);
       t.cold = { pass: null, detail: `rate limit binds (${requests} requests > ${rpm}/min): cold ${result.coldMs} ms vs rate bound ${Math.round(boundMs)} ms = ${round(coldMs / boundMs, 2)}×` };
       if (w.rateBound) t.cold = { pass: coldMs <= T.cold.maxVsRateBound * boundMs, detail: `rate bound: cold ${result.coldMs} ms vs (requests − 1)/${rpm} min = ${Math.round(boundMs)} ms: ${round(coldMs / boundMs, 2)}× (target ≤ ${T.cold.maxVsRateBound}×)` };
     } else if (bound.ms <= 0) {

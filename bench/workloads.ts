@@ -6,7 +6,7 @@
  * the emulator's market data DIRECTLY (its handlers, in-process, no HTTP, no
  * credits), never through the client under test.
  */
-import type { EndpointName } from '../src/api/endpoints';
+import { ENDPOINTS, PLAN_LIMITS, type EndpointName } from '../src/api/endpoints';
 import type { CurrencyMapItem, MarketItem } from '../src/api/records';
 import type { MarketDataSource } from '../src/emulator/contract';
 
@@ -89,10 +89,11 @@ type HandlerName = keyof Handlers;
 export function lookupMarket(market: MarketDataSource, now: number = Date.now()): MarketLookup {
   const h = market.handlers;
   const listing: MarketItem[] = [];
-  for (let offset = 0; offset <= 50_000; offset += 250) {
-    const page = h.markets({ query: { offset: String(offset), limit: '250' }, now }).data as MarketItem[];
+  const { pageSize } = ENDPOINTS.markets;
+  for (let offset = 0; offset <= ENDPOINTS.markets.params.offset.max; offset += pageSize) {
+    const page = h.markets({ query: { offset: String(offset), limit: String(pageSize) }, now }).data as MarketItem[];
     listing.push(...page);
-    if (page.length < 250) break;
+    if (page.length < pageSize) break;
   }
   const map = h.currencyMap({ query: {}, now }).data as CurrencyMapItem[];
   const position = new Map<number, number>();
@@ -166,6 +167,8 @@ export function lookupMarket(market: MarketDataSource, now: number = Date.now())
 
 // ---------------------------------------------------------------- builders
 
+/** The free plan, whose limits the sandbox workload meets. */
+const SANDBOX = PLAN_LIMITS.Sandbox;
 const q = (s: string) => `"${s.replace(/"/g, '""')}"`;
 const coinText = (c: string | number) => (typeof c === 'number' ? String(c) : q(c));
 
@@ -415,9 +418,15 @@ export function buildWorkload(name: WorkloadName, lookup: MarketLookup, o: Build
     case 'sandbox':
       w = {
         name, key: 'demo-sandbox', rateBound: true,
-        description: t ? 'tiny portfolio on demo-sandbox (10 requests/min)' : 'the portfolio on the demo-sandbox key (Sandbox: 10 requests/min, 400 credits/day)',
+        description: t
+          ? `tiny portfolio on demo-sandbox (${SANDBOX.rateLimitPerMinute} requests/min)`
+          : `the portfolio on the demo-sandbox key (Sandbox: ${SANDBOX.rateLimitPerMinute} requests/min, ${SANDBOX.dailyCredits} credits/day)`,
         cells: t ? portfolioCells(lookup, { priceCells: 10, quoteCells: 2, coins: 8 }) : portfolioCells(lookup),
-        naive: { skipped: t ? 'tiny run' : 'one request per cell: ~601 requests at 10/min is about an hour of the Sandbox rate limit and exceeds its 400 credits/day' },
+        naive: {
+          skipped: t
+            ? 'tiny run'
+            : `one request per cell: ~601 requests at ${SANDBOX.rateLimitPerMinute}/min is about an hour of the Sandbox rate limit and exceeds its ${SANDBOX.dailyCredits} credits/day`,
+        },
       };
       break;
     case 'no-markets':

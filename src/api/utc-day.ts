@@ -1,10 +1,10 @@
 /**
  * The UTC day: the unit the API's history, its plans' reach and the daily
  * credits count in (answers carry UTC times; a plan's day and a daily budget
- * turn at 00:00 UTC). One definition for the add-in; the emulator, standing in
- * for the service, keeps its own.
+ * turn at 00:00 UTC). One definition for the add-in, its emulator and bench.
  */
-export const DAY_MS = 86_400_000;
+export const HOUR_MS = 3_600_000;
+export const DAY_MS = 24 * HOUR_MS;
 
 /** The start (00:00 UTC) of the day that holds `ms`. */
 export const startOfUtcDay = (ms: number): number => Math.floor(ms / DAY_MS) * DAY_MS;

@@ -3,6 +3,7 @@
  * concatenates `data`, each endpoint as the endpoint table declares it.
  */
 import { ENDPOINTS, pageSizeOf, type EndpointData, type EndpointName, type EndpointSpec } from '../api/endpoints';
+import { DAY_MS, HOUR_MS } from '../api/utc-day';
 import { hasCode } from './api-error';
 import { canonicalRequest, type QueryInput } from './canonical-request';
 import { joinPages, pagesToReread, rowKeyOf } from './list-pages';
@@ -37,14 +38,13 @@ export function listMoved(f: Fetched<unknown>): ListMoved | undefined {
 
 /** Start of the candle after the one opening at `time` (UTC; weeks are 7 days, months calendar months). */
 function nextPeriodStart(interval: string, time: number): number {
-  const HOUR = 3_600_000;
-  if (interval === 'hour') return time + HOUR;
-  if (interval === 'week') return time + 7 * 24 * HOUR;
+  if (interval === 'hour') return time + HOUR_MS;
+  if (interval === 'week') return time + 7 * DAY_MS;
   if (interval === 'month') {
     const d = new Date(time);
     return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
   }
-  return time + 24 * HOUR;
+  return time + DAY_MS;
 }
 
 /** An item of a time series. */

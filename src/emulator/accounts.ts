@@ -8,6 +8,7 @@
  *   at 00:00Z, ends on the 1st of the next month); monthly usage resets then.
  */
 import { PLAN_LIMITS, type Plan } from '../api/endpoints';
+import { DAY_MS } from '../api/utc-day';
 import type { Credits } from '../api/records';
 
 /** Demo keys: one per plan, plus one without an active subscription (plan null). */
@@ -43,8 +44,6 @@ export interface UsageSnapshot {
   currentPeriodStart: string;
   currentPeriodEnd: string;
 }
-
-const DAY_MS = 86_400_000;
 
 interface AccountState {
   plan: Plan | null;

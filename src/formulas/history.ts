@@ -5,6 +5,7 @@
  */
 import { ENDPOINTS } from '../api/endpoints';
 import type { Candle, HistoricalItem, Performance } from '../api/records';
+import { HOUR_MS } from '../api/utc-day';
 import type { Fetched } from '../client';
 import { hasCode, isDepthLimit } from '../client/api-error';
 import {
@@ -19,7 +20,6 @@ import { chartRange } from './global';
 import type { Catalog, FormulaContext } from './formula-context';
 import { candleRefusal, checkCandleReach, checkSparklineReach, noHistoricalDay, planName, sparklineReachMessage } from './reach';
 
-const HOUR = 3_600_000;
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 // ---------------------------------------------------------------- OHLCV
@@ -111,7 +111,7 @@ export function historyCurrency(code: string, formula: string, eur: boolean): 'U
  * starting after now.)
  */
 export function candleRequest(interval: ApiInterval, span: { start: number; end: number }, from: number, now: number) {
-  const to = span.end >= now ? Math.floor(now / HOUR) * HOUR : span.end - 1;
+  const to = span.end >= now ? Math.floor(now / HOUR_MS) * HOUR_MS : span.end - 1;
   return { to, query: { interval, from: new Date(from).toISOString(), to: new Date(to).toISOString() } };
 }
 

@@ -9,6 +9,7 @@ import { listMoved, type ListMoved } from '../client/paging';
 import type { CurrencyCategory, MarketItem } from '../api/records';
 import type { RejectedItem } from '../api/read-data';
 import { boolArg, choiceArg, choicesOf, currencyArg, headersArg, intArg, notGiven, scalar, textArg, type Arg } from './args';
+import { quotedOr } from '../api/words';
 import { formulaError, table, type Column, type Grid, type UnreadableRow } from './cells';
 import { convertQuote, fiatRate, isApiCurrency, type MoneyQuote } from './currency';
 import type { FormulaContext } from './formula-context';
@@ -54,8 +55,9 @@ export async function markets(
 ): Promise<Grid> {
   const n = intArg(count, 'count', 1, 5000, 100);
   const sort = choiceArg(sortBy, 'sortBy', SORT_BY, 'rank', ENDPOINTS.markets.params.sortBy.values.map((x) => `"${x}"`).join(', '));
-  const order = textArg(sortOrder, 'sortOrder') === null ? null : choiceArg(sortOrder, 'sortOrder', choicesOf(['asc', 'desc']), undefined, '"asc" or "desc"');
-  const life = choiceArg(lifecycle, 'lifecycle', choicesOf(['traded', 'upcoming']), 'traded', '"traded" or "upcoming"');
+  const { sortOrder: ORDERS, lifecycle: LIFECYCLES } = ENDPOINTS.markets.params;
+  const order = textArg(sortOrder, 'sortOrder') === null ? null : choiceArg(sortOrder, 'sortOrder', choicesOf(ORDERS.values), undefined, quotedOr(ORDERS.values));
+  const life = choiceArg(lifecycle, 'lifecycle', choicesOf(LIFECYCLES.values), LIFECYCLES.default, quotedOr(LIFECYCLES.values));
   const cur = currencyArg(currency, ctx.settings.defaultCurrency);
   const eco = textArg(ecosystem, 'ecosystem') === null ? undefined : intArg(ecosystem, 'ecosystem', 1, 1_000_000, undefined);
   const columns: Column<MoneyQuote>[] = quoteFields(fields, MARKET_DEFAULT_FIELDS).map((f) => QUOTE_FIELDS[f]);

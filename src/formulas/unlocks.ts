@@ -21,8 +21,8 @@ import { choiceArg, choicesOf, headersArg, intArg, isBlank, numberArg, scalar, t
 import { CellError, dateCell, decimalCell, EMPTY, invalidValue, numberCell, table, textCell, type Cell, type Column, type Grid } from './cells';
 import type { FormulaContext } from './formula-context';
 
-/** The most rows UNLOCKS shows: five requests of 200 (a sixth tells whether the window holds more). */
-export const UNLOCKS_CAP = 1000;
+/** The most rows UNLOCKS shows: five requests of a full page (a sixth tells whether the window holds more). */
+export const UNLOCKS_CAP = 5 * ENDPOINTS.tokenUnlocks.pageSize;
 
 const PARAMS = ENDPOINTS.tokenUnlocks.params;
 const SORT: Record<string, string> = {

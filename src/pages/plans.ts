@@ -2,11 +2,16 @@
  * What each CryptoRank plan gives in this add-in, in words for the pages and the
  * pane. The plans themselves (which endpoint needs which) are the endpoint
  * table's (src/api/endpoints.ts); test/pages.test.ts checks these lists against it.
+ * The free plan's numbers are the table's PLAN_LIMITS.
  */
+import { PLAN_LIMITS } from '../api/endpoints';
+
+const SANDBOX = PLAN_LIMITS.Sandbox;
+
 export const PLAN_FORMULAS = {
   Sandbox: {
     formulas: ['PRICE', 'COIN', 'DATA', 'QUOTE', 'MARKETS', 'PROFILE', 'TRENDING', 'GLOBAL', 'FEARGREED', 'ALTSEASON', 'BLOCKCHAINS', 'BLOCKCHAIN', 'PERSONS', 'CREDITS', 'LIVEPRICE', 'ASOF'],
-    summary: 'prices, quotes, the markets list, coin profiles, trending coins, global figures, the current Fear & Greed and Altcoin Season indices and blockchains (10 requests a minute, 400 credits a day).',
+    summary: `prices, quotes, the markets list, coin profiles, trending coins, global figures, the current Fear & Greed and Altcoin Season indices and blockchains (${SANDBOX.rateLimitPerMinute} requests a minute, ${SANDBOX.dailyCredits} credits a day).`,
   },
   paid: [
     { plan: 'Basic', formulas: ['SEARCH', 'CONTRACTS', 'SPARKLINE', 'GAINERS', 'LOSERS', 'DOMINANCE', 'TVL', 'TVLCHANGE'], adds: 'adds search, contracts, sparklines, gainers and losers, dominance, TVL and index history' },

@@ -6,14 +6,13 @@ import { ENDPOINTS, creditCost, pageSizeOf, type EndpointName } from '../api/end
 import { creditsPhrase } from '../client';
 import { bucketCredits } from '../formulas/answer-tracking';
 import type { PlannedRequest } from './builder-dry-run';
-import { DAY_MS } from '../api/utc-day';
+import { DAY_MS, HOUR_MS } from '../api/utc-day';
 
-const HOUR = 3_600_000;
 
 /** Time-series buckets between `from` and `to` (both included, as the API counts them), by interval. */
 export function bucketsBetween(from: number, to: number, interval: string): number {
   if (!Number.isFinite(from) || !Number.isFinite(to) || to < from) return 0;
-  if (interval === 'hour' || interval === '1h') return Math.floor(to / HOUR) - Math.floor(from / HOUR) + 1;
+  if (interval === 'hour' || interval === '1h') return Math.floor(to / HOUR_MS) - Math.floor(from / HOUR_MS) + 1;
   if (interval === 'week') return Math.floor((to - from) / (7 * DAY_MS)) + 1;
   if (interval === 'month') {
     const a = new Date(from);

@@ -7,6 +7,7 @@
  * repeating arguments: office-js#4702, #5262, #1951). Values are copied into
  * this window's own arrays and objects (the workbook lives in another one).
  */
+import { DAY_MS } from '../../api/utc-day';
 import { CustomFunctionsError, ErrorCode } from './errors';
 import type { FunctionMetadata, ParameterMetadata } from './metadata';
 import { isEntityValue, isErrorValue, isFormattedNumber, type ArgumentValue, type CellValue, type EntityValue, type FormattedNumberValue, type Scalar } from './values';
@@ -20,7 +21,7 @@ const WEB: MarshalOptions = { blanks: 'null' };
 
 /** Excel's day 0 is 1899-12-30 (its 1900 leap-year bug folded in for dates after February 1900). */
 const EPOCH_MS = Date.UTC(1899, 11, 30);
-export const serialFromDate = (d: Date) => (d.getTime() - EPOCH_MS) / 86_400_000;
+export const serialFromDate = (d: Date) => (d.getTime() - EPOCH_MS) / DAY_MS;
 
 export class ArgumentError extends CustomFunctionsError {
   constructor(message: string) {
