@@ -8,14 +8,12 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { calculate } from '../src/cli/calculate';
 import { loadFunctionMetadata } from '../src/cli/metadata';
-import { openSession, type Session } from '../src/cli/session';
+import type { Session } from '../src/cli/session';
 import { toSerial } from '../src/formulas/cells';
 import { FROZEN_NOW as NOW } from '../harness/instant';
-import { TEST_DIALECT } from './support/dialect';
 import { testSession } from './support/frozen-session';
 import { TEST_WORKBOOK } from './support/workbook';
-import { startEmulator } from '../src/emulator/server';
-import { startHostileServer } from '../harness/hostile-server';
+import { behindHostile } from './support/behind-hostile';
 import { close, failed as failure, formulaChecks, numberIn as num, valueOf as grid } from './support/formula-checks';
 
 const TODAY = Math.floor(toSerial(NOW)); // 46096
@@ -265,20 +263,15 @@ describe('CRYPTO.OHLCV', () => {
   });
 
   test('the service refusing a range as deeper than the plan (403 PLAN_LIMIT_EXCEEDED, [doc]): #N/A with its words and the way out', async () => {
-    const em = await startEmulator({ now: NOW, rpm: 2000, dialect: TEST_DIALECT });
-    const h = await startHostileServer(em.url);
-    h.play((r) => r.url.startsWith('/v3/currencies/1/ohlcv')
+    const h = await behindHostile((r) => r.url.startsWith('/v3/currencies/1/ohlcv')
       ? { status: 403, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { code: 'PLAN_LIMIT_EXCEEDED', message: 'History range exceeds your plan', status: 403 } }) }
-      : null);
-    const t = await openSession({ workbook: TEST_WORKBOOK, apiUrl: h.url, key: 'demo-pro' });
+      : null, { emulator: { rpm: 2000 }, workbook: TEST_WORKBOOK, key: 'demo-pro' });
     try {
-      const e = failure(await calc('=CRYPTO.OHLCV("bitcoin","2025-01-01","2025-01-05","hourly")', t));
+      const e = failure(await calc('=CRYPTO.OHLCV("bitcoin","2025-01-01","2025-01-05","hourly")', h.session));
       assert.equal(e.error, '#N/A');
       assert.equal(e.message, 'Hourly candles do not reach back that far on the Pro plan (the service: History range exceeds your plan); ask for a later start or a daily interval');
     } finally {
-      await t.close();
       await h.close();
-      await em.close();
     }
   });
 
