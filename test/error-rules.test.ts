@@ -18,8 +18,8 @@ import { currentErrors, errorWords } from '../src/taskpane/error-words';
 import { ENDPOINTS } from '../src/api/endpoints';
 import { rejects, rig, type Rig } from './client-harness';
 import { calculate } from '../src/cli/calculate';
-import { openSession } from '../src/cli/session';
 import { startHostileServer } from '../harness/hostile-server';
+import { behindHostile } from './support/behind-hostile';
 
 let r: Rig;
 before(async () => {
@@ -173,9 +173,8 @@ test('over HTTP: cells built from the live error words read well, and the key st
   // a plan; 404 "Cannot GET " + path and query for a route the service does not have. Here the service refuses
   // an endpoint the table gives every plan, and lacks the global market's route (the 404 echoing the key, as a
   // hostile proxy might: serverText scrubs it).
-  const h = await startHostileServer(r.em.url);
   const json = { 'content-type': 'application/json' };
-  h.play((req) => {
+  const h = await behindHostile((req) => {
     const path = req.url.split('?')[0];
     if (path === ENDPOINTS.trending.path) {
       return { status: 403, headers: json, body: JSON.stringify({ error: { code: 'ENDPOINT_NOT_AVAILABLE', message: 'Endpoint is not available in your plan', status: 403 } }) };
@@ -184,27 +183,25 @@ test('over HTTP: cells built from the live error words read well, and the key st
       return { status: 404, headers: json, body: JSON.stringify({ error: { code: 'NOT_FOUND', message: `Cannot GET ${req.url}?k=${req.key}`, status: 404 } }) };
     }
     return null;
-  });
-  const t = await openSession({ apiUrl: h.url, key: 'demo-sandbox' });
+  }, { upstream: r.em, key: 'demo-sandbox' });
   try {
     for (let i = 0; i < 2; i++) {
       // the service's refusal, then the refusal learned for the session: the same words, no plan named that the key has
-      const out = await calculate(t.host, '=CRYPTO.TRENDING()');
+      const out = await calculate(h.session.host, '=CRYPTO.TRENDING()');
       assert.ok('error' in out, JSON.stringify(out));
       assert.equal(out.error, '#N/A');
       assert.equal(out.message, 'CRYPTO.TRENDING is not available in your plan; see your plan in the Crypto Data pane');
     }
-    assert.equal(h.seen.filter((x) => x.url.startsWith(ENDPOINTS.trending.path)).length, 1, 'learned: asked once');
-    const g = await calculate(t.host, '=CRYPTO.GLOBAL("totalMarketCap")');
+    assert.equal(h.hostile.seen.filter((x) => x.url.startsWith(ENDPOINTS.trending.path)).length, 1, 'learned: asked once');
+    const g = await calculate(h.session.host, '=CRYPTO.GLOBAL("totalMarketCap")');
     assert.ok('error' in g, JSON.stringify(g));
     assert.equal(g.error, '#N/A');
     assert.equal(g.message, 'No data: globalMarket: the service does not serve this route (Cannot GET /v3/global/market?k=***).');
     // The 404's words say the route is missing: the error carries that fact, and the session does not ask again.
-    const again = await calculate(t.host, '=CRYPTO.GLOBAL("totalMarketCap")');
+    const again = await calculate(h.session.host, '=CRYPTO.GLOBAL("totalMarketCap")');
     assert.ok('error' in again && again.error === '#N/A', JSON.stringify(again));
-    assert.equal(h.seen.filter((x) => x.url.startsWith(ENDPOINTS.globalMarket.path)).length, 1, 'learned: asked once');
+    assert.equal(h.hostile.seen.filter((x) => x.url.startsWith(ENDPOINTS.globalMarket.path)).length, 1, 'learned: asked once');
   } finally {
-    await t.close();
     await h.close();
   }
 });
