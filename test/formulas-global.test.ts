@@ -14,6 +14,8 @@ import { col, formulaChecks } from './support/formula-checks';
 import { fromSerial, toSerial } from '../src/formulas/cells';
 import { TEST_DIALECT } from './support/dialect';
 import { TEST_WORKBOOK } from './support/workbook';
+import { calculate } from '../src/cli/calculate';
+import { loadFunctionMetadata } from '../src/cli/metadata';
 import { openSession } from '../src/cli/session';
 import { startEmulator } from '../src/emulator/server';
 import { startHostileServer } from '../harness/hostile-server';
@@ -399,6 +401,18 @@ describe('CREDITS', () => {
     const b = sessions.pro.emulator!.usage('demo-pro');
     assert.equal(b.dailyUsed, a.dailyUsed);
     assert.equal(b.byPath['/v3/status'].requests - a.byPath['/v3/status'].requests, 2, 'two status reads');
+  });
+  test('CREDITS is volatile (it kept the figures of when it was typed), and the cells of one recalculation read /v3/status once (review-r3 #5)', async () => {
+    const meta = (await loadFunctionMetadata()).find((f) => f.id === 'CREDITS');
+    assert.equal(meta?.options?.volatile, true, 'functions.json marks CREDITS volatile');
+    const reads = () => sessions.pro.emulator!.usage('demo-pro').byPath['/v3/status'].requests;
+    const before = reads();
+    // Excel calls a recalculation's cells together: three CREDITS cells at once.
+    const outs = await Promise.all(['=CRYPTO.CREDITS("dailyUsed")', '=CRYPTO.CREDITS()', '=CRYPTO.CREDITS("plan")'].map((f) => calculate(sessions.pro.host, f)));
+    assert.ok(outs.every((o) => 'value' in o), JSON.stringify(outs));
+    assert.equal(reads() - before, 1, 'one /v3/status for the recalculation');
+    await num('=CRYPTO.CREDITS("monthlyUsed")');
+    assert.equal(reads() - before, 2, 'the next recalculation asks again');
   });
   test('Sandbox figures; bad field; no key', async () => {
     assert.equal(await num('=CRYPTO.CREDITS("rateLimitPerMinute")', sessions.sandbox), 10);

@@ -38,7 +38,9 @@ const isDaily = (f: string): f is (typeof DAILY)[number] => (DAILY as readonly s
 
 async function credits(ctx: FormulaContext, field: Arg): Promise<Grid> {
   const f = fieldArg(field, CREDIT_FIELD_NAMES);
-  // /v3/status costs nothing: always ask, so dailyUsed is the account's figure now.
+  // /v3/status costs nothing: always ask, so dailyUsed is the account's figure now. CREDITS is
+  // volatile (functions/account.ts): the cells of one recalculation ask together and share the
+  // one request in flight (client.ts #request), so a sheet of CREDITS cells costs one read.
   const status = await ctx.client.status({ force: true });
   if (f && isDaily(f) && status.credits[f] === null) {
     // The older /v3/status shape reports monthly figures only (api-notes): nothing is derived, and

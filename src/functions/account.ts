@@ -45,10 +45,17 @@ enum CreditsField {
  * @helpurl https://localhost:3000/help/credits.html
  * @param [field] plan, rateLimitPerMinute, dailyLimit, dailyUsed, dailyRemaining, monthlyLimit, monthlyUsed, monthlyRemaining, periodStart, periodEnd, workbookCredits, workbookRequests or workbookCacheHits. Omit for all fields.
  * @param invocation Invocation
- * @returns The field's value (dates as Excel dates), or a field/value table.
+ * @returns The field's value (dates as Excel dates), or a field/value table. Updated at every recalculation of the workbook (volatile), like NOW(); a daily figure the service does not report is #N/A saying so.
  * @cancelable
  * @requiresAddress
+ * @volatile
  */
+// @volatile: its arguments never change, so a non-volatile CREDITS kept the figures of when it
+// was typed (review-r3 #5). A volatile custom function "recalculates every time Excel recalculates"
+// (learn.microsoft.com/office/dev/add-ins/excel/custom-functions-volatile). /v3/status is free
+// (api-notes) and the CREDITS cells of one recalculation, called together, share one request
+// (the client's in-flight sharing; test/formulas-global.test.ts). Guess: the service does not
+// count /v3/status against the per-minute rate (undocumented); the pacer does not either.
 export function credits(field?: CreditsField, invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return run('CREDITS', invocation, [field]);
 }
