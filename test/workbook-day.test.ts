@@ -14,50 +14,30 @@
  *
  *   node --import tsx --test test/workbook-day.test.ts
  */
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, FrameLocator, Page } from 'playwright-core';
-import { startEmulator, type Emulator } from '../src/emulator/server';
+import type { FrameLocator, Page } from 'playwright-core';
 import { buildCall, builderFunctions, fieldsOf, type FunctionsJson } from '../src/taskpane/formula-builder';
-import { launchBrowser } from '../harness/browser';
-import { developmentBuild } from '../harness/dev-build';
-import { startPaneServer, type PaneServer } from '../harness/pane-server';
+import { PREVIEW_FILES } from '../harness/dev-build';
+import { usePaneRig } from './support/pane-rig';
 import { until as untilHolds, type Condition } from './support/waiting';
 
 type Cell = number | string | boolean | null | { error: string; message?: string } | { type: string; basicValue: number };
 
-let em: Emulator;
-let server: PaneServer;
-let browser: Browser;
-let dist: string;
-const contexts: BrowserContext[] = [];
-const pageErrors: string[] = [];
-
-before(async () => {
-  dist = await developmentBuild('crypto-addin-preview-test', ['index.html', 'preview.js', 'preview-host.js', 'preview-pane.html', 'functions.js', 'functions.json']);
-  em = await startEmulator({ now: Date.now(), rpm: 5000 });
-  server = await startPaneServer({ apiTarget: em.url, distDir: dist });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  for (const c of contexts) await c.close().catch(() => {});
-  await browser?.close();
-  await server?.close();
-  await em?.close();
-});
+// The API server held at the wall-clock time the rig starts, not the frozen
+// instant: the "dated now" checks compare the page's dates with Date.now()
+// (harness/README.md).
+const rig = usePaneRig({ build: { name: 'crypto-addin-preview-test', files: [...PREVIEW_FILES, 'functions.json'] }, emulator: { rpm: 5000 }, clock: 'held' });
 
 async function openPreview(query = '?template=blank', settings?: Record<string, unknown>): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, locale: 'en-US', timezoneId: 'UTC' });
-  contexts.push(context);
-  if (settings) await context.addInitScript((json) => localStorage.setItem('crypto-addin:settings', json), JSON.stringify(settings));
-  const page = await context.newPage();
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  await page.goto(`${server.url}/index.html${query}`);
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
-  return page;
+  return rig.openPage(`index.html${query}`, {
+    viewport: { width: 1400, height: 1000 },
+    prepare: async (context) => {
+      if (settings) await context.addInitScript((json) => localStorage.setItem('crypto-addin:settings', json), JSON.stringify(settings));
+    },
+  });
 }
 
 const pane = (page: Page): FrameLocator => page.frameLocator('#pane');
@@ -145,7 +125,7 @@ describe('Insert formula', () => {
   });
 
   test('every formula the builder can produce evaluates without #VALUE! (each formula, each choice of each list)', async () => {
-    const meta = JSON.parse(readFileSync(path.join(dist, 'functions.json'), 'utf8')) as FunctionsJson;
+    const meta = JSON.parse(readFileSync(path.join(rig.dist, 'functions.json'), 'utf8')) as FunctionsJson;
     const coin = { id: 5663, slug: 'solana', symbol: 'SOL', name: 'Solana' };
     const formulas = new Set<string>();
     for (const fn of builderFunctions(meta)) {
@@ -201,7 +181,7 @@ describe('Refresh when this workbook opens', () => {
     const saved = await value(page, 'A1');
     assert.equal(typeof saved, 'number');
     await openRefreshOn(page);
-    em.clock.advance(6 * 3_600_000); // the market moves on while the workbook is closed
+    rig.em.clock.advance(6 * 3_600_000); // the market moves on while the workbook is closed
     await reopen(page);
     await until('the refresh on open', async () => (await value(page, 'A1')) !== saved && typeof (await value(page, 'A1')) === 'number');
     assert.match((await pane(page).locator('#open-refresh-message').textContent()) ?? '', /Refreshed 1 CRYPTO cell when the workbook opened/);
@@ -215,7 +195,7 @@ describe('Refresh when this workbook opens', () => {
     await enter(page, 'A2', '=A1*2');
     await idle(page);
     const saved = await value(page, 'A1');
-    em.clock.advance(6 * 3_600_000);
+    rig.em.clock.advance(6 * 3_600_000);
     await reopen(page);
     assert.equal(await value(page, 'A1'), saved, 'the value saved with the workbook');
     assert.equal(await value(page, 'A2'), (saved as number) * 2);
@@ -242,7 +222,7 @@ describe('Refresh when this workbook opens', () => {
     const saved = await value(page, 'A1');
     await openRefreshOn(page);
     await setUserSettings(page, { dailyCreditBudget: 0 });
-    em.clock.advance(6 * 3_600_000);
+    rig.em.clock.advance(6 * 3_600_000);
     await reopen(page);
     const message = pane(page).locator('#open-refresh-message');
     await until('the message', async () => /^Not refreshed when the workbook opened: it would spend about \d+ credits? and your daily budget has 0 credits left/.test((await message.textContent()) ?? ''));
@@ -274,11 +254,11 @@ describe('Keep values', () => {
     assert.equal(await value(page, 'A1'), before.a1);
     assert.equal(await value(page, 'B5'), before.b5);
     assert.equal(await input(page, 'D1'), '=A1*2', 'other formulas stay');
-    const requests = server.proxied;
+    const requests = rig.server.proxied;
     const calls = await started(page);
     await page.getByRole('button', { name: 'Recalculate', exact: true }).click();
     await idle(page);
-    assert.equal(server.proxied - requests, 0, 'a recalculation sends 0 requests');
+    assert.equal(rig.server.proxied - requests, 0, 'a recalculation sends 0 requests');
     assert.equal(await started(page), calls);
 
     // The formulas are kept inside the workbook: they come back after a reopen.
@@ -348,10 +328,10 @@ describe('Keep values', () => {
     assert.deepEqual(await value(page, 'A1'), card, 'the card, not #VALUE!');
     assert.equal(await input(page, 'B1'), '=A1.Price');
     assert.deepEqual(await value(page, 'B1'), price, 'A1.Price reads the frozen card');
-    const requests = server.proxied;
+    const requests = rig.server.proxied;
     await page.getByRole('button', { name: 'Recalculate', exact: true }).click();
     await idle(page);
-    assert.equal(server.proxied - requests, 0, 'a recalculation sends 0 requests');
+    assert.equal(rig.server.proxied - requests, 0, 'a recalculation sends 0 requests');
     assert.deepEqual(await value(page, 'B1'), price);
 
     // Saved with the workbook: shared and reopened, the card is still there.
@@ -598,6 +578,6 @@ describe('the pane acts on the grid', () => {
 
 describe('no page errors', () => {
   test('none of the pages threw', () => {
-    assert.deepEqual(pageErrors, []);
+    assert.deepEqual(rig.pageErrors, []);
   });
 });
