@@ -124,6 +124,14 @@ describe('GAINERS and LOSERS', () => {
     assert.equal(c.error, '#VALUE!');
     assert.match(c.message, /count must be a whole number from 1 to 100/);
   });
+  test('the help says which coins they rank and that their money is USD (review-r3 #14)', async () => {
+    const meta = await loadFunctionMetadata();
+    for (const id of ['GAINERS', 'LOSERS']) {
+      const d = meta.find((f) => f.id === id)!.description;
+      assert.match(d, /as the service lists them: its own choice of coins .* not the whole market; MARKETS\(n,"change24h"/, id);
+      assert.match(d, /in USD/, id);
+    }
+  });
   test('Sandbox key: #N/A naming the Basic plan', async () => {
     const e = await failure('=CRYPTO.GAINERS()', sessions.sandbox);
     assert.equal(e.error, '#N/A');
