@@ -4,7 +4,7 @@
  * Pure: no Office, no client; numbers in, numbers out.
  */
 
-import { DAY_MS } from '../api/utc-day';
+import { DAY_MS, dayOf } from '../api/utc-day';
 /** Crypto trades every day: a year is 365 daily returns (annualizing uses this, not 252). */
 export const DAYS_PER_YEAR = 365;
 
@@ -27,7 +27,6 @@ export interface DailyReturns {
   values: number[];
 }
 
-const dayOf = (time: number) => Math.floor(time / DAY_MS);
 
 /**
  * The bars a series is made of: finite, positive closes, one per UTC day (the

@@ -6,5 +6,11 @@
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
 
+/** The UTC day (days since the epoch) that holds `ms`. */
+export const dayOf = (ms: number): number => Math.floor(ms / DAY_MS);
+
+/** `YYYY-MM-DD` of the UTC day that holds `ms`: how a message names a day. */
+export const isoDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+
 /** The start (00:00 UTC) of the day that holds `ms`. */
 export const startOfUtcDay = (ms: number): number => Math.floor(ms / DAY_MS) * DAY_MS;

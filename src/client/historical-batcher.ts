@@ -31,6 +31,7 @@ import DataLoader from 'dataloader';
 import { ENDPOINTS, type ConvertCurrency } from '../api/endpoints';
 import type { RejectedItem } from '../api/read-data';
 import type { HistoricalItem } from '../api/records';
+import { isoDay } from '../api/utc-day';
 import { ApiError, hasCode, unreadableItemError } from './api-error';
 import { askPastBadAnswer } from './bad-answer';
 import { canonicalRequest } from './canonical-request';
@@ -117,7 +118,7 @@ export class HistoricalBatcher {
         await Promise.all(chunks.map((chunk) => this.#fetchIds(asked, chunk, answers)));
         for (const i of indexes) {
           results[i] = answers.get(keys[i].id)
-            ?? new ApiError({ code: 'NOT_FOUND', message: `no historical data for ${keys[i].name} on ${dayText(date)}`, endpoint: 'historicalItem' });
+            ?? new ApiError({ code: 'NOT_FOUND', message: `no historical data for ${keys[i].name} on ${isoDay(date)}`, endpoint: 'historicalItem' });
         }
       }),
     );
@@ -171,7 +172,6 @@ interface Asked {
   names: ReadonlyMap<number, string>;
 }
 
-const dayText = (date: number): string => new Date(date).toISOString().slice(0, 10);
 
 /**
  * The asked coins of `a` without a readable item, and why: a coin whose item was set aside
@@ -198,5 +198,5 @@ function unreadable(a: Answer, ids: readonly number[], asked: Asked): Map<number
 /** A coin left without an item when the answer held one that names no coin: the item's reason, said as an unreadable answer for this coin. */
 function unplacedError(name: string, date: number, r: RejectedItem): ApiError {
   const item = unreadableItemError(r, 'historicalItem');
-  return new ApiError({ code: 'UNEXPECTED_RESPONSE', message: `no readable historical item for ${name} on ${dayText(date)}: ${item.message}`, endpoint: 'historicalItem' });
+  return new ApiError({ code: 'UNEXPECTED_RESPONSE', message: `no readable historical item for ${name} on ${isoDay(date)}: ${item.message}`, endpoint: 'historicalItem' });
 }

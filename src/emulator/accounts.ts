@@ -8,7 +8,7 @@
  *   at 00:00Z, ends on the 1st of the next month); monthly usage resets then.
  */
 import { PLAN_LIMITS, type Plan } from '../api/endpoints';
-import { DAY_MS } from '../api/utc-day';
+import { dayOf, isoDay } from '../api/utc-day';
 import type { Credits } from '../api/records';
 
 /** Demo keys: one per plan, plus one without an active subscription (plan null). */
@@ -58,11 +58,6 @@ interface AccountState {
   byPath: Map<string, PathUsage>;
 }
 
-/** `YYYY-MM-DD` of an epoch-ms instant, UTC. */
-export function utcDay(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
-}
-
 /** The credit period holding `ms`: the UTC calendar month. */
 export function creditPeriod(ms: number): { start: number; end: number } {
   const d = new Date(ms);
@@ -101,10 +96,10 @@ export class Accounts {
   private state(key: string, now: number): AccountState {
     const s = this.states.get(key);
     if (!s) throw new Error(`unknown key ${key}`);
-    const dayNumber = Math.floor(now / DAY_MS);
+    const dayNumber = dayOf(now);
     if (s.dayNumber !== dayNumber) {
       s.dayNumber = dayNumber;
-      s.day = utcDay(now);
+      s.day = isoDay(now);
       s.dailyUsed = 0;
       const { start } = creditPeriod(now);
       if (s.periodStart !== start) {

@@ -7,6 +7,7 @@
  */
 import * as A from '../analytics';
 import type { Candle } from '../api/records';
+import { isoDay } from '../api/utc-day';
 import {
   choiceArg, choicesOf, coinArg, currencyArg, flatCells, flatValues, headersArg, numberArg, rangeArgs, scalar, type Arg, type Span,
 } from './args';
@@ -17,7 +18,6 @@ import { dailyCandles } from './history';
 import { checkCandleReach } from './reach';
 import type { Catalog, FormulaContext } from './formula-context';
 
-const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const blank = (v: Arg) => flatValues(v, { zeroIsBlank: true }).length === 0;
 /** A row's Coin label: the input as typed (a basic value that came as a data-type object, its basic value). */
 const label = (cell: Arg): Cell => {

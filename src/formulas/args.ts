@@ -15,7 +15,7 @@
  * row; TRUE/FALSE; OHLCV's fields, where 0 is Date) a blank cell on an older
  * desktop build cannot be told from a typed 0.
  */
-import { DAY_MS, startOfUtcDay } from '../api/utc-day';
+import { DAY_MS, isoDay, startOfUtcDay } from '../api/utc-day';
 import { quotedOr } from '../api/words';
 import { fromSerial, invalidValue, serialFrom, type DateSystem } from './cells';
 import { coinFromDataType, describeDataType, isDataType } from './data-type-arg';
@@ -192,7 +192,6 @@ export function currencyArg(v: Arg, fallback: string, suggested: readonly string
 
 // ---------------------------------------------------------------- dates
 
-const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** A span of time [start, end) that a date argument denotes. */
 export interface Span {

@@ -5,7 +5,7 @@
  */
 import { ENDPOINTS } from '../api/endpoints';
 import type { Candle, HistoricalItem, Performance } from '../api/records';
-import { HOUR_MS } from '../api/utc-day';
+import { HOUR_MS, isoDay } from '../api/utc-day';
 import type { Fetched } from '../client';
 import { hasCode, isDepthLimit } from '../client/api-error';
 import {
@@ -20,7 +20,6 @@ import { chartRange } from './global';
 import type { Catalog, FormulaContext } from './formula-context';
 import { candleRefusal, checkCandleReach, checkSparklineReach, noHistoricalDay, planName, sparklineReachMessage } from './reach';
 
-const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 // ---------------------------------------------------------------- OHLCV
 

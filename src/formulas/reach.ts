@@ -30,15 +30,13 @@
  *   plan's reach is another thing: the data exists and the key cannot have it, so a partial
  *   answer would pass for the whole series. That is #N/A with the way out.
  */
-import { DAY_MS } from '../api/utc-day';
+import { dayOf, isoDay } from '../api/utc-day';
 import { chartDepthDays, chartReachStart } from '../api/endpoints';
 import type { Candle } from '../api/records';
 import { isDepthLimit } from '../client/api-error';
 import { formulaError } from './cells';
 import type { FormulaContext } from './formula-context';
 
-const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-const dayOf = (ms: number) => Math.floor(ms / DAY_MS);
 
 /** "30 days", "1 year", "2 years", "the full history". */
 export function depthWords(days: number): string {

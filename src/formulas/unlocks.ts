@@ -14,6 +14,7 @@
  */
 import { ENDPOINTS } from '../api/endpoints';
 import type { UpcomingUnlock } from '../api/records';
+import { isoDay } from '../api/utc-day';
 import { hasCode } from '../client/api-error';
 import { listMoved, type ListMoved } from '../client/paging';
 import type { CoinRef } from '../client/coin-ref';
@@ -134,7 +135,7 @@ function movedNote(moved: ListMoved): Cell[] {
 function capNote(shown: readonly UpcomingUnlock[], days: number, sort: string, order: string): Cell[] {
   const last = shown[shown.length - 1];
   const reach = sort === 'date' && order === 'asc' && last
-    ? `through ${new Date(last.time).toISOString().slice(0, 10)}`
+    ? `through ${isoDay(last.time)}`
     : `the first ${UNLOCKS_CAP.toLocaleString('en-US')} by ${sort} ${order}`;
   const note = `More unlocks not shown: capped at ${UNLOCKS_CAP.toLocaleString('en-US')} rows (${reach}) of the next ${days} days. ` +
     'Use a shorter daysAhead or a minUsdAmount to see the rest.';
