@@ -225,6 +225,30 @@ describe('a service that refuses a guessed parameter name (review-r3 #19)', () =
   });
 });
 
+describe('DOMINANCE("usdt") right after midnight (review-r3 #15)', () => {
+  test('a chart without today\'s point yet: the current USDT reading is yesterday\'s, not #N/A', async () => {
+    const em = await startEmulator({ now: NOW, rpm: 2000, dialect: TEST_DIALECT });
+    const h = await startHostileServer(em.url);
+    // The service has not published today's point (whether it has one at 00:01 is undocumented).
+    h.play(async (r, upstream) => {
+      if (!r.url.startsWith('/v3/global/dominance/chart')) return null;
+      const u = await upstream();
+      const body = JSON.parse(u.text) as { data: { time: number }[] };
+      return { status: u.status, body: JSON.stringify({ ...body, data: body.data.filter((p) => p.time < TODAY) }) };
+    });
+    const t = await openSession({ workbook: TEST_WORKBOOK, apiUrl: h.url, key: 'demo-pro', client: { now: () => em.clock.now() } });
+    try {
+      const yesterday = (await grid('=CRYPTO.DOMINANCE("usdt","1D",,0)')).at(-2)!;
+      assert.equal(yesterday[0], toSerial(TODAY - DAY));
+      assert.equal(await num('=CRYPTO.DOMINANCE("usdt")', t), yesterday[1]);
+    } finally {
+      await t.close();
+      await h.close();
+      await em.close();
+    }
+  });
+});
+
 describe('USD money in a workbook whose default currency is not USD (review-r3 #1)', () => {
   test('GAINERS, LOSERS, TRENDING, ALTSEASON and BLOCKCHAINS head their money columns "(USD)"; GLOBAL, DERIVATIVES and BLOCKCHAIN label those fields so; the numbers stay the USD ones', async () => {
     const eur = await frozenSession({ settings: { defaultCurrency: 'EUR' } });
@@ -416,7 +440,7 @@ describe('CREDITS', () => {
     const reads = () => sessions.pro.emulator!.usage('demo-pro').byPath['/v3/status'].requests;
     const before = reads();
     // Excel calls a recalculation's cells together: three CREDITS cells at once.
-    const outs = await Promise.all(['=CRYPTO.CREDITS("dailyUsed")', '=CRYPTO.CREDITS()', '=CRYPTO.CREDITS("plan")'].map((f) => calculate(sessions.pro.host, f)));
+    const outs = await Promise.all([`=CRYPTO.CREDITS("${used}")`, '=CRYPTO.CREDITS()', '=CRYPTO.CREDITS("plan")'].map((f) => calculate(sessions.pro.host, f)));
     assert.ok(outs.every((o) => 'value' in o), JSON.stringify(outs));
     assert.equal(reads() - before, 1, 'one /v3/status for the recalculation');
     await num('=CRYPTO.CREDITS("monthlyUsed")');

@@ -8,7 +8,7 @@
  * Field/Value table; with a start date they answer the chart over [start, end)
  * as a table (Date first). The headers argument only applies to the table.
  */
-import { startOfUtcDay } from '../api/utc-day';
+import { DAY_MS, startOfUtcDay } from '../api/utc-day';
 import { hasCode } from '../client/api-error';
 import { DOMINANCE_GROUPS, ENDPOINTS } from '../api/endpoints';
 import type {
@@ -260,9 +260,11 @@ async function dominance(ctx: FormulaContext, asset: Arg, start: Arg, end: Arg, 
     return recordCells(DOMINANCE_FIELDS, res.data, a === 'all' ? null : a, { subject: 'The dominance snapshot' });
   }
   if (a === 'all') throw invalidValue('"all" is the current snapshot: leave start and end empty, or pick one asset for its history');
-  // The snapshot has no USDT share: its current value is today's point of the chart. From the start of
-  // today (UTC), not from this instant: a client clock ahead of the server's made `from` later than its `to`.
-  const query = range?.query ?? { from: startOfUtcDay(ctx.now()) };
+  // The snapshot has no USDT share: its current value is the chart's newest point. From the start of
+  // yesterday (UTC): right after midnight the service may not have today's point yet (undocumented),
+  // and yesterday's is then the current reading, not a #N/A (review-r3 #15); one bucket more, and one
+  // cache key all day. Not from this instant: a client clock ahead of the server's made `from` later than its `to`.
+  const query = range?.query ?? { from: startOfUtcDay(ctx.now()) - DAY_MS };
   const res = await ctx.client.get('dominanceChart', {
     query: { group: a === 'btc' ? undefined : a, ...query },
   }).catch((e: unknown) => {
@@ -276,7 +278,7 @@ async function dominance(ctx: FormulaContext, asset: Arg, start: Arg, end: Arg, 
   });
   const rows = byTime(res.data);
   if (!range) {
-    if (rows.length === 0) throw formulaError('NOT_FOUND', 'No USDT dominance reading today');
+    if (rows.length === 0) throw formulaError('NOT_FOUND', 'No USDT dominance reading since yesterday');
     return [[numberCell(rows[rows.length - 1].dominance)]];
   }
   return table(rows, [
