@@ -12,7 +12,7 @@
  */
 import type { AccountStatus } from '../api/records';
 import { statusRecord } from './status-record';
-import { DAY_MS } from '../api/utc-day';
+import { dayOf } from '../api/utc-day';
 
 export interface MeterSnapshot {
   requests: number;
@@ -61,23 +61,18 @@ export class CreditMeter extends EventTarget {
 
   /** Credits this client spent since the current UTC day started. */
   creditsToday(): number {
-    return Math.floor(this.#now() / DAY_MS) === this.#day ? this.#dayCredits : 0;
+    return this.today() === this.#day ? this.#dayCredits : 0;
   }
 
   /** Credits spent earlier on `day` (UTC days since the epoch) by other sessions on this machine: counted toward today's. */
   addEarlierToday(day: number, credits: number): void {
-    if (!Number.isFinite(credits) || credits <= 0 || day !== Math.floor(this.#now() / DAY_MS)) return;
-    if (day !== this.#day) {
-      this.#day = day;
-      this.#dayCredits = 0;
-    }
-    this.#dayCredits += credits;
-    this.#changed();
+    if (!Number.isFinite(credits) || credits <= 0 || day !== this.today()) return;
+    this.#addToday(credits);
   }
 
   /** The UTC day (days since the epoch) creditsToday() counts. */
   today(): number {
-    return Math.floor(this.#now() / DAY_MS);
+    return dayOf(this.#now());
   }
 
   recordRequest(endpoint: string, caller: string | undefined, credits: number): void {
@@ -87,12 +82,17 @@ export class CreditMeter extends EventTarget {
     s.credits += c;
     add(s.byEndpoint, endpoint, c);
     add(s.byCaller, caller ?? DEFAULT_CALLER, c);
-    const day = Math.floor(this.#now() / DAY_MS);
+    this.#addToday(c);
+  }
+
+  /** Count `credits` toward today's, starting the count afresh when the UTC day has turned since the last. */
+  #addToday(credits: number): void {
+    const day = this.today();
     if (day !== this.#day) {
       this.#day = day;
       this.#dayCredits = 0;
     }
-    this.#dayCredits += c;
+    this.#dayCredits += credits;
     this.#changed();
   }
 
