@@ -36,6 +36,12 @@ export interface PaneRigOptions {
    * call the API's own origin (the production build), which the test routes.
    */
   proxyApi?: boolean;
+  /**
+   * Record each page error as its message, a new line and its stack, to say
+   * where a failing test's error came from (the task pane test). Default: the
+   * message alone.
+   */
+  errorStacks?: boolean;
 }
 
 export interface PageOptions {
@@ -60,7 +66,7 @@ export interface PaneRig {
   browser: Browser;
   /** The directory the pane server serves. */
   dist: string;
-  /** Uncaught errors of every page the rig opened, in order. */
+  /** Uncaught errors of every page the rig opened, in order (with their stacks if errorStacks). */
   pageErrors: string[];
   /** A page in a new context (en-US, UTC, as in the tests' Excel), nothing loaded; its errors recorded in pageErrors. */
   newPage(opts?: PageOptions): Promise<Page>;
@@ -100,7 +106,7 @@ export async function paneRig(opts: PaneRigOptions): Promise<PaneRig> {
       const context = await browser.newContext({ viewport: o.viewport ?? { width: 1400, height: 900 }, locale: 'en-US', timezoneId: 'UTC', ...o.context });
       contexts.push(context);
       const page = await context.newPage();
-      page.on('pageerror', (e) => pageErrors.push(e.message));
+      page.on('pageerror', (e) => pageErrors.push(opts.errorStacks ? `${e.message}\n${e.stack ?? ''}` : e.message));
       await o.prepare?.(context, page);
       return page;
     };
