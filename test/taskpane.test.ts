@@ -12,25 +12,24 @@
  * is newer. Screenshots of the pane's states go to docs/screenshots/ with
  * UPDATE_SCREENSHOTS=1 (else to a temp folder).
  */
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { OfficeMockObject } from 'office-addin-mock';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { PLAN_LIMITS, type Plan } from '../src/api/endpoints';
 import type { MeterSnapshot } from '../src/client';
-import { DEMO_KEYS, startEmulator, type Emulator } from '../src/emulator/server';
+import { DEMO_KEYS, startEmulator } from '../src/emulator/server';
 import { PLAN_LINES } from '../src/pages/plans';
 import { SETTINGS_RULES } from '../src/office/settings';
 import { errorWords } from '../src/taskpane/error-words';
-import { launchBrowser } from '../harness/browser';
-import { developmentBuild } from '../harness/dev-build';
 import { contrastFailures, overflow, textSamples } from './support/page-checks';
 import { freePort } from './support/ports';
-import { startPaneServer, type PaneServer } from '../harness/pane-server';
+import { startPaneServer } from '../harness/pane-server';
+import { usePaneRig } from './support/pane-rig';
 import { ambiguousSymbol } from './support/shared-symbol';
 import { byId, evaluate, saveKey, text, type EvalResult } from './support/pane';
 import { until } from './support/waiting';
@@ -45,16 +44,10 @@ const UNKNOWN_KEY = 'ck-unknown-Z9x8W7v6U5';
 /** Every key a test types: none may show up in the DOM, a URL, other storage or the console. */
 const ALL_KEYS = [...PLAN_KEYS, 'demo-inactive', UNKNOWN_KEY];
 
-let em: Emulator;
-let server: PaneServer;
-let buildDir: string;
-let browser: Browser;
+// The API server on the wall clock (harness/README.md); page errors with their stacks.
+const rig = usePaneRig({ build: { name: 'crypto-addin-taskpane-test', files: ['taskpane.js', 'taskpane.html', 'functions.js'] }, errorStacks: true });
 const consoleLines: string[] = [];
-const pageErrors: string[] = [];
 const requestUrls: string[] = [];
-const contexts: BrowserContext[] = [];
-
-// ------------------------------------------------------------------ build
 
 // ------------------------------------------------------------------ Excel (office-addin-mock, bridged into the page)
 
@@ -174,21 +167,19 @@ interface PaneOptions {
 }
 
 async function openPane(opts: PaneOptions = {}): Promise<{ page: Page; excel: ExcelMock | null }> {
-  const context = await browser.newContext({
+  let excel: ExcelMock | null = null;
+  const page = await rig.openPage('taskpane.html', {
     viewport: { width: opts.width ?? PANE_WIDTH, height: 900 },
-    locale: 'en-US',
-    timezoneId: 'UTC',
-    colorScheme: opts.colorScheme ?? 'light',
+    context: { colorScheme: opts.colorScheme ?? 'light' },
+    readyMs: 20_000,
+    site: opts.site,
+    prepare: async (_context, page) => {
+      page.on('console', (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
+      page.on('request', (r) => requestUrls.push(r.url()));
+      if (opts.officeTheme) await page.addInitScript((t) => (window.__officeTheme = t), opts.officeTheme);
+      if (opts.excel || opts.officeTheme) excel = await excelBridge(page);
+    },
   });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.on('console', (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
-  page.on('pageerror', (e) => pageErrors.push(`${e.message}\n${e.stack ?? ''}`));
-  page.on('request', (r) => requestUrls.push(r.url()));
-  if (opts.officeTheme) await page.addInitScript((t) => (window.__officeTheme = t), opts.officeTheme);
-  const excel = opts.excel || opts.officeTheme ? await excelBridge(page) : null;
-  await page.goto(`${opts.site ?? server.url}/taskpane.html`);
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 20_000 });
   return { page, excel };
 }
 
@@ -275,21 +266,6 @@ const OFFICE_BLACK = { bodyBackgroundColor: '#262626', bodyForegroundColor: '#FF
 
 // ------------------------------------------------------------------ suite
 
-before(async () => {
-  const [emulator, built] = await Promise.all([startEmulator({ port: 0 }), developmentBuild('crypto-addin-taskpane-test', ['taskpane.js', 'taskpane.html', 'functions.js'])]);
-  em = emulator;
-  buildDir = built;
-  server = await startPaneServer({ apiTarget: em.url, distDir: buildDir });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  for (const c of contexts) await c.close().catch(() => {});
-  await browser?.close();
-  await server?.close();
-  await em?.close();
-});
-
 describe('task pane', { timeout: 240_000 }, () => {
   test('first run: what it does, where to get a key, a labelled key field and Save', async () => {
     const { page } = await openPane();
@@ -318,7 +294,7 @@ describe('task pane', { timeout: 240_000 }, () => {
   for (const dialect of ['docs', 'legacy'] as const) {
     test(`under the ${dialect} dialect of /v3/status, saving a key shows the plan and credits; daily figures only where the answer has them`, async () => {
       const other = await startEmulator({ port: 0, dialect });
-      const site = await startPaneServer({ apiTarget: other.url, distDir: buildDir });
+      const site = await startPaneServer({ apiTarget: other.url, distDir: rig.dist });
       try {
         const { page } = await openPane({ site: site.url });
         const limits = PLAN_LIMITS.Advanced;
@@ -343,15 +319,15 @@ describe('task pane', { timeout: 240_000 }, () => {
     for (const [i, key] of PLAN_KEYS.entries()) {
       const plan = DEMO_KEYS[key] as Plan;
       const limits = PLAN_LIMITS[plan];
-      em.setUsage(key, { dailyUsed: 11 + i, monthlyUsed: 1234 + 100 * i });
-      const before = em.usage(key);
+      rig.em.setUsage(key, { dailyUsed: 11 + i, monthlyUsed: 1234 + 100 * i });
+      const before = rig.em.usage(key);
       const m = await saveKey(page, key);
       assert.equal(m.tone, 'success', m.text);
       assert.match(m.text, new RegExp(`${plan} plan, ${limits.rateLimitPerMinute} requests per minute`));
       await until(`plan ${plan}`, async () => (await text(page, 'plan-name')) === plan);
       assert.equal(await num(page, 'plan-rpm'), limits.rateLimitPerMinute);
-      assert.equal(await num(page, 'plan-rpm'), em.rateLimitFor(key));
-      const usage = em.usage(key);
+      assert.equal(await num(page, 'plan-rpm'), rig.em.rateLimitFor(key));
+      const usage = rig.em.usage(key);
       assert.equal(usage.dailyUsed, before.dailyUsed, 'checking the key spent no credits');
       assert.equal(await num(page, 'daily-used'), usage.dailyUsed);
       assert.equal(await num(page, 'daily-limit'), limits.dailyCredits);
@@ -416,20 +392,20 @@ describe('task pane', { timeout: 240_000 }, () => {
   test('the pane and the custom functions share one runtime: it sees their spending and refresh drops their cache', async () => {
     const { page } = await openPane();
     await saveKey(page, 'demo-basic');
-    const before = em.usage('demo-basic').requests;
+    const before = rig.em.usage('demo-basic').requests;
     const price = await viaFunctionsBundle(page, 'PRICE', ['bitcoin', null]);
     assert.ok(typeof price === 'number' && price > 0, String(price));
-    const afterFirst = em.usage('demo-basic').requests;
+    const afterFirst = rig.em.usage('demo-basic').requests;
     assert.ok(afterFirst > before, 'the formula called the API');
     const m = await meter(page);
     assert.ok(m.byCaller.PRICE && m.byCaller.PRICE.requests > 0, `the pane's meter saw the formula: ${JSON.stringify(m.byCaller)}`);
     await until('usage row', async () => (await text(page, 'usage-rows')).includes('CRYPTO.PRICE'));
     assert.equal(await viaFunctionsBundle(page, 'PRICE', ['bitcoin', null]), price);
-    assert.equal(em.usage('demo-basic').requests, afterFirst, 'the second call came from the shared cache');
+    assert.equal(rig.em.usage('demo-basic').requests, afterFirst, 'the second call came from the shared cache');
     await page.getByRole('button', { name: 'Refresh all data', exact: true }).click();
     await until('refreshed', async () => (await text(page, 'refresh-message')) !== '');
     await viaFunctionsBundle(page, 'PRICE', ['bitcoin', null]);
-    assert.ok(em.usage('demo-basic').requests > afterFirst, 'refresh dropped the cache the formulas use');
+    assert.ok(rig.em.usage('demo-basic').requests > afterFirst, 'refresh dropped the cache the formulas use');
 
     // As Excel calls a @cancelable function: with an invocation whose onCanceled the glue sets.
     const viaExcel = await page.evaluate(async () => {
@@ -475,8 +451,8 @@ describe('task pane', { timeout: 240_000 }, () => {
   test('the workbook panel shows what the client spent, by formula, with ambiguous symbols and errors', async () => {
     const { page } = await openPane();
     await saveKey(page, 'demo-advanced');
-    const before = em.usage('demo-advanced');
-    const symbol = ambiguousSymbol(em);
+    const before = rig.em.usage('demo-advanced');
+    const symbol = ambiguousSymbol(rig.em);
     const results = [
       await evaluate(page, 'PRICE', ['bitcoin', null]),
       await evaluate(page, 'PRICE', ['ethereum', 'EUR']),
@@ -504,7 +480,7 @@ describe('task pane', { timeout: 240_000 }, () => {
         (await byId(page, 'usage-rows').locator('tr').count()) === Object.keys(m.byCaller).length
       );
     });
-    const spentOnServer = em.usage('demo-advanced').dailyUsed - before.dailyUsed;
+    const spentOnServer = rig.em.usage('demo-advanced').dailyUsed - before.dailyUsed;
     assert.equal(m.credits, spentOnServer, 'the client counted what the API charged');
     assert.equal(await num(page, 'usage-cache'), m.cacheHits);
     assert.equal(await num(page, 'usage-shared'), m.sharedCalls);
@@ -522,10 +498,10 @@ describe('task pane', { timeout: 240_000 }, () => {
     assert.ok(rows.some((r) => r[0] === 'CRYPTO.PRICE') && rows.some((r) => r[0] === 'CRYPTO.PROFILE'), JSON.stringify(rows));
 
     // Plan and credits follow (status is free: reading it changes nothing on the server).
-    await until('plan panel after the formulas', async () => (await num(page, 'daily-used')) === em.usage('demo-advanced').dailyUsed, 8_000);
-    const afterRefresh = em.usage('demo-advanced');
+    await until('plan panel after the formulas', async () => (await num(page, 'daily-used')) === rig.em.usage('demo-advanced').dailyUsed, 8_000);
+    const afterRefresh = rig.em.usage('demo-advanced');
     await new Promise((r) => setTimeout(r, 2_500));
-    assert.equal(em.usage('demo-advanced').dailyUsed, afterRefresh.dailyUsed, 'refreshing the plan spent no credits');
+    assert.equal(rig.em.usage('demo-advanced').dailyUsed, afterRefresh.dailyUsed, 'refreshing the plan spent no credits');
 
     // Ambiguous symbol: listed with the coin chosen.
     const amb = await page.evaluate(() => window.__cryptoAddin!.runtime.client.ambiguities.map((a) => ({ input: a.input, name: a.chosen.name })));
@@ -562,9 +538,9 @@ describe('task pane', { timeout: 240_000 }, () => {
       spent = (await meter(page)).credits;
     }
     assert.ok(spent > 5, `spent ${spent}`);
-    const requestsBefore = em.usage('demo-pro').requests;
+    const requestsBefore = rig.em.usage('demo-pro').requests;
     assert.ok((await evaluate(page, 'PRICE', ['bitcoin', 'EUR'])).ok);
-    assert.equal(em.usage('demo-pro').requests, requestsBefore, 'a fresh price comes from the cache');
+    assert.equal(rig.em.usage('demo-pro').requests, requestsBefore, 'a fresh price comes from the cache');
 
     // Confirm step, with the estimate from the meter; Cancel changes nothing.
     await page.getByRole('button', { name: 'Refresh all data', exact: true }).click();
@@ -578,7 +554,7 @@ describe('task pane', { timeout: 240_000 }, () => {
     await page.getByRole('button', { name: 'Cancel' }).click();
     assert.ok(await confirm.isHidden());
     assert.ok((await evaluate(page, 'PRICE', ['bitcoin', 'EUR'])).ok);
-    assert.equal(em.usage('demo-pro').requests, requestsBefore, 'cancelled: the cache is still there');
+    assert.equal(rig.em.usage('demo-pro').requests, requestsBefore, 'cancelled: the cache is still there');
     assert.equal(excel.calls.length, 0);
 
     await page.getByRole('button', { name: 'Refresh all data', exact: true }).click();
@@ -592,29 +568,29 @@ describe('task pane', { timeout: 240_000 }, () => {
     assert.match(await text(page, 'refresh-message'), /recalculating/);
     // The recalculation runs the formulas again: they call the API again.
     assert.ok((await evaluate(page, 'PRICE', ['bitcoin', 'EUR'])).ok);
-    assert.ok(em.usage('demo-pro').requests > requestsBefore, 'after the refresh the API is called again');
+    assert.ok(rig.em.usage('demo-pro').requests > requestsBefore, 'after the refresh the API is called again');
 
     // Refresh active sheet: what was spent since the refresh is small: no confirm step.
     await page.getByRole('button', { name: 'Refresh active sheet', exact: true }).click();
     await until('sheet recalculated', () => excel.calls.length === 4);
     assert.deepEqual(excel.calls.slice(2).map((c) => [c.api, ...c.args]), [['Worksheet.calculate', true], ['sync']]);
     assert.ok(await confirm.isHidden());
-    const requestsAfterSheet = em.usage('demo-pro').requests;
+    const requestsAfterSheet = rig.em.usage('demo-pro').requests;
     assert.ok((await evaluate(page, 'PRICE', ['bitcoin', 'EUR'])).ok);
-    assert.ok(em.usage('demo-pro').requests > requestsAfterSheet, 'the sheet refresh dropped the cache too');
+    assert.ok(rig.em.usage('demo-pro').requests > requestsAfterSheet, 'the sheet refresh dropped the cache too');
   });
 
   test('outside Excel, refresh clears the cache and says nothing was recalculated', async () => {
     const { page } = await openPane();
     await saveKey(page, 'demo-basic');
     assert.ok((await evaluate(page, 'PRICE', ['bitcoin', null])).ok);
-    const requests = em.usage('demo-basic').requests;
+    const requests = rig.em.usage('demo-basic').requests;
     await page.getByRole('button', { name: 'Refresh all data', exact: true }).click();
     // A price costs a credit or two: below the confirm threshold.
     await until('refresh message', async () => (await text(page, 'refresh-message')) !== '');
     assert.match(await text(page, 'refresh-message'), /Not running inside Excel/);
     assert.ok((await evaluate(page, 'PRICE', ['bitcoin', null])).ok);
-    assert.ok(em.usage('demo-basic').requests > requests);
+    assert.ok(rig.em.usage('demo-basic').requests > requests);
   });
 
   test('settings: currency, freshness, budget and base URL are saved and applied to a new client', async () => {
@@ -640,7 +616,7 @@ describe('task pane', { timeout: 240_000 }, () => {
     await page.getByRole('spinbutton', { name: 'Daily credit budget' }).fill('2');
     await page.locator('summary', { hasText: 'Advanced' }).click();
     const base = page.getByRole('textbox', { name: 'API base URL' });
-    assert.equal(await base.inputValue(), server.url, 'development build: the local API server, through the page origin');
+    assert.equal(await base.inputValue(), rig.server.url, 'development build: the local API server, through the page origin');
     assert.match(await text(page, 'set-base-hint'), /Development build/);
     await page.getByRole('button', { name: 'Apply settings' }).click();
     await until('settings applied', async () => (await byId(page, 'settings-message').getAttribute('data-tone')) === 'success');
@@ -648,7 +624,7 @@ describe('task pane', { timeout: 240_000 }, () => {
     await shot(page, 'settings.png', ['settings-section']);
 
     const saved = JSON.parse((await storageDump(page)).local['crypto-addin:settings']);
-    assert.deepEqual(saved, { defaultCurrency: 'EUR', liveFreshnessSeconds: 120, dailyCreditBudget: 2, apiBaseUrl: server.url });
+    assert.deepEqual(saved, { defaultCurrency: 'EUR', liveFreshnessSeconds: 120, dailyCreditBudget: 2, apiBaseUrl: rig.server.url });
     const rt = await page.evaluate(() => {
       const r = window.__cryptoAddin!.runtime;
       return {
@@ -706,7 +682,7 @@ describe('task pane', { timeout: 240_000 }, () => {
     assert.equal(await byId(page, 'host-consent').isHidden(), true);
     await page.getByRole('textbox', { name: 'API base URL' }).fill('');
     await page.getByRole('button', { name: 'Apply settings' }).click();
-    await until('back to the default', async () => JSON.parse((await storageDump(page)).local['crypto-addin:settings']).apiBaseUrl === server.url);
+    await until('back to the default', async () => JSON.parse((await storageDump(page)).local['crypto-addin:settings']).apiBaseUrl === rig.server.url);
     assert.equal(await byId(page, 'host-consent').isHidden(), true);
   });
 
@@ -745,7 +721,7 @@ describe('task pane', { timeout: 240_000 }, () => {
       await saveKey(page, 'demo-pro'); // success tone
       assert.ok((await evaluate(page, 'PRICE', ['bitcoin', null])).ok);
       await evaluate(page, 'PRICE', ['a-very-long-coin-name-that-does-not-exist-anywhere-in-the-market-list', null]);
-      await evaluate(page, 'PRICE', [ambiguousSymbol(em), null]);
+      await evaluate(page, 'PRICE', [ambiguousSymbol(rig.em), null]);
       for (let i = 0; (await meter(page)).credits <= 5 && i < 10; i++) await evaluate(page, 'PROFILE', [String(20 + i), null, null]);
       await page.getByRole('button', { name: 'Refresh all data', exact: true }).click();
       await byId(page, 'refresh-confirm').waitFor({ state: 'visible' });
@@ -854,6 +830,6 @@ describe('task pane', { timeout: 240_000 }, () => {
     }
     assert.ok(consoleLines.length > 0, 'console output was collected');
     assert.ok(requestUrls.some((u) => u.includes('/v3/')), 'requests were collected');
-    assert.deepEqual(pageErrors, [], 'no uncaught errors in the page');
+    assert.deepEqual(rig.pageErrors, [], 'no uncaught errors in the page');
   });
 });
