@@ -163,7 +163,7 @@ test('STATS of one coin: its own error keeps its code (unreadable candles keep t
   assert.equal(errorWords('UNDEFINED'), ERROR_RULES.UNDEFINED.words);
 });
 
-test('a thing with no data is NOT_FOUND (vesting, holders, the USDT dominance of today): #N/A, its own', async () => {
+test('a thing with no data is NOT_FOUND (vesting, holders, the USDT dominance since yesterday): #N/A, its own', async () => {
   const empty = { data: [], stale: false, fetchedAt: 0, fromCache: false };
   const ctx = ctxOf({ resolveCoin: async () => ({ id: 1, name: 'Bitcoin', slug: 'bitcoin', symbol: 'BTC' }), get: async () => empty });
   const vesting = await failure(() => supplyFormulas.VESTING(ctx, 'bitcoin', null, null));
@@ -173,7 +173,7 @@ test('a thing with no data is NOT_FOUND (vesting, holders, the USDT dominance of
   followsRow(holders, 'NOT_FOUND');
   const usdt = await failure(() => globalFormulas.DOMINANCE(ctx, 'usdt', null, null, null));
   followsRow(usdt, 'NOT_FOUND');
-  assert.equal(usdt.message, 'No USDT dominance reading today');
+  assert.equal(usdt.message, 'No USDT dominance reading since yesterday');
   // refused includeUntracked: data the service does not have, #N/A as before (not VALIDATION_ERROR's #VALUE!)
   const refused = ctxOf({
     resolveCoin: async () => ({ id: 2, name: 'Sui', slug: 'sui', symbol: 'SUI' }),
