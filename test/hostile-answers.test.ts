@@ -10,7 +10,7 @@ import { calculate } from '../src/cli/calculate';
 import { openSession, type Session } from '../src/cli/session';
 import { MarketClient, MemoryKeyStore, MemoryKvStore } from '../src/client/index';
 import { Pacer, MAX_HOLD_MS } from '../src/client/pacer';
-import { parseRetryAfter } from '../src/client/transport';
+import { parseRetryAfter } from '../src/client/error-answer';
 import { startEmulator, type Emulator } from '../src/emulator/server';
 import { startHostileServer, startWitness, type HostileServer } from '../harness/hostile-server';
 

@@ -1,8 +1,9 @@
 /**
  * One HTTP attempt: URL, X-Api-Key header, per-attempt timeout, cancellation,
  * JSON parse, envelope and `data` validation (valibot, with the endpoint
- * table's schema, checked in place: see api/validate.ts), error bodies mapped
- * to ApiError. No retry, no pacing, no cache: those wrap this.
+ * table's schema, checked in place: see api/validate.ts); an error answer is
+ * read into an ApiError by error-answer.ts. No retry, no pacing, no cache:
+ * those wrap this.
  *
  * The key is sent only as the X-Api-Key header to baseUrl, never across a
  * redirect: `redirect: 'manual'` and any 3xx refused (fetch keeps custom
@@ -12,12 +13,12 @@
  * our vocabulary is replaced by what its HTTP status means.
  */
 import * as v from 'valibot';
-import { API_ERROR_CODES, ENDPOINTS, isPlan, isRouteMiss, planAllows, type EndpointSpec, type Plan } from '../api/endpoints';
-import { EnvelopeStatus, ErrorBody, PageMeta } from '../api/records';
+import { ENDPOINTS, type EndpointSpec } from '../api/endpoints';
+import { EnvelopeStatus, PageMeta } from '../api/records';
 import { expectation, readData, type DataReading, type RejectedItem } from '../api/read-data';
-import { ApiError, abortedError, scrub } from './api-error';
+import { ApiError, abortedError } from './api-error';
 import { onAbort } from './cancellation';
-import { codeForStatus, errorRule, isErrorCode } from './error-rules';
+import { errorFromResponse, serverText } from './error-answer';
 import { guardReading } from './missing-fields';
 import type { CanonicalRequest } from './canonical-request';
 
@@ -48,8 +49,6 @@ export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 /** What a list item cannot go without besides what it is filed under (api/read-data.ts, rule 4): a quote is its price. */
 const ITEM_NEEDS: Partial<Record<CanonicalRequest['name'], readonly string[]>> = { markets: ['price'], currencyList: ['price'] };
 
-/** Server text as far as a message quotes it: the key scrubbed, one line, at most this long. */
-const MAX_SERVER_TEXT = 200;
 /** A rejected item's slug or name as its cell's message names it: a coin's slug is far shorter. */
 const MAX_ITEM_LABEL = 60;
 
@@ -102,13 +101,6 @@ async function readCapped(res: Response, max: number, name: CanonicalRequest['na
     at += c.byteLength;
   }
   return new TextDecoder().decode(all);
-}
-
-/** Server text fit to quote: the key scrubbed (as sent and URL-encoded), control characters out, clipped. */
-export function serverText(text: string, apiKey: string, max = MAX_SERVER_TEXT): string {
-  let t = scrub(scrub(text, apiKey), encodeURIComponent(apiKey));
-  t = t.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
-  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 }
 
 export function requestUrl(baseUrl: string, req: CanonicalRequest): string {
@@ -246,57 +238,4 @@ export function unwrap(name: CanonicalRequest['name'], body: unknown, status: nu
 function withRejected(r: AttemptResult, rejected: RejectedItem[] | null, source: string): AttemptResult {
   if (rejected && rejected.length > 0) r.rejected = rejected.map((x) => ({ ...x, source }));
   return r;
-}
-
-function errorFromResponse(
-  name: CanonicalRequest['name'],
-  status: number,
-  text: string,
-  retryAfterHeader: string | null,
-  apiKey: string,
-  now: number,
-  keyPlan?: string,
-): ApiError {
-  let code: string | null = null;
-  let serverMessage: string | null = null;
-  try {
-    const parsed = v.safeParse(ErrorBody, JSON.parse(text));
-    if (parsed.success) {
-      code = parsed.output.error.code;
-      serverMessage = parsed.output.error.message ?? null;
-    }
-  } catch {
-    // not JSON: classified by status below
-  }
-  // A code outside our vocabulary is server text (it may echo the key, or be "constructor"): what its status means stands in.
-  if (!isErrorCode(code)) code = codeForStatus(status) ?? 'UNEXPECTED_RESPONSE';
-  const known = Object.hasOwn(API_ERROR_CODES, code) ? (API_ERROR_CODES as Record<string, { message: string }>)[code] : undefined;
-  const detail = serverText(serverMessage ?? known?.message ?? `HTTP ${status}`, apiKey);
-  // When the rate window has room again, or the outage should end: the row says whether its answer's header counts.
-  const rule = errorRule(code, status);
-  const retryAfterMs = rule.retryAfter ? parseRetryAfter(retryAfterHeader, now) : undefined;
-  // The table's plan; for a refused endpoint the key's plan already has, none: no higher plan is known to help.
-  const tablePlan = ENDPOINTS[name].plan;
-  const keyHasIt = code === 'ENDPOINT_NOT_AVAILABLE' && keyPlan !== undefined && isPlan(keyPlan) && planAllows(keyPlan, tablePlan);
-  const requiredPlan: Plan | undefined = (code === 'ENDPOINT_NOT_AVAILABLE' || code === 'PLAN_LIMIT_EXCEEDED') && !keyHasIt ? tablePlan : undefined;
-  return new ApiError({
-    code,
-    message: rule.tell(name, detail, requiredPlan),
-    status,
-    endpoint: name,
-    requiredPlan,
-    retryAfterMs,
-    routeMissing: code === 'NOT_FOUND' && isRouteMiss(detail),
-    // "Daily credit limit exceeded", "Monthly credit limit exceeded" (docs/emulator.md); a depth refusal names no credits.
-    creditLimit: code === 'PLAN_LIMIT_EXCEEDED' && /credit/i.test(detail),
-  });
-}
-
-/** Retry-After: delta seconds or an HTTP date. */
-export function parseRetryAfter(h: string | null, now: number): number | undefined {
-  if (!h) return undefined;
-  const s = h.trim();
-  if (/^\d+(\.\d+)?$/.test(s)) return Math.ceil(Number(s) * 1000);
-  const at = Date.parse(s);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
