@@ -4,7 +4,8 @@ import { bindArguments } from '../src/cli/calculate';
 import { FormulaSyntaxError, parseFormula } from '../src/cli/formula-parser';
 import { loadFunctionMetadata } from '../src/cli/metadata';
 import { CATALOG } from '../src/formulas/catalog';
-import { boolArg, choiceArg, choicesOf, coinArg, headersArg, intArg, rangeArgs, readsAsDate, spanArg } from '../src/formulas/args';
+import { boolArg, choiceArg, choicesOf, coinArg, headersArg, intArg } from '../src/formulas/args';
+import { rangeArgs, readsAsDate, spanArg } from '../src/formulas/span-args';
 import { DateCell, FormulaError, dateCell, decimalCell, fromSerial, table, toSerial } from '../src/formulas/cells';
 
 const NOW = Date.UTC(2026, 10, 21, 15, 30); // 2026-11-21 15:30 UTC

@@ -10,8 +10,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  choiceArg, choicesOf, coinArg, currencyArg, fieldArg, flatCells, flatValues, headersArg, intArg, rangeArgs, scalar, spanArg, textArg,
+  choiceArg, choicesOf, coinArg, currencyArg, fieldArg, flatCells, flatValues, headersArg, intArg, scalar, textArg,
 } from '../src/formulas/args';
+import { rangeArgs, spanArg } from '../src/formulas/span-args';
 import { COIN_ENTITY } from '../src/formulas/data-type-arg';
 import { CellError, DAYS_1900_TO_1904, DateCell, FormulaError, dateCell, forWorkbook, table, workbookCell } from '../src/formulas/cells';
 import type { Arg } from '../src/formulas/args';

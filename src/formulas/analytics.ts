@@ -9,8 +9,9 @@ import * as A from '../analytics';
 import type { Candle } from '../api/records';
 import { isoDay } from '../api/utc-day';
 import {
-  choiceArg, choicesOf, coinArg, currencyArg, flatCells, flatValues, headersArg, numberArg, rangeArgs, scalar, type Arg, type Span,
+  choiceArg, choicesOf, coinArg, currencyArg, flatCells, flatValues, headersArg, numberArg, scalar, type Arg,
 } from './args';
+import { rangeArgs, type Span } from './span-args';
 import { CellError, EMPTY, FormulaError, formulaError, invalidValue, type Cell, type Grid } from './cells';
 import { fiatRate, type FiatRate } from './currency';
 import { scopeOf, toFormulaError } from './failure';

@@ -14,7 +14,8 @@ import { DOMINANCE_GROUPS, ENDPOINTS } from '../api/endpoints';
 import type {
   AltcoinIndexSnapshot, DerivativesSnapshot, DominanceSnapshot, FearGreedSnapshot, GainerLoser, GlobalMarket, TrendingItem,
 } from '../api/records';
-import { choiceArg, choicesOf, fieldArg, headersArg, intArg, notGiven, notGivenText, rangeArgs, scalar, type Arg, type Span } from './args';
+import { choiceArg, choicesOf, fieldArg, headersArg, intArg, notGiven, notGivenText, scalar, type Arg } from './args';
+import { rangeArgs, type Span } from './span-args';
 import { dateCell, decimalCell, formulaError, invalidValue, recordCells, numberCell, table, textCell, type Cell, type Column, type Grid } from './cells';
 import type { Catalog, FormulaContext } from './formula-context';
 import { plainFieldArg, usdFieldLabel, usdHeader } from './usd-money';

@@ -9,8 +9,9 @@ import { HOUR_MS, isoDay } from '../api/utc-day';
 import type { Fetched } from '../client';
 import { hasCode, isDepthLimit } from '../client/api-error';
 import {
-  choiceArg, choicesOf, coinArg, currencyArg, dateArg, fieldArg, flatValues, headersArg, notGiven, rangeArgs, readsAsDate, scalar, shown, type Arg,
+  choiceArg, choicesOf, coinArg, currencyArg, fieldArg, flatValues, headersArg, notGiven, scalar, shown, type Arg,
 } from './args';
+import { dateArg, rangeArgs, readsAsDate } from './span-args';
 import {
   dateCell, decimalCell, recordCells, formulaError, invalidValue, numberCell, table,
   type Cell, type Column, type FormulaResult, type Grid,
