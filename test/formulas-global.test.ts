@@ -225,6 +225,40 @@ describe('a service that refuses a guessed parameter name (review-r3 #19)', () =
   });
 });
 
+describe('a movers list shorter by default than the guess (endpoints.ts: default 20, a guess)', () => {
+  test('asked again with limit; a service that refuses limit says how many it gives, never a silently shorter table', async () => {
+    const em = await startEmulator({ now: NOW, rpm: 2000, dialect: TEST_DIALECT });
+    const h = await startHostileServer(em.url);
+    let refuseLimit = false;
+    h.play(async (r, upstream) => {
+      const u = new URL(r.url, 'http://x');
+      if (u.pathname !== '/v3/currencies/gainers-losers') return null;
+      if (u.searchParams.has('limit')) {
+        return refuseLimit ? { status: 400, body: JSON.stringify({ error: { code: 'VALIDATION_ERROR', message: 'property limit should not exist', status: 400 } }) } : null;
+      }
+      const a = await upstream();
+      const body = JSON.parse(a.text) as { data: unknown[] };
+      return { status: a.status, body: JSON.stringify({ ...body, data: body.data.slice(0, 10) }) }; // a default list of 10
+    });
+    const t = await openSession({ workbook: TEST_WORKBOOK, apiUrl: h.url, key: 'demo-pro', client: { now: () => em.clock.now() } });
+    try {
+      assert.equal((await grid('=CRYPTO.GAINERS(,15,0)', t)).length, 15, 'the default list of 10, then limit=15');
+      assert.ok(h.seen.some((r) => /[?&]limit=15\b/.test(r.url)));
+      assert.equal((await grid('=CRYPTO.GAINERS(,8,0)', t)).length, 8, 'within the default list: no second request needed');
+      refuseLimit = true;
+      assert.deepEqual(await failure('=CRYPTO.LOSERS(,15)', t), {
+        error: '#N/A', message: 'This service lists its top 10 losers only (it refused a longer list); ask for 10 or fewer',
+      });
+      assert.match((await failure('=CRYPTO.LOSERS("7d",50)', t)).message, /its top 10 losers only/);
+      assert.equal((await grid('=CRYPTO.LOSERS(,10,0)', t)).length, 10);
+    } finally {
+      await t.close();
+      await h.close();
+      await em.close();
+    }
+  });
+});
+
 describe('DOMINANCE("usdt") right after midnight (review-r3 #15)', () => {
   test('a chart without today\'s point yet: the current USDT reading is yesterday\'s, not #N/A', async () => {
     const em = await startEmulator({ now: NOW, rpm: 2000, dialect: TEST_DIALECT });

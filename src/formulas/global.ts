@@ -10,6 +10,7 @@
  */
 import { DAY_MS, startOfUtcDay } from '../api/utc-day';
 import { hasCode } from '../client/api-error';
+import type { Fetched } from '../client';
 import { DOMINANCE_GROUPS, ENDPOINTS } from '../api/endpoints';
 import type {
   AltcoinIndexSnapshot, DerivativesSnapshot, DominanceSnapshot, FearGreedSnapshot, GainerLoser, GlobalMarket, TrendingItem,
@@ -80,25 +81,34 @@ const PERIODS_SHOWN = '"24h" (default), "7d" or "30d"';
 const refused = (e: unknown, param: string) => hasCode(e, 'VALIDATION_ERROR') && new RegExp(`\\b${param}\\b`).test(e.message);
 
 /**
- * `limit` (a guessed name, endpoints.ts) is sent only for more coins than the service's default
- * list: a count up to it is the default list cut on this side, so GAINERS(,10) cannot fail on
- * the guess, and shares GAINERS()'s cached answer.
+ * `count` movers. `limit` (a guessed name, endpoints.ts) is sent only for more coins than the
+ * service's default list: a count up to it is the default list cut on this side, so GAINERS(,10)
+ * cannot fail on the guess, and shares GAINERS()'s cached answer. The default's length is a guess
+ * too: a default list shorter than asked is asked again with limit, and a service that refuses
+ * limit answers #N/A naming the length it does give, never a silently shorter table.
  */
+async function moverList(ctx: FormulaContext, type: 'gainers' | 'losers', period: Period, n: number): Promise<Fetched<GainerLoser[]>> {
+  const ask = (limit?: number) => ctx.client.get('gainersLosers', { query: { type, period, limit } });
+  let list = n > ENDPOINTS.gainersLosers.params.limit.default ? null : await ask();
+  if (list && list.data.length >= n) return list;
+  try {
+    return await ask(n);
+  } catch (e) {
+    if (!refused(e, 'limit')) throw e;
+    list ??= await ask();
+    if (list.data.length >= n) return list;
+    const k = list.data.length;
+    throw formulaError('NOT_FOUND', `This service lists its top ${k} ${type} only (it refused a longer list); ask for ${k} or fewer`);
+  }
+}
+
 function movers(type: 'gainers' | 'losers') {
   return async (ctx: FormulaContext, period: Arg, count: Arg, headers: Arg): Promise<Grid> => {
     const p = choiceArg(period, 'period', PERIODS, '24h', PERIODS_SHOWN);
     const spec = ENDPOINTS.gainersLosers.params.limit;
     const n = intArg(count, 'count', spec.min, spec.max, spec.default);
     const show = headersArg(headers);
-    const res = await ctx.client.get('gainersLosers', {
-      query: { type, period: p, limit: n > spec.default ? n : undefined },
-    }).catch((e: unknown) => {
-      if (n > spec.default && refused(e, 'limit')) {
-        throw formulaError('NOT_FOUND', `This service lists its top ${spec.default} ${type} only (it refused a longer list); ask for ${spec.default} or fewer`);
-      }
-      throw e;
-    });
-    const rows = res.data.slice(0, n);
+    const rows = (await moverList(ctx, type, p, n)).data.slice(0, n);
     return table(rows, moverColumns<GainerLoser>(ctx, 'Rank', p, (g) => g.pricePercentChange), show, `No ${type} over ${p}`);
   };
 }
