@@ -1,6 +1,7 @@
 /**
- * The market as a whole: TRENDING, GAINERS, LOSERS, GLOBAL, DERIVATIVES, and
- * the indices FEARGREED, ALTSEASON and DOMINANCE.
+ * The market as a whole: GLOBAL, DERIVATIVES, and the indices FEARGREED,
+ * ALTSEASON and DOMINANCE; the movers TRENDING, GAINERS and LOSERS are in
+ * movers.ts, and take their places in this catalog.
  *
  * The index formulas follow one rule: without dates they answer the current
  * reading as one number (a 1x1 result, so `=CRYPTO.FEARGREED()` can be used in
@@ -9,109 +10,19 @@
  * as a table (Date first). The headers argument only applies to the table.
  */
 import { DAY_MS, startOfUtcDay } from '../api/utc-day';
-import { hasCode } from '../client/api-error';
-import type { Fetched } from '../client';
-import { DOMINANCE_GROUPS, ENDPOINTS } from '../api/endpoints';
-import type {
-  AltcoinIndexSnapshot, DerivativesSnapshot, DominanceSnapshot, FearGreedSnapshot, GainerLoser, GlobalMarket, TrendingItem,
-} from '../api/records';
-import { choiceArg, choicesOf, fieldArg, headersArg, intArg, notGiven, notGivenText, scalar, type Arg } from './args';
+import { DOMINANCE_GROUPS } from '../api/endpoints';
+import type { AltcoinIndexSnapshot, DerivativesSnapshot, DominanceSnapshot, FearGreedSnapshot, GlobalMarket } from '../api/records';
+import { choiceArg, choicesOf, fieldArg, headersArg, notGiven, notGivenText, scalar, type Arg } from './args';
 import { rangeArgs, type Span } from './span-args';
-import { dateCell, decimalCell, formulaError, invalidValue, recordCells, numberCell, table, textCell, type Cell, type Column, type Grid } from './cells';
+import { dateCell, decimalCell, formulaError, invalidValue, recordCells, numberCell, table, type Cell, type Grid } from './cells';
 import type { Catalog, FormulaContext } from './formula-context';
+import { refusedGuess } from './guessed-params';
+import { moverFormulas } from './movers';
 import { plainFieldArg, usdFieldLabel, usdHeader } from './usd-money';
 
 /** No date is 0, and no field 0 or "0" (it is typed string): a blank cell on older desktop builds (args.ts). */
 const noDate = (v: Arg) => notGiven(scalar(v));
 const noField = (v: Arg) => notGivenText(scalar(v));
-
-// ---------------------------------------------------------------- TRENDING, GAINERS, LOSERS
-
-/**
- * The columns TRENDING, GAINERS and LOSERS share, so the three tables line up.
- * Each cell reads its item's field as the table shapes it: a field the
- * service left out of one item is that cell's #N/A (cells.ts table), not the table's error.
- * Price, market cap and volume are USD (the spec's gainer/loser and trending items), headed
- * so where the workbook's default currency is not (usd-money.ts).
- *
- * The first column is each item's `rank`, which means two things (spec): a trending item's
- * place in the trending list, a gainer's or loser's market-cap rank. So it is headed
- * "Trending #" in TRENDING and "Rank" in GAINERS/LOSERS (review-r3 #4: "Rank<=100" across them
- * mixed the two). The change names its period, as MARKETS' "Change 7d %". Slug and Id come last
- * (the columns before keep their places) and feed PRICE or PROFILE a coin a symbol may not name
- * alone (review-r3 #13).
- */
-function moverColumns<T extends TrendingItem | GainerLoser>(
-  ctx: FormulaContext, first: string, period: string, change: (r: T) => number | null,
-): Column<T>[] {
-  const usd = (h: string) => usdHeader(h, ctx.settings);
-  return [
-    { header: first, cell: (r) => numberCell(r.rank) },
-    { header: 'Name', cell: (r) => r.name },
-    { header: 'Symbol', cell: (r) => textCell(r.symbol) },
-    { header: usd('Price'), cell: (r) => decimalCell(r.price) },
-    { header: `Change ${period} %`, cell: (r) => numberCell(change(r)) },
-    { header: usd('Market cap'), cell: (r) => decimalCell(r.marketCap) },
-    { header: usd('Volume 24h'), cell: (r) => decimalCell(r.volume24h) },
-    { header: 'Category', cell: (r) => textCell(r.category?.name) },
-    { header: 'Slug', cell: (r) => r.slug },
-    { header: 'Id', cell: (r) => r.id },
-  ];
-}
-
-async function trending(ctx: FormulaContext, headers: Arg): Promise<Grid> {
-  const show = headersArg(headers);
-  const res = await ctx.client.get('trending');
-  const rows = [...res.data].sort((a, b) => a.rank - b.rank);
-  return table(rows, moverColumns<TrendingItem>(ctx, 'Trending #', '24h', (t) => t.priceChangePercent24h), show, 'No trending coins right now');
-}
-
-type Period = (typeof ENDPOINTS.gainersLosers.params.period.values)[number];
-// The words OHLCV and RETURNS take are read here too: GAINERS("weekly") was refused while OHLCV took "weekly" (newcomer review F19).
-const PERIODS: Record<string, Period> = { ...choicesOf(ENDPOINTS.gainersLosers.params.period.values), '1d': '24h', '1w': '7d', '1m': '30d', daily: '24h', weekly: '7d', monthly: '30d' };
-const PERIODS_SHOWN = '"24h" (default), "7d" or "30d"';
-
-/**
- * Whether the service refused a parameter we guessed the name of: the live service answers an
- * unknown one with 400 VALIDATION_ERROR "property X should not exist" (api-notes, [live]).
- * Not the user's mistake, so the cell says what the service lacks (#N/A), as VESTING's
- * includeUntracked does (supply.ts), not VALIDATION_ERROR's #VALUE! naming a parameter the user
- * never typed (review-r3 #19).
- */
-const refused = (e: unknown, param: string) => hasCode(e, 'VALIDATION_ERROR') && new RegExp(`\\b${param}\\b`).test(e.message);
-
-/**
- * `count` movers. `limit` (a guessed name, endpoints.ts) is sent only for more coins than the
- * service's default list: a count up to it is the default list cut on this side, so GAINERS(,10)
- * cannot fail on the guess, and shares GAINERS()'s cached answer. The default's length is a guess
- * too: a default list shorter than asked is asked again with limit, and a service that refuses
- * limit answers #N/A naming the length it does give, never a silently shorter table.
- */
-async function moverList(ctx: FormulaContext, type: 'gainers' | 'losers', period: Period, n: number): Promise<Fetched<GainerLoser[]>> {
-  const ask = (limit?: number) => ctx.client.get('gainersLosers', { query: { type, period, limit } });
-  let list = n > ENDPOINTS.gainersLosers.params.limit.default ? null : await ask();
-  if (list && list.data.length >= n) return list;
-  try {
-    return await ask(n);
-  } catch (e) {
-    if (!refused(e, 'limit')) throw e;
-    list ??= await ask();
-    if (list.data.length >= n) return list;
-    const k = list.data.length;
-    throw formulaError('NOT_FOUND', `This service lists its top ${k} ${type} only (it refused a longer list); ask for ${k} or fewer`);
-  }
-}
-
-function movers(type: 'gainers' | 'losers') {
-  return async (ctx: FormulaContext, period: Arg, count: Arg, headers: Arg): Promise<Grid> => {
-    const p = choiceArg(period, 'period', PERIODS, '24h', PERIODS_SHOWN);
-    const spec = ENDPOINTS.gainersLosers.params.limit;
-    const n = intArg(count, 'count', spec.min, spec.max, spec.default);
-    const show = headersArg(headers);
-    const rows = (await moverList(ctx, type, p, n)).data.slice(0, n);
-    return table(rows, moverColumns<GainerLoser>(ctx, 'Rank', p, (g) => g.pricePercentChange), show, `No ${type} over ${p}`);
-  };
-}
 
 // ---------------------------------------------------------------- GLOBAL, DERIVATIVES
 
@@ -280,7 +191,7 @@ async function dominance(ctx: FormulaContext, asset: Arg, start: Arg, end: Arg, 
     query: { group: a === 'btc' ? undefined : a, ...query },
   }).catch((e: unknown) => {
     // BTC's chart sends no group (the default), so only another asset meets a refusal of the guessed name.
-    if (a !== 'btc' && refused(e, 'group')) {
+    if (a !== 'btc' && refusedGuess(e, 'group')) {
       throw formulaError('NOT_FOUND',
         `This service's dominance chart does not take an asset (it refused the group parameter), so it has no ${a.toUpperCase()} dominance ` +
         `${range ? 'history' : 'reading'}; Bitcoin's history and the current snapshot, =CRYPTO.DOMINANCE("all"), work`);
@@ -299,9 +210,7 @@ async function dominance(ctx: FormulaContext, asset: Arg, start: Arg, end: Arg, 
 }
 
 export const globalFormulas: Catalog = {
-  TRENDING: trending,
-  GAINERS: movers('gainers'),
-  LOSERS: movers('losers'),
+  ...moverFormulas, // TRENDING, GAINERS, LOSERS: first, as before (the README's table follows the catalog's order)
   GLOBAL: globalMarket,
   DERIVATIVES: derivatives,
   FEARGREED: fearGreed,

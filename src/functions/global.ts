@@ -1,7 +1,7 @@
 /*
  * CRYPTO.* functions for the market as a whole: movers, global figures and
  * indices. Thin documented wrappers (JSDoc → functions.json); the work happens
- * in src/formulas/global.ts through the calculation host.
+ * in src/formulas/global.ts (the movers in src/formulas/movers.ts) through the calculation host.
  * Function ids are stable once shipped: Excel caches them.
  */
 import { run } from '../office/custom-functions';

@@ -1,0 +1,13 @@
+/**
+ * A query parameter whose name is a guess (endpoints.ts marks them), refused by
+ * the service: the live service answers an unknown one with 400
+ * VALIDATION_ERROR "property X should not exist", once per name, joined by "; "
+ * (api-notes, [live]). Not the user's mistake: the formula says what this
+ * service lacks (#N/A), as VESTING's includeUntracked does (supply.ts), not
+ * VALIDATION_ERROR's #VALUE! naming a parameter the user never typed (review-r3 #19).
+ */
+import { hasCode } from '../client/api-error';
+
+/** Whether `e` is the service refusing the parameter `param`. */
+export const refusedGuess = (e: unknown, param: string): boolean =>
+  hasCode(e, 'VALIDATION_ERROR') && new RegExp(`\\b${param}\\b`).test(e.message);
