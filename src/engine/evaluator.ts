@@ -10,10 +10,7 @@ import { FormulaSyntaxError, syntaxTree, type Node } from './syntax';
 import { BINARY, divide, negate } from './operators';
 import { entityField, fieldAccess } from './entity-fields';
 import {
-  NA,
   OMITTED,
-  REF,
-  VALUE,
   finite,
   isEntityValue,
   isErrorValue,
@@ -311,4 +308,3 @@ function addressOf(r: Ref): string {
   return r.top === r.bottom && r.left === r.right ? `Sheet1!${a}` : `Sheet1!${a}:${column(r.right)}${r.bottom}`;
 }
 
-export { NA, REF, VALUE };

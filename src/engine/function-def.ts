@@ -15,7 +15,6 @@ import {
   numberFromText,
   toBoolean,
   toNumber,
-  toText,
   type ErrorValue,
   type Grid,
   type Result,
@@ -100,11 +99,6 @@ export function numberArg(r: Result, ctx: Context, fallback?: number): number | 
   const v = ctx.value(r);
   if (isGrid(v)) return toNumber(v[0]?.[0] ?? null, ctx.dateSystem);
   return toNumber(v, ctx.dateSystem);
-}
-
-export function textArg(r: Result, ctx: Context): string | ErrorValue {
-  const v = ctx.value(r);
-  return toText(isGrid(v) ? (v[0]?.[0] ?? null) : v);
 }
 
 export function booleanArg(r: Result, ctx: Context, fallback: boolean): boolean | ErrorValue {

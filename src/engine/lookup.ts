@@ -10,8 +10,6 @@ import { criterion } from './criteria';
 import { transpose } from './dynamic-arrays';
 import type { DateSystem } from './date-system';
 import {
-  NA,
-  REF,
   VALUE,
   cols,
   compareValues,
@@ -202,4 +200,3 @@ export const LOOKUP: FunctionTable = {
   COLUMN: def(0, 1, (args, ctx) => refArg(args, ctx).left),
 };
 
-export { NA, REF };

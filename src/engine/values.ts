@@ -60,7 +60,6 @@ export const DIV0 = Object.freeze(xlError('#DIV/0!'));
 export const VALUE = Object.freeze(xlError('#VALUE!'));
 export const NA = Object.freeze(xlError('#N/A'));
 export const NUM = Object.freeze(xlError('#NUM!'));
-export const REF = Object.freeze(xlError('#REF!'));
 
 /**
  * A formatted number is its basicValue to everything but the grid; an entity is
@@ -141,9 +140,6 @@ export function compareValues(a: Scalar, b: Scalar): number {
   return (a as number) < (b as number) ? -1 : (a as number) > (b as number) ? 1 : 0;
 }
 
-export function rows(g: Grid): number {
-  return g.length;
-}
 export function cols(g: Grid): number {
   return g.length ? g[0].length : 0;
 }

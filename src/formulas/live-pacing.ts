@@ -21,6 +21,7 @@
 import { DAY_MS } from '../api/utc-day';
 import { ENDPOINTS, creditCost, type ConvertCurrency } from '../api/endpoints';
 import type { CallTarget } from '../client/call-client';
+import { WINDOW_MS } from '../client/pacer';
 import { dailyCreditsToPace, rateToPace } from '../client/plan-gate';
 import { isApiCurrency } from './currency';
 import { MAX_INTERVAL_SECONDS, type LiveArgs } from './live';
@@ -91,7 +92,7 @@ export function pollFloorMs(client: LiveClient, pacing: LivePacing, tick: { requ
   const rpm = plan ? rateToPace(plan) : client.rateLimitPerMinute ?? rateToPace(null);
   const daily = creditsToPace(plan, client.dailyBudget ?? null);
   const { requests, credits } = tick;
-  const rateFloor = rpm > 0 ? (Math.max(1, requests) * 60_000) / (rpm * pacing.rateShare) : Infinity;
+  const rateFloor = rpm > 0 ? (Math.max(1, requests) * WINDOW_MS) / (rpm * pacing.rateShare) : Infinity;
   const creditFloor = daily > 0 ? (Math.max(1, credits) * DAY_MS) / (daily * pacing.dailyShare) : Infinity;
   const floor = Math.max(pacing.freshnessMs, rateFloor, creditFloor);
   return Number.isFinite(floor) ? Math.ceil(floor / 1000) * 1000 : MAX_INTERVAL_SECONDS * 1000;

@@ -80,7 +80,7 @@ const cellKey = (sheet: string, address: string) => `${sheet.toLowerCase()}!${ad
 /** A record read back from the document: anything unreadable is left out, never trusted. */
 export function readRecord(raw: unknown): FrozenRecord {
   const cells = (raw as { cells?: unknown } | null)?.cells;
-  if (!Array.isArray(cells)) return { version: 1, cells: [] };
+  if (!Array.isArray(cells)) return EMPTY_RECORD;
   const ok = cells.filter(
     (c): c is FrozenCell =>
       typeof c === 'object' && c !== null &&
