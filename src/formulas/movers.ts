@@ -59,13 +59,15 @@ const PERIODS_SHOWN = '"24h" (default), "7d" or "30d"';
  * `count` movers. `limit` (a guessed name, endpoints.ts) is sent only for more coins than the
  * service's default list: a count up to it is the default list cut on this side, so GAINERS(,10)
  * cannot fail on the guess, and shares GAINERS()'s cached answer. The default's length is a guess
- * too: a default list shorter than asked is asked again with limit, and a service that refuses
+ * too: a default list shorter than asked (but not empty) is asked again with limit, and a service that refuses
  * limit answers #N/A naming the length it does give, never a silently shorter table.
  */
 async function moverList(ctx: FormulaContext, type: 'gainers' | 'losers', period: Period, n: number): Promise<Fetched<GainerLoser[]>> {
   const ask = (limit?: number) => ctx.client.get('gainersLosers', { query: { type, period, limit } });
   let list = n > ENDPOINTS.gainersLosers.params.limit.default ? null : await ask();
-  if (list && list.data.length >= n) return list;
+  // An empty default list is no movers at all: a longer one would be empty too (and the
+  // builder's dry run, whose answers are empty, would show two requests for one).
+  if (list && (list.data.length >= n || list.data.length === 0)) return list;
   try {
     return await ask(n);
   } catch (e) {

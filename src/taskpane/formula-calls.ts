@@ -72,6 +72,10 @@ export function cryptoCalls(formula: string): CryptoCall[] {
 export const FOLLOWS_DEFAULT_CURRENCY: Readonly<Record<string, 'answer' | 'header'>> = {
   PRICE: 'answer', DATA: 'answer', QUOTE: 'answer', MARKETS: 'answer', PROFILE: 'answer', HISTORICAL: 'answer', LIVEPRICE: 'answer', COIN: 'answer',
   OHLCV: 'header', RETURNS: 'header', SPARKLINE: 'header', TVL: 'header',
+  // USD by the spec, labelled "(USD)" since review-r3 #1 (usd-money.ts): the movers' and ALTSEASON's and
+  // BLOCKCHAINS' header rows, and the Field column of GLOBAL's, DERIVATIVES' and BLOCKCHAIN's tables.
+  TRENDING: 'header', GAINERS: 'header', LOSERS: 'header', ALTSEASON: 'header', BLOCKCHAINS: 'header',
+  GLOBAL: 'header', DERIVATIVES: 'header', BLOCKCHAIN: 'header',
 };
 
 /** Where a formula takes the parameter of that name (functions.json); -1 where it takes none. */
