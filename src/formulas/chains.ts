@@ -120,7 +120,7 @@ async function tvl(ctx: FormulaContext, chain: Arg, start: Arg, end: Arg, header
   const rows = [...res.data].sort((a, b) => a.time - b.time);
   return table(rows, [
     { header: 'Date', cell: (p) => dateCell(p.time) },
-    // USD (the spec's ChartTvl), labelled so in a workbook whose default currency is not (history.ts usdHeader).
+    // USD (the spec's ChartTvl), labelled so in a workbook whose default currency is not (usd-money.ts usdHeader).
     { header: usdHeader('TVL', ctx.settings), cell: (p) => decimalCell(p.tvl) },
     { header: usdHeader('Total TVL', ctx.settings), cell: (p) => decimalCell(p.totalTvl) },
   ], show, `No TVL data for ${ref.name} in this range`);

@@ -20,6 +20,7 @@ import { isIsoCurrency } from './currency';
 import { chartRange } from './global';
 import type { Catalog, FormulaContext } from './formula-context';
 import { candleRefusal, checkCandleReach, checkSparklineReach, noHistoricalDay, planName, sparklineReachMessage } from './reach';
+import { usdHeader } from './usd-money';
 
 
 // ---------------------------------------------------------------- OHLCV
@@ -63,16 +64,6 @@ const OHLCV_CHOICES: Record<string, OhlcvField> = {
 export const DEFAULT_OHLCV_FIELDS: readonly OhlcvField[] = ['date', 'open', 'high', 'low', 'close', 'volume'];
 /** The candle fields that are sums of money: USD, whatever the workbook's default currency (historyCurrency). */
 const OHLCV_USD_FIELDS: ReadonlySet<OhlcvField> = new Set(['open', 'high', 'low', 'close', 'avg', 'volume']);
-
-/**
- * A money column's header: as it is when the workbook's default currency is USD (STOCKHISTORY's
- * plain "Close", which lookups by header match), "Close (USD)" when it is not. PRICE, HISTORICAL
- * and COIN then answer in that currency while the history endpoints stay USD, and a sheet mixing
- * them must see which is which (STATS labels its vwap "VWAP (USD)" the same way).
- */
-export function usdHeader(header: string, settings: FormulaContext['settings']): string {
-  return settings.defaultCurrency === 'USD' ? header : `${header} (USD)`;
-}
 
 function ohlcvFields(v: Arg): OhlcvField[] {
   const raw = flatValues(v).flatMap((x) => (typeof x === 'string' ? x.split(',') : [x])).map((x) => (typeof x === 'string' ? x.trim() : x));

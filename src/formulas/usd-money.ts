@@ -4,11 +4,11 @@
  * is not USD, so a sheet mixing them sees which number is which (review-r3 #1:
  * PROFILE(mcap)/GLOBAL(totalMarketCap) in a EUR workbook read 57.7 % for 63.2 %).
  *
- * The rule is history.ts usdHeader's (OHLCV, RETURNS, SPARKLINE, TVL), which
- * global.ts cannot import: history.ts imports global.ts (chartRange), and src/
- * keeps no import cycle (test/import-graph.test.ts). usdHeader belongs here;
- * history.ts should re-export it from this module (left to its owner this
- * session). test/usd-money.test.ts holds the two to the same answers.
+ * The one rule for OHLCV, RETURNS, SPARKLINE, TVL, STATS' vwap, the movers, GLOBAL,
+ * DERIVATIVES, ALTSEASON and BLOCKCHAIN(S): as it is in a USD workbook (STOCKHISTORY's
+ * plain "Close", which lookups by header match), "Close (USD)" in any other. Its own
+ * module so that global.ts and history.ts (which imports global.ts) share it without an
+ * import cycle (test/import-graph.test.ts).
  */
 import { scalar, type Arg } from './args';
 import type { FormulaContext } from './formula-context';

@@ -4,7 +4,7 @@
  * them costs. Pure.
  */
 import type { ConvertCurrency } from '../api/endpoints';
-import { usdHeader } from '../formulas/history';
+import { usdHeader } from '../formulas/usd-money';
 import { defaultCurrencyChange, unmeasuredCredits, type ParamIndex } from './formula-calls';
 import { formatInt } from './format';
 
@@ -59,7 +59,7 @@ export function currencyOffer<C extends FormulaCell>(cells: readonly C[], param:
   }
   if (headers.length > 0) {
     const n = headers.length;
-    const heading = (c: ConvertCurrency) => `"${usdHeader('Close', { defaultCurrency: c, dateSystem: '1900' })}"`;
+    const heading = (c: ConvertCurrency) => `"${usdHeader('Close', { defaultCurrency: c })}"`;
     words.push(
       `${n} CRYPTO ${plural(n, 'table still has', 'tables still have')} the headers of a ${from} workbook (${heading(from)}; with ${to}, ${heading(to)}), ` +
         `${plural(n, 'its', 'their')} USD numbers unchanged: ${named(headers)}.`,

@@ -6,7 +6,7 @@
  */
 import { ENDPOINTS, creditCost, type ConvertCurrency } from '../api/endpoints';
 import { headersArg, type Arg } from '../formulas/args';
-import { usdHeader } from '../formulas/history';
+import { usdHeader } from '../formulas/usd-money';
 import { parseCellAddress } from '../formulas/provenance';
 
 export interface CryptoCall {
@@ -63,7 +63,7 @@ export function cryptoCalls(formula: string): CryptoCall[] {
  *   change; the others answer in USD unless told.
  * - 'header': its numbers are USD whatever the setting, but its money columns
  *   are headed "Close (USD)" in a workbook whose default is not USD and
- *   "Close" in one whose default is (history.ts usdHeader): only its header
+ *   "Close" in one whose default is (usd-money.ts usdHeader): only its header
  *   row changes, and only when shown.
  * test/formula-builder.test.ts holds 'answer' to the formulas whose requests
  * change with the setting and 'header' to those whose examples' header row
@@ -107,7 +107,6 @@ function showsHeaders(args: readonly string[], index: number): boolean {
   }
 }
 
-const inWorkbookOf = (defaultCurrency: ConvertCurrency) => ({ defaultCurrency, dateSystem: '1900' as const });
 
 /**
  * What a change of the default currency from `from` to `to` changes in a cell:
@@ -126,7 +125,7 @@ export function defaultCurrencyChange(formula: string, param: ParamIndex, from: 
     return i >= 0 && (c.args[i] === undefined || c.args[i] === '');
   });
   if (answer) return 'answer';
-  const relabelled = usdHeader('', inWorkbookOf(from)) !== usdHeader('', inWorkbookOf(to));
+  const relabelled = usdHeader('', { defaultCurrency: from }) !== usdHeader('', { defaultCurrency: to });
   const header = relabelled && calls.some((c) => FOLLOWS_DEFAULT_CURRENCY[c.name] === 'header' && showsHeaders(c.args, param(c.name, 'headers')));
   return header ? 'header' : null;
 }
