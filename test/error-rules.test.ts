@@ -11,11 +11,11 @@ import assert from 'node:assert/strict';
 import { API_ERROR_CODES } from '../src/api/endpoints';
 import { ApiError, CLIENT_ERROR_CODES, ERROR_RULES, FORMULA_ERROR_CODES, errorRule, hasCode, type ErrorCode } from '../src/client/index';
 import { allowsLastGood, isDepthLimit } from '../src/client/api-error';
-import { CELL_WORDS, codeForStatus } from '../src/client/error-rules';
+import { CELL_WORDS, PLAN_FORMS, codeForStatus } from '../src/client/error-rules';
 import { formulaError, invalidValue } from '../src/formulas/cells';
 import { scopeOf, toFormulaError } from '../src/formulas/failure';
 import { currentErrors, errorWords } from '../src/taskpane/error-words';
-import { ENDPOINTS } from '../src/api/endpoints';
+import { ENDPOINTS, PLANS } from '../src/api/endpoints';
 import { rejects, rig, type Rig } from './client-harness';
 import { calculate } from '../src/cli/calculate';
 import { startHostileServer } from '../harness/hostile-server';
@@ -109,6 +109,25 @@ test('the words: each code says its own thing in a cell, and "needs the plan" is
   assert.equal(formulaError('DEADLINE', 'x').lastGood, true);
   assert.equal(toFormulaError(new TypeError('boom'), 'PRICE').message, 'PRICE: unexpected error: boom');
   assert.equal(toFormulaError(new TypeError('boom'), 'PRICE').apiCode, 'UNEXPECTED');
+});
+
+test('a plan refusal of one part of a formula names that part and the form that works, not the formula (review-r3 #9)', () => {
+  const say = (formula: string, extra: Partial<ApiError>) => toFormulaError(Object.assign(new ApiError({ code: 'ENDPOINT_NOT_AVAILABLE', message: 'm', status: 403 }), extra), formula).message;
+  assert.equal(
+    say('FEARGREED', { endpoint: 'fearGreedChart', requiredPlan: 'Basic' }),
+    "CRYPTO.FEARGREED's history (with dates) needs the Basic plan or higher; the current reading (no dates) works on every plan; see your plan in the Crypto Data pane",
+  );
+  // refused though the key's plan has it (no plan named): still the part
+  assert.equal(
+    say('ALTSEASON', { endpoint: 'altcoinIndexChart' }),
+    "CRYPTO.ALTSEASON's history (with dates) is not available in your plan; the current reading (no dates) works on every plan; see your plan in the Crypto Data pane",
+  );
+  // an endpoint that is the whole formula: the formula, as before
+  assert.equal(say('TVL', { endpoint: 'tvlChart', requiredPlan: 'Basic' }), 'CRYPTO.TVL needs the Basic plan or higher; see your plan in the Crypto Data pane');
+  // each part's other form is on a lower plan than the part (else the sentence would be false)
+  for (const [name, form] of Object.entries(PLAN_FORMS)) {
+    assert.ok(PLANS.indexOf(ENDPOINTS[form!.lower].plan) < PLANS.indexOf(ENDPOINTS[name as keyof typeof ENDPOINTS].plan), name);
+  }
 });
 
 test("a bare status is classified by the table's byStatus marks; unknown and prototype names are not codes", () => {

@@ -363,7 +363,7 @@ describe('FEARGREED, ALTSEASON, DOMINANCE', () => {
     assert.equal(await num('=CRYPTO.FEARGREED()', sessions.sandbox), await num('=CRYPTO.FEARGREED()'));
     const e = await failure('=CRYPTO.FEARGREED("7D")', sessions.sandbox);
     assert.equal(e.error, '#N/A');
-    assert.match(e.message, /FEARGREED needs the Basic plan/);
+    assert.match(e.message, /FEARGREED's history \(with dates\) needs the Basic plan/);
   });
   test('ALTSEASON: current value and a quarter, classified by band', async () => {
     const now = await num('=CRYPTO.ALTSEASON()');

@@ -38,7 +38,7 @@
  *   also needs a fault kind (src/emulator/faults.ts); tests can use harness/hostile-server.ts.
  * An unknown code from the service takes the row of the code its HTTP status means (codeForStatus).
  */
-import { API_ERROR_CODES, PLANS, isRouteMiss, type ApiErrorCode, type Plan } from '../api/endpoints';
+import { API_ERROR_CODES, ENDPOINTS, PLANS, isRouteMiss, type ApiErrorCode, type EndpointName, type Plan } from '../api/endpoints';
 
 /** Codes the client itself produces (no HTTP response, or an unusable one). */
 export const CLIENT_ERROR_CODES = [
@@ -84,6 +84,8 @@ export interface Failure {
   code: string;
   message: string;
   requiredPlan?: Plan;
+  /** The endpoint that failed, where known (a client error): a plan refusal names its part (PLAN_FORMS). */
+  endpoint?: string;
 }
 
 export interface ErrorRule {
@@ -136,6 +138,30 @@ export function notTradedMessage(name: string, what = 'market price'): string {
   return `${name} has no ${what} (not traded)`;
 }
 
+/**
+ * The endpoints that serve only part of a formula, one whose other form needs a lower plan: a
+ * refusal of one names that part, and the form that works, not the whole formula (review-r3 #9:
+ * on Sandbox `FEARGREED("30D")` said "CRYPTO.FEARGREED needs the Basic plan", though
+ * `FEARGREED()` works there). `lower` is the endpoint of the other form, whose plan is said.
+ * The plans are the endpoint table's ([doc] api-notes: /v3/global/fear-greed and
+ * /altcoin-index are Sandbox, their /chart Basic). test/plan-forms.test.ts runs every formula's
+ * examples on the key of the plan it is listed under, so a formula with a higher-plan part
+ * that is missing here fails there.
+ */
+export const PLAN_FORMS: Readonly<Partial<Record<EndpointName, { part: string; lower: EndpointName; lowerForm: string }>>> = {
+  fearGreedChart: { part: 'history (with dates)', lower: 'fearGreed', lowerForm: 'the current reading (no dates)' },
+  altcoinIndexChart: { part: 'history (with dates)', lower: 'altcoinIndex', lowerForm: 'the current reading (no dates)' },
+};
+
+/** A plan refusal in a cell: the formula, or the part of it that was refused and the form that works. */
+function planRefusal(e: Failure, formula: string): string {
+  const form = e.endpoint !== undefined && Object.hasOwn(PLAN_FORMS, e.endpoint) ? PLAN_FORMS[e.endpoint as EndpointName] : undefined;
+  if (!form) return planNeeded(`CRYPTO.${formula}`, e.requiredPlan);
+  const lowerPlan = ENDPOINTS[form.lower].plan;
+  const works = lowerPlan === PLANS[0] ? 'works on every plan' : `works on the ${lowerPlan} plan or higher`;
+  return `${planNeeded(`CRYPTO.${formula}'s ${form.part}`, e.requiredPlan)}; ${form.lowerForm} ${works}`;
+}
+
 const asIs = (e: Failure) => e.message;
 /** The service or the network failed: it passes by itself, and the cell says a recalculation retries. */
 const outageSaid = (e: Failure) => `Market data unavailable (${e.code}): ${noStop(e.message)}; the next recalculation retries`;
@@ -172,7 +198,7 @@ export const ERROR_RULES: Readonly<Record<ErrorCode, ErrorRule>> = {
   ENDPOINT_NOT_AVAILABLE: row({
     retry: false,
     lastGood: false,
-    say: (e, formula) => `${planNeeded(`CRYPTO.${formula}`, e.requiredPlan)}; see your plan in the Crypto Data pane`,
+    say: (e, formula) => `${planRefusal(e, formula)}; see your plan in the Crypto Data pane`,
     // The live words ("Endpoint is not available in your plan") say what planNeeded says: not repeated.
     tell: (endpoint, detail, plan) => `${planNeeded(endpoint, plan, /^endpoint is not available (in|for) your plan\.?$/i.test(detail) ? undefined : detail)}.`,
     words: 'Not in your plan',
