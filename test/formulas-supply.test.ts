@@ -378,6 +378,10 @@ describe('CRYPTO.VCPRESSURE', () => {
     const none = failure(await calc('=CRYPTO.VCPRESSURE("bitcoin")'));
     assert.equal(none.error, '#N/A');
     assert.match(none.message, /Bitcoin/);
+    // One field the record has none of: #N/A naming the coin (the tokenomics and VC pressure records carry no name).
+    const noMax = failure(await calc('=CRYPTO.TOKENOMICS("ethereum","maxSupply")'));
+    assert.equal(noMax.error, '#N/A');
+    assert.equal(noMax.message, 'Ethereum has no maxSupply');
     const bad = failure(await calc('=CRYPTO.VCPRESSURE("arbitrum","pressure")'));
     assert.equal(bad.error, '#VALUE!');
     assert.match(bad.message, /dumpPressure/);

@@ -51,7 +51,7 @@ async function tokenomics(ctx: FormulaContext, coin: Arg, field: Arg): Promise<G
   const f = fieldArg(field, TOKENOMICS_FIELD_NAMES);
   const ref = await resolveCoin(ctx, input);
   const res = await ctx.client.get('tokenomics', { id: ref.id });
-  return recordCells(TOKENOMICS_FIELDS, res.data, f);
+  return recordCells(TOKENOMICS_FIELDS, res.data, f, { subject: ref.name }); // the record names no coin
 }
 
 // ---------------------------------------------------------------- VESTING
@@ -134,7 +134,7 @@ async function vcpressure(ctx: FormulaContext, coin: Arg, field: Arg): Promise<G
     if (hasCode(e, 'NOT_FOUND')) throw formulaError('NOT_FOUND', `${ref.name} has no VC pressure data`);
     throw e;
   });
-  return recordCells(VCPRESSURE_FIELDS, res.data, f);
+  return recordCells(VCPRESSURE_FIELDS, res.data, f, { subject: ref.name });
 }
 
 // ---------------------------------------------------------------- HOLDERS
