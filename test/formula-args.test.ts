@@ -6,6 +6,7 @@ import { loadFunctionMetadata } from '../src/cli/metadata';
 import { CATALOG } from '../src/formulas/catalog';
 import { boolArg, choiceArg, choicesOf, coinArg, headersArg, intArg } from '../src/formulas/args';
 import { rangeArgs, readsAsDate, spanArg } from '../src/formulas/span-args';
+import { formulaCall, misplacedHint, ordinal, readPlaced, takesChoice, takesHeaders, takesWhole } from '../src/formulas/misplaced-args';
 import { DateCell, FormulaError, dateCell, decimalCell, fromSerial, table, toSerial } from '../src/formulas/cells';
 
 const NOW = Date.UTC(2026, 10, 21, 15, 30); // 2026-11-21 15:30 UTC
@@ -119,6 +120,39 @@ describe('argument readers', () => {
     // Dates, periods and look-backs as spanArg reads them; not text, not serials before 1970.
     for (const v of ['2024-01-01', '2024', '2024Q1', '2024-03', '30D', '6M', 45292]) assert.equal(readsAsDate(v, NOW, '1900'), true, String(v));
     for (const v of ['abc', 2024, 0, null, '', '2024-02-30']) assert.equal(readsAsDate(v, NOW, '1900'), false, String(v));
+  });
+
+  test('a value another parameter takes: where it goes, with the formula written that way (misplaced-args.ts, review-r3 #8)', () => {
+    const params = [
+      { name: 'period', takes: takesChoice({ '24h': 1, '7d': 1 }) },
+      { name: 'count', takes: takesWhole(1, 100) },
+      { name: 'headers', takes: takesHeaders },
+    ];
+    const hint = (...args: unknown[]) => misplacedHint({ fn: 'GAINERS', params, args: [...args, null, null, null].slice(0, 3) }, 0);
+    assert.equal(hint(10), 'count is the 2nd argument: =CRYPTO.GAINERS(,10)');
+    assert.equal(hint('10', null, 0), 'count is the 2nd argument: =CRYPTO.GAINERS(,10,0)', 'numeric text moves as the number; a headers 0 stays');
+    assert.equal(hint(10, '7d'), 'count is the 2nd argument: =CRYPTO.GAINERS("7d",10)', 'what was there moves back when it fits: a swap');
+    assert.equal(hint(10, 5), 'count is the 2nd argument', 'no formula that drops the 5');
+    assert.equal(hint('TRUE'), 'headers is the 3rd argument: =CRYPTO.GAINERS(,,TRUE)');
+    assert.equal(hint('1h'), null, 'no other parameter takes it');
+    assert.equal(hint('7d'), null, 'its own parameter takes it');
+    assert.equal(misplacedHint({ fn: 'GAINERS', params, args: [0, 10, null] }, 1), null, 'a 0 is a blank, where nothing is misplaced');
+    assert.equal(misplacedHint({ fn: 'GAINERS', params, args: [0, '7d', null] }, 1), 'period is the 1st argument: =CRYPTO.GAINERS("7d")', 'a 0 where period goes is a blank cell');
+    assert.equal(misplacedHint({ fn: 'GAINERS', params, args: [[[1, 2]], '24h', null] }, 1), 'period is the 1st argument', 'a range cannot be written');
+    assert.deepEqual([1, 2, 3, 4, 11, 12, 13, 21, 22, 23].map(ordinal), ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '23rd']);
+    assert.equal(formulaCall('X', ['a"b', 1.5, false, null, '']), '=CRYPTO.X("a""b",1.5,FALSE)');
+    // The hint follows the reader's own message; a reader that takes the value is left alone.
+    const read = (v: unknown) => readPlaced({ fn: 'GAINERS', params, args: [v, null, null] }, 0, () => choiceArg(v, 'period', { '24h': '24h', '7d': '7d' }, '24h'));
+    assert.throws(() => read(10), (e: unknown) => e instanceof FormulaError && e.code === '#VALUE!' &&
+      e.message === 'period must be "24h", "7d"; got 10; count is the 2nd argument: =CRYPTO.GAINERS(,10)');
+    assert.throws(() => read('1h'), (e: unknown) => e instanceof FormulaError && e.message === 'period must be "24h", "7d"; got "1h"');
+    assert.equal(read('7D'), '7d');
+  });
+
+  test('a year typed as a number in a date argument: #VALUE! suggesting it as text', () => {
+    assert.throws(() => spanArg(2025, 'start', NOW, '1900'), (e: unknown) => e instanceof FormulaError &&
+      e.message === 'start must be a date from 1970 on; got 1905-07-17; for the year 2025, give it as text: "2025"');
+    assert.throws(() => spanArg(100, 'start', NOW, '1900'), (e: unknown) => e instanceof FormulaError && e.message === 'start must be a date from 1970 on; got 1900-04-09');
   });
 
   test('cells: decimals become numbers, missing values stay empty, tables keep their columns', () => {

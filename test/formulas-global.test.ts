@@ -182,6 +182,43 @@ describe('GLOBAL and DERIVATIVES', () => {
   });
 });
 
+describe('argument-position slips (review-r3 #8)', () => {
+  /** The #VALUE! of `formula`: its message. */
+  const slip = async (formula: string) => {
+    const e = await failure(formula);
+    assert.equal(e.error, '#VALUE!', formula);
+    return e.message;
+  };
+  test('a value another parameter takes: the message keeps its "must be" and gives the formula written that way', async () => {
+    // period has a custom enum, so it is typed string: the 10 arrives as "10", and is written back as the number typed.
+    assert.equal(await slip('=CRYPTO.GAINERS(10)'), 'period must be "24h" (default), "7d" or "30d"; got "10"; count is the 2nd argument: =CRYPTO.GAINERS(,10)');
+    assert.match(await slip('=CRYPTO.LOSERS(10,"7d")'), /; count is the 2nd argument: =CRYPTO\.LOSERS\("7d",10\)$/, 'swapped, nothing typed is lost');
+    assert.match(await slip('=CRYPTO.GAINERS("7d",TRUE)'), /^count must be .*; headers is the 3rd argument: =CRYPTO\.GAINERS\("7d",,TRUE\)$/);
+    assert.match(await slip('=CRYPTO.LOSERS(,,"30d")'), /^headers must be .*; period is the 1st argument: =CRYPTO\.LOSERS\("30d"\)$/);
+    assert.match(await slip('=CRYPTO.FEARGREED("classification")'), /^start must be .*; field is the 4th argument: =CRYPTO\.FEARGREED\(,,,"classification"\)$/);
+    assert.match(await slip('=CRYPTO.ALTSEASON("all")'), /; field is the 4th argument: =CRYPTO\.ALTSEASON\(,,,"all"\)$/);
+    assert.match(await slip('=CRYPTO.FEARGREED(,,,"30D")'), /^field must be one of: .*; start is the 1st argument: =CRYPTO\.FEARGREED\("30D"\)$/);
+    assert.match(await slip('=CRYPTO.DOMINANCE("30D")'), /^asset must be .*; start is the 2nd argument: =CRYPTO\.DOMINANCE\(,"30D"\)$/);
+    assert.match(await slip('=CRYPTO.DOMINANCE(,"eth")'), /^start must be .*; asset is the 1st argument: =CRYPTO\.DOMINANCE\("eth"\)$/);
+    assert.match(await slip('=CRYPTO.DOMINANCE("30D","1Y")'), /; start is the 2nd argument$/, 'start is taken: where it goes, not a formula that drops a value');
+    // The rewritten formulas work.
+    assert.equal((await grid('=CRYPTO.GAINERS(,10)')).length, 11);
+    assert.equal(typeof (await grid('=CRYPTO.FEARGREED(,,,"classification")'))[0][0], 'string');
+    assert.ok((await grid('=CRYPTO.DOMINANCE(,"30D")')).length > 30);
+  });
+  test('TRENDING takes no period; a year typed as a number is a year as text; a value no parameter takes keeps the plain message', async () => {
+    assert.equal(await slip('=CRYPTO.TRENDING("7d")'),
+      'headers must be TRUE/FALSE or 1/0; got "7d"; TRENDING takes no period (its change is over 24h); GAINERS and LOSERS take one: =CRYPTO.GAINERS("7d")');
+    assert.match(await slip('=CRYPTO.FEARGREED(2025)'), /^start must be a date from 1970 on; got 1905-07-17; for the year 2025, give it as text: "2025"$/);
+    assert.equal(await slip('=CRYPTO.GAINERS("1h")'), 'period must be "24h" (default), "7d" or "30d"; got "1h"');
+    assert.equal(await slip('=CRYPTO.TRENDING("x")'), 'headers must be TRUE/FALSE or 1/0; got "x"');
+  });
+  test('GLOBAL("all") and DERIVATIVES("all") are the Field/Value table, as FEARGREED\'s, ALTSEASON\'s and DOMINANCE\'s "all"', async () => {
+    assert.deepEqual(await grid('=CRYPTO.GLOBAL("all")'), await grid('=CRYPTO.GLOBAL()'));
+    assert.deepEqual(await grid('=CRYPTO.DERIVATIVES("ALL")'), await grid('=CRYPTO.DERIVATIVES()'));
+  });
+});
+
 describe('a service that refuses a guessed parameter name (review-r3 #19)', () => {
   test('GAINERS sends limit only past the default list; DOMINANCE of another asset than BTC says the chart takes none, as #N/A', async () => {
     const em = await startEmulator({ now: NOW, rpm: 2000, dialect: TEST_DIALECT });

@@ -17,6 +17,7 @@ import { rangeArgs, type Span } from './span-args';
 import { dateCell, decimalCell, formulaError, invalidValue, recordCells, numberCell, table, type Cell, type Grid } from './cells';
 import type { Catalog, FormulaContext } from './formula-context';
 import { refusedGuess } from './guessed-params';
+import { readPlaced, takesChoice, takesDate, takesField, takesHeaders, type Call } from './misplaced-args';
 import { moverFormulas } from './movers';
 import { plainFieldArg, usdFieldLabel, usdHeader } from './usd-money';
 
@@ -52,13 +53,15 @@ const DERIVATIVES_USD: ReadonlySet<string> = new Set(['totalOpenInterest', 'tota
  * One field as a 1x1 result (#N/A naming `subject` and the field where it has none), or every
  * field as a Field/Value table whose USD money fields are labelled so in a workbook whose
  * default currency is not USD ("totalMarketCap (USD)"). The one field is asked by its plain
- * name, or by that label copied from the table.
+ * name, or by that label copied from the table. "all" is the table too, as FEARGREED's,
+ * ALTSEASON's and DOMINANCE's "all" is theirs (review-r3 #8: GLOBAL("all") was #VALUE!).
  */
 function oneOrAll<T>(
   ctx: FormulaContext, fields: Record<string, (x: T) => Cell>, usd: ReadonlySet<string>, field: Arg, subject: string, load: () => Promise<T>,
 ): Promise<Grid> {
-  const names = Object.keys(fields);
-  const f = fieldArg(plainFieldArg(field), names);
+  const names = [...Object.keys(fields), 'all'];
+  const asked = fieldArg(plainFieldArg(field), names);
+  const f = asked === 'all' ? null : asked;
   return load().then((x) => recordCells(fields, x, f, { subject, label: usdFieldLabel(usd, ctx.settings) }));
 }
 
@@ -121,11 +124,29 @@ function reading<T>(
   return load().then((x) => (f === 'all' ? recordCells(fields, x, null) : recordCells(fields, x, f ?? 'value', { subject })));
 }
 
+/**
+ * FEARGREED's and ALTSEASON's call, for saying where a misplaced argument goes (misplaced-args.ts):
+ * FEARGREED("classification") is a field where start goes, FEARGREED(,,"30D") a look-back where headers goes.
+ */
+function indexCall(ctx: FormulaContext, fn: string, fields: Record<string, unknown>, args: Arg[]): Call {
+  const date = takesDate(ctx);
+  return {
+    fn,
+    params: [
+      { name: 'start', takes: date }, { name: 'end', takes: date }, { name: 'headers', takes: takesHeaders },
+      { name: 'field', takes: takesField([...Object.keys(fields), 'all']) },
+    ],
+    args,
+  };
+}
+
 async function fearGreed(ctx: FormulaContext, start: Arg, end: Arg, headers: Arg, field: Arg): Promise<Grid> {
-  const range = chartRange(ctx, start, end);
-  const show = headersArg(headers);
+  const call = indexCall(ctx, 'FEARGREED', FEAR_GREED_FIELDS, [start, end, headers, field]);
+  const range = readPlaced(call, [0, 1], () => chartRange(ctx, start, end));
+  const show = readPlaced(call, 2, () => headersArg(headers));
   if (!range || !noField(field)) {
-    return reading(FEAR_GREED_FIELDS, field, range !== null, 'The Fear & Greed reading', async () => (await ctx.client.get('fearGreed')).data);
+    return readPlaced(call, 3, () =>
+      reading(FEAR_GREED_FIELDS, field, range !== null, 'The Fear & Greed reading', async () => (await ctx.client.get('fearGreed')).data));
   }
   const res = await ctx.client.get('fearGreedChart', { query: range.query });
   return table(byTime(res.data), [
@@ -136,10 +157,12 @@ async function fearGreed(ctx: FormulaContext, start: Arg, end: Arg, headers: Arg
 }
 
 async function altSeason(ctx: FormulaContext, start: Arg, end: Arg, headers: Arg, field: Arg): Promise<Grid> {
-  const range = chartRange(ctx, start, end);
-  const show = headersArg(headers);
+  const call = indexCall(ctx, 'ALTSEASON', ALTSEASON_FIELDS, [start, end, headers, field]);
+  const range = readPlaced(call, [0, 1], () => chartRange(ctx, start, end));
+  const show = readPlaced(call, 2, () => headersArg(headers));
   if (!range || !noField(field)) {
-    return reading(ALTSEASON_FIELDS, field, range !== null, 'The Altcoin Season reading', async () => (await ctx.client.get('altcoinIndex')).data);
+    return readPlaced(call, 3, () =>
+      reading(ALTSEASON_FIELDS, field, range !== null, 'The Altcoin Season reading', async () => (await ctx.client.get('altcoinIndex')).data));
   }
   const res = await ctx.client.get('altcoinIndexChart', { query: range.query });
   return table(byTime(res.data), [
@@ -174,9 +197,16 @@ const DOMINANCE_FIELDS = {
 } as const satisfies Record<string, (d: DominanceSnapshot) => Cell>;
 
 async function dominance(ctx: FormulaContext, asset: Arg, start: Arg, end: Arg, headers: Arg): Promise<Grid> {
-  const a = choiceArg(asset, 'asset', ASSETS, 'btc', ASSETS_SHOWN);
-  const range = chartRange(ctx, start, end);
-  const show = headersArg(headers);
+  // DOMINANCE("30D"): a look-back where the asset goes; DOMINANCE(,"eth"): an asset where start goes (misplaced-args.ts).
+  const date = takesDate(ctx);
+  const call: Call = {
+    fn: 'DOMINANCE',
+    params: [{ name: 'asset', takes: takesChoice(ASSETS) }, { name: 'start', takes: date }, { name: 'end', takes: date }, { name: 'headers', takes: takesHeaders }],
+    args: [asset, start, end, headers],
+  };
+  const a = readPlaced(call, 0, () => choiceArg(asset, 'asset', ASSETS, 'btc', ASSETS_SHOWN));
+  const range = readPlaced(call, [1, 2], () => chartRange(ctx, start, end));
+  const show = readPlaced(call, 3, () => headersArg(headers));
   if (!range && a !== 'usdt') {
     const res = await ctx.client.get('dominance');
     return recordCells(DOMINANCE_FIELDS, res.data, a === 'all' ? null : a, { subject: 'The dominance snapshot' });

@@ -19,6 +19,7 @@ import {
 import { isIsoCurrency } from './currency';
 import { chartRange } from './global';
 import type { Catalog, FormulaContext } from './formula-context';
+import { formulaCall, ordinal } from './misplaced-args';
 import { candleRefusal, checkCandleReach, checkSparklineReach, noHistoricalDay, planName, sparklineReachMessage } from './reach';
 import { usdHeader } from './usd-money';
 
@@ -173,16 +174,6 @@ async function historical(ctx: FormulaContext, coin: Arg, date: Arg, field: Arg,
 
 // ---------------------------------------------------------------- headers before start
 
-const ordinal = (n: number) => `${n}${n === 2 ? 'nd' : n === 3 ? 'rd' : 'th'}`;
-/** A value as formula text: text in quotes (quotes doubled), numbers and booleans as typed, a blank as nothing. */
-function formulaText(v: Arg): string {
-  v = scalar(v);
-  if (notGiven(v)) return '';
-  if (typeof v === 'string') return `"${v.replace(/"/g, '""')}"`;
-  if (typeof v === 'boolean') return v ? 'TRUE' : 'FALSE';
-  return String(v);
-}
-
 /**
  * RETURNS and SPARKLINE take headers before start, unlike OHLCV, STATS and STOCKHISTORY (whose
  * start_date is its 2nd argument: support.microsoft.com/excel/stockhistory-function). Their order
@@ -193,7 +184,8 @@ function formulaText(v: Arg): string {
  */
 function misplacedStart(ctx: FormulaContext, fn: 'RETURNS' | 'SPARKLINE', lead: Arg[], start: Arg, end: Arg, intervals?: Readonly<Record<string, unknown>>) {
   const at = lead.length + 1;
-  const call = (...args: Arg[]) => `=CRYPTO.${fn}(${[...lead, 1, ...args].map(formulaText).join(',')})`;
+  // The lead (coin, period) is read already, and the dates read as dates: text a formula can spell.
+  const call = (...args: Arg[]) => formulaCall(fn, [...lead, 1, ...args]) ?? `=CRYPTO.${fn}(…)`;
   const asDate = (v: Arg) => readsAsDate(v, ctx.now(), ctx.settings.dateSystem);
   return (v: Arg): string | null => {
     // A year typed as a number (2024) is no serial date from 1970 on; as text it is that year.

@@ -5,10 +5,11 @@
 import type { Fetched } from '../client';
 import { ENDPOINTS } from '../api/endpoints';
 import type { GainerLoser, TrendingItem } from '../api/records';
-import { choiceArg, choicesOf, headersArg, intArg, type Arg } from './args';
+import { choiceArg, choicesOf, headersArg, intArg, scalar, type Arg } from './args';
 import { decimalCell, formulaError, numberCell, table, textCell, type Column, type Grid } from './cells';
 import type { Catalog, FormulaContext } from './formula-context';
 import { refusedGuess } from './guessed-params';
+import { formulaCall, orHint, readPlaced, takesChoice, takesHeaders, takesWhole, type Call } from './misplaced-args';
 import { usdHeader } from './usd-money';
 
 /**
@@ -44,7 +45,9 @@ function moverColumns<T extends TrendingItem | GainerLoser>(
 }
 
 async function trending(ctx: FormulaContext, headers: Arg): Promise<Grid> {
-  const show = headersArg(headers);
+  // TRENDING("7d"): a period where its only argument goes. It has none; GAINERS and LOSERS do (review-r3 #8).
+  const show = orHint(() => headersArg(headers), () =>
+    takesChoice(PERIODS)(scalar(headers)) ? `TRENDING takes no period (its change is over 24h); GAINERS and LOSERS take one: ${formulaCall('GAINERS', [headers])}` : null);
   const res = await ctx.client.get('trending');
   const rows = [...res.data].sort((a, b) => a.rank - b.rank);
   return table(rows, moverColumns<TrendingItem>(ctx, 'Trending #', '24h', (t) => t.priceChangePercent24h), show, 'No trending coins right now');
@@ -80,11 +83,19 @@ async function moverList(ctx: FormulaContext, type: 'gainers' | 'losers', period
 }
 
 function movers(type: 'gainers' | 'losers') {
+  const fn = type === 'gainers' ? 'GAINERS' : 'LOSERS';
+  const spec = ENDPOINTS.gainersLosers.params.limit;
+  const params = [
+    { name: 'period', takes: takesChoice(PERIODS) },
+    { name: 'count', takes: takesWhole(spec.min, spec.max) },
+    { name: 'headers', takes: takesHeaders },
+  ];
   return async (ctx: FormulaContext, period: Arg, count: Arg, headers: Arg): Promise<Grid> => {
-    const p = choiceArg(period, 'period', PERIODS, '24h', PERIODS_SHOWN);
-    const spec = ENDPOINTS.gainersLosers.params.limit;
-    const n = intArg(count, 'count', spec.min, spec.max, spec.default);
-    const show = headersArg(headers);
+    // GAINERS(10): a count where the period goes is #VALUE! saying where it goes (misplaced-args.ts).
+    const call: Call = { fn, params, args: [period, count, headers] };
+    const p = readPlaced(call, 0, () => choiceArg(period, 'period', PERIODS, '24h', PERIODS_SHOWN));
+    const n = readPlaced(call, 1, () => intArg(count, 'count', spec.min, spec.max, spec.default));
+    const show = readPlaced(call, 2, () => headersArg(headers));
     const rows = (await moverList(ctx, type, p, n)).data.slice(0, n);
     return table(rows, moverColumns<GainerLoser>(ctx, 'Rank', p, (g) => g.pricePercentChange), show, `No ${type} over ${p}`);
   };

@@ -29,7 +29,9 @@ export function spanArg(v: Arg, name: string, now: number, dates: DateSystem): S
   if (typeof v === 'number') {
     if (!Number.isFinite(v) || v < 1 || v > 2_958_465) throw invalidValue(`${name} must be ${DATE_HELP}`);
     const start = startOfUtcDay(fromSerial(serialFrom(v, dates)));
-    if (start < 0) throw invalidValue(`${name} must be a date from 1970 on; got ${isoDay(start)}`);
+    // A year typed as a number (=FEARGREED(2025)) is serial 2025, a day in 1905; as text it is the year (review-r3 #8).
+    const year = Number.isInteger(v) && v >= 1970 && v <= 2999 ? `; for the year ${v}, give it as text: "${v}"` : '';
+    if (start < 0) throw invalidValue(`${name} must be a date from 1970 on; got ${isoDay(start)}${year}`);
     return { start, end: start + DAY_MS };
   }
   if (v instanceof Date) {

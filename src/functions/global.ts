@@ -42,6 +42,8 @@ enum GlobalField {
   activeExchanges = "activeExchanges",
   /** Field: marketCapChangePercent24h */
   marketCapChangePercent24h = "marketCapChangePercent24h",
+  /** Every field, as a table */
+  all = "all",
 }
 
 /**
@@ -59,6 +61,8 @@ enum DerivativesField {
   futuresShare = "futuresShare",
   /** Field: activeDerivativesExchangesCount */
   activeDerivativesExchangesCount = "activeDerivativesExchangesCount",
+  /** Every field, as a table */
+  all = "all",
 }
 
 /**
@@ -171,7 +175,7 @@ export function losers(period?: MoversPeriod, count?: any, headers?: any, invoca
  * Global market figures: total market cap, 24h volume, BTC and ETH market caps (USD), active coins, tickers and exchanges.
  * @customfunction GLOBAL
  * @helpurl https://localhost:3000/help/global.html
- * @param [field] totalMarketCap, totalVolume24h, btcMarketCap, ethMarketCap, activeCurrencies, activeTickers, activeExchanges or marketCapChangePercent24h. Omit for all fields.
+ * @param [field] totalMarketCap, totalVolume24h, btcMarketCap, ethMarketCap, activeCurrencies, activeTickers, activeExchanges or marketCapChangePercent24h. Omit, or "all", for all fields.
  * @param invocation Invocation
  * @returns The field's value, or a field/value table. Market caps and volume are USD whatever the default currency; in the table their fields read "totalMarketCap (USD)" when it is not USD.
  * @cancelable
@@ -185,7 +189,7 @@ export function globalMarket(field?: GlobalField, invocation?: CustomFunctions.C
  * Global derivatives snapshot: open interest and volume (USD), perpetual and futures shares, active exchanges.
  * @customfunction DERIVATIVES
  * @helpurl https://localhost:3000/help/derivatives.html
- * @param [field] totalOpenInterest, totalVolume24h, perpetualShare, futuresShare or activeDerivativesExchangesCount. Omit for all fields.
+ * @param [field] totalOpenInterest, totalVolume24h, perpetualShare, futuresShare or activeDerivativesExchangesCount. Omit, or "all", for all fields.
  * @param invocation Invocation
  * @returns The field's value, or a field/value table. Open interest and volume are USD whatever the default currency; in the table their fields read "totalOpenInterest (USD)" when it is not USD.
  * @cancelable
