@@ -32,6 +32,16 @@ describe('BLOCKCHAINS and BLOCKCHAIN', () => {
     for (const r of g.slice(1)) assert.ok(typeof r[4] === 'number' || r[4] === '', 'market cap a number or empty');
     assert.deepEqual(await grid('=CRYPTO.BLOCKCHAINS(0)'), g.slice(1));
   });
+  test('Explorer is the explorer\'s home page, not the address prefix the service gives; BLOCKCHAIN\'s explorerUrl keeps the prefix (review-r3 #16)', async () => {
+    const g = await grid('=CRYPTO.BLOCKCHAINS()');
+    const homes = col(g, 'Explorer').filter((x) => x !== '') as string[];
+    assert.ok(homes.length > 10);
+    for (const h of homes) assert.equal(new URL(h).origin, h, `${h}: an origin, no path`);
+    const eth = g.find((r) => r[1] === 'ethereum')!;
+    assert.equal(eth[7], 'https://etherscan.io');
+    const prefix = await one('=CRYPTO.BLOCKCHAIN("ethereum","explorerUrl")');
+    assert.equal(prefix, 'https://etherscan.io/token/', 'the prefix CONTRACTS appends an address to');
+  });
   test('one chain by slug, name or id: the same record, agreeing with the list', async () => {
     const list = await grid('=CRYPTO.BLOCKCHAINS()');
     const eth = list.find((r) => r[1] === 'ethereum');

@@ -78,8 +78,25 @@ async function blockchains(ctx: FormulaContext, headers: Arg): Promise<Grid> {
     { header: usdHeader('Market cap', ctx.settings), cell: (c) => decimalCell(c.marketCap) },
     { header: 'Dominance %', cell: (c) => numberCell(c.marketCapDominance) },
     { header: 'Native coin id', cell: (c) => numberCell(c.nativeCurrencyId) },
-    { header: 'Explorer', cell: (c) => textCell(c.explorerUrl) },
+    { header: 'Explorer', cell: (c) => textCell(explorerHome(c.explorerUrl)) },
   ], show, 'No blockchains');
+}
+
+/**
+ * The explorer's home page, for BLOCKCHAINS' Explorer column. The service's explorerUrl is a
+ * prefix to append an address to (the spec's contract item: "explorer base URL; append address
+ * for a direct link"; e.g. "https://etherscan.io/token/"), which opens nothing by itself
+ * (review-r3 #16); its origin opens the explorer. BLOCKCHAIN(chain, "explorerUrl") keeps the
+ * prefix, for building links, as CONTRACTS does. Text that is no http(s) URL is shown as it is.
+ */
+export function explorerHome(url: string | null): string | null {
+  if (url === null) return null;
+  try {
+    const u = new URL(url.trim());
+    return u.protocol === 'https:' || u.protocol === 'http:' ? u.origin : url;
+  } catch {
+    return url;
+  }
 }
 
 const CHAIN_FIELDS: Record<string, (b: Blockchain) => Cell> = {

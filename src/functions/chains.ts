@@ -61,7 +61,7 @@ enum BlockchainField {
  * @helpurl https://localhost:3000/help/blockchains.html
  * @param [headers] 1 (default) shows a header row, 0 hides it.
  * @param invocation Invocation
- * @returns Name, Slug, Symbol, Id, Market cap, Dominance %, Native coin id and Explorer per blockchain; Market cap is USD, headed "Market cap (USD)" when the default currency is not USD.
+ * @returns Name, Slug, Symbol, Id, Market cap, Dominance %, Native coin id and Explorer (the block explorer's home page) per blockchain; Market cap is USD, headed "Market cap (USD)" when the default currency is not USD.
  * @cancelable
  * @requiresAddress
  */
@@ -74,7 +74,7 @@ export function blockchains(headers?: any, invocation?: CustomFunctions.Cancelab
  * @customfunction BLOCKCHAIN
  * @helpurl https://localhost:3000/help/blockchain.html
  * @param chain Blockchain id, slug or name, e.g. "ethereum" or "BNB Chain".
- * @param [field] id, slug, name, symbol, nativeCurrencyId, explorerUrl, marketCap, marketCapDominance, volume24h, gainers, losers or imageUrl. Omit for all fields.
+ * @param [field] id, slug, name, symbol, nativeCurrencyId, explorerUrl (the explorer's link prefix, to append an address to), marketCap, marketCapDominance, volume24h, gainers, losers or imageUrl. Omit for all fields.
  * @param invocation Invocation
  * @returns The field's value, or a field/value table. marketCap and volume24h are USD whatever the default currency; in the table they read "marketCap (USD)" when it is not USD.
  * @cancelable
