@@ -10,6 +10,9 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { WORKLOAD } from '../bench/chaos-run';
 import { FAULT_KINDS, startEmulator } from '../src/emulator/server';
+import { calculate } from '../src/cli/calculate';
+import { recalculate } from '../src/cli/recalculation';
+import { FROZEN_NOW, testSession } from './support/frozen-session';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -294,4 +297,27 @@ test('--iso-dates: cells formatted as dates print as ISO 8601 days (with the tim
   assert.deepEqual(b[1], a[1]);
   assert.deepEqual(b[2], a[2]);
   assert.deepEqual(one.out, { value: [['2024-02-29']] }, 'one formula as in a file');
+});
+
+test('NOW() is one instant per recalculation: a CRYPTO call on it answers, whatever the clock does while it waits (review-r3 #10)', async () => {
+  // As the user ran it: the in-process API server's clock runs on while the answer comes ("More than 16 CRYPTO calls wait on one another").
+  const [fear, ohlcv] = await Promise.all([cli('=CRYPTO.FEARGREED("2025-01-01",NOW())'), cli('=ROWS(CRYPTO.OHLCV("bitcoin","2025-01-01",NOW()))')]);
+  assert.deepEqual((fear.out as { value: unknown[][] }).value?.[0], ['Date', 'Value', 'Classification'], JSON.stringify(fear.out).slice(0, 300));
+  assert.ok(((ohlcv.out as { value: number[][] }).value?.[0][0] ?? 0) > 300, JSON.stringify(ohlcv.out));
+  // Pinned, not lucky: a clock that moves on every read (each round of the engine read it anew).
+  const s = await testSession();
+  try {
+    let t = FROZEN_NOW;
+    const ticking = () => t++;
+    for (const text of ['=CRYPTO.FEARGREED(NOW()-30,NOW())', '=ROWS(CRYPTO.OHLCV("bitcoin",NOW()-7))']) {
+      const out = await calculate(s.host, text, { now: ticking });
+      assert.ok('value' in out, `${text}: ${JSON.stringify(out)}`);
+    }
+    // one recalculation of several formulas: one instant for all of them, as Excel's
+    const [a, b, c] = await recalculate(s.host, ['=NOW()', '=CRYPTO.FEARGREED(NOW()-3,NOW())', '=NOW()'], { now: ticking });
+    assert.deepEqual(a, c);
+    assert.ok('value' in b, JSON.stringify(b));
+  } finally {
+    await s.close();
+  }
 });

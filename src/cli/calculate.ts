@@ -170,10 +170,16 @@ async function evaluateFormula(host: CalculationHost, metas: readonly FunctionMe
   const answers = new Map<string, ResultGrid>();
   // A workbook host that gives dates as formatted numbers (--formats) keeps them around a call too, as a bare call's.
   const formatted = (host as { behaviour?: { formattedNumbers?: boolean } }).behaviour?.formattedNumbers === true;
+  // One instant for every round: Excel evaluates NOW() and TODAY() once per recalculation ("The NOW
+  // function changes only when the sheet is calculated ... It is not updated continuously", Microsoft's
+  // NOW function help, mac2.microsoft.com/help/office/14/en-us/word/item/f472b08a-ed24-4c08-9bad-137b5c9bbc02).
+  // Read afresh each round, NOW()-7 was a new argument, so a new call, every round,
+  // and any CRYPTO call on it whose answer took a millisecond never settled (review-r3 #10).
+  const at = (opts.now ?? Date.now)();
   const scope = {
     cell: (): Value => NO_CELLS,
     range: (): Value[][] => [[NO_CELLS]],
-    now: opts.now,
+    now: () => at,
     // The host's date system (--date-system), for DATE, TODAY, YEAR... as for the CRYPTO functions: in Excel both follow the workbook's.
     dateSystem: host.settings.dateSystem,
     started: [] as Promise<void>[],

@@ -170,17 +170,20 @@ async function printOne(opts: SessionOptions, text: string, show: Shown): Promis
     return 1;
   }
   return withSession(opts, async (session) => {
-    const emulator = session.emulator;
-    // TODAY() and NOW() read the local API server's clock when it runs in-process: its market is that day's.
-    const now = emulator ? () => emulator.clock.now() : undefined;
-    await print(JSON.stringify(show(await calculate(session.host, text, { now }), text)) + '\n');
+    await print(JSON.stringify(show(await calculate(session.host, text, { now: serverClock(session) }), text)) + '\n');
     return 0;
   });
 }
 
+/** TODAY() and NOW() read the local API server's clock when it runs in-process: its market is that day's. */
+function serverClock(session: Session): (() => number) | undefined {
+  const emulator = session.emulator;
+  return emulator ? () => emulator.clock.now() : undefined;
+}
+
 /** One recalculation of several formulas (a file's, or the arguments); one JSON line each, in order. */
 async function printAll(session: Session, lines: string[], show: Shown): Promise<number> {
-  const outcomes = await recalculate(session.host, lines);
+  const outcomes = await recalculate(session.host, lines, { now: serverClock(session) });
   await print(outcomes.map((o, i) => JSON.stringify(show(o, lines[i])) + '\n').join(''));
   return outcomes.some((o) => 'error' in o && o.error === '#PARSE!') ? 1 : 0;
 }

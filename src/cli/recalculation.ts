@@ -13,16 +13,21 @@ export type RecalcOutcome = Outcome | ParseOutcome;
 export interface RecalcOptions {
   /** Told as each formula settles: its index, outcome and ms since the recalculation started. */
   onSettled?: (index: number, outcome: RecalcOutcome, ms: number) => void;
+  /** The clock TODAY() and NOW() read (epoch ms), once for the whole recalculation; default the system clock. */
+  now?: () => number;
 }
 
 export function recalculate(host: CalculationHost, texts: readonly string[], opts: RecalcOptions = {}): Promise<RecalcOutcome[]> {
   const t0 = performance.now();
   const { onSettled } = opts;
+  // Every formula's NOW() is the same instant, as in one Excel recalculation (calculate.ts).
+  const at = (opts.now ?? Date.now)();
+  const calc = { now: () => at };
   // One promise per formula unless told as each settles: a sheet of 10,000 cells waits here at once.
-  if (!onSettled) return Promise.all(texts.map((text) => calculateCell(host, text)));
+  if (!onSettled) return Promise.all(texts.map((text) => calculateCell(host, text, calc)));
   return Promise.all(
     texts.map((text, i) =>
-      calculateCell(host, text).then((o) => {
+      calculateCell(host, text, calc).then((o) => {
         onSettled(i, o, performance.now() - t0);
         return o;
       }),
