@@ -14,6 +14,7 @@ import { formulaError, table, type Column, type Grid, type UnreadableRow } from 
 import { convertQuote, fiatRate, isApiCurrency, type MoneyQuote } from './currency';
 import type { FormulaContext } from './formula-context';
 import { QUOTE_FIELDS, quoteFields } from './quote-fields';
+import { closeNames } from './closest-names';
 
 
 const MARKET_DEFAULT_FIELDS = [
@@ -31,7 +32,11 @@ async function lookupId(ctx: FormulaContext, v: Arg, name: 'category' | 'tag'): 
   if (/^\d+$/.test(text)) return Number(text);
   const list = await ctx.client.get(name === 'category' ? 'categories' : 'tags');
   const hit = list.data.find((c) => c.slug.toLowerCase() === text || c.name.toLowerCase() === text);
-  if (!hit) throw formulaError('NOT_FOUND', `Unknown ${name} "${String(v)}"`);
+  if (!hit) {
+    // The nearest names of the list just read, as an unknown coin or chain gets (review-r3 #18).
+    const close = closeNames(text, list.data).map((c) => `"${c}"`);
+    throw formulaError('NOT_FOUND', `Unknown ${name} "${String(v)}"${close.length ? `; closest: ${close.join(', ')}` : ''}. A ${name} is named by its id, slug or name`);
+  }
   return hit.id;
 }
 
