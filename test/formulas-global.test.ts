@@ -16,9 +16,7 @@ import { TEST_DIALECT } from './support/dialect';
 import { TEST_WORKBOOK } from './support/workbook';
 import { calculate } from '../src/cli/calculate';
 import { loadFunctionMetadata } from '../src/cli/metadata';
-import { openSession } from '../src/cli/session';
-import { startEmulator } from '../src/emulator/server';
-import { startHostileServer } from '../harness/hostile-server';
+import { behindHostile } from './support/behind-hostile';
 
 const NOW = FROZEN_NOW;
 const DAY = 86_400_000;
@@ -26,6 +24,8 @@ const TODAY = Math.floor(NOW / DAY) * DAY;
 
 
 const sessions = keyedFrozenSessions();
+/** A Pro session behind a hostile server (support/behind-hostile.ts, which closes all it opened), on the emulator's frozen instant. */
+const HOSTILE_SESSION = { emulator: { rpm: 2000 }, workbook: TEST_WORKBOOK, key: 'demo-pro', client: { now: () => NOW } };
 
 const { grid, num, failure } = formulaChecks(() => sessions.pro);
 const fieldMap = (g: JsonCell[][]) => new Map(g.slice(1).map((r) => [r[0] as string, r[1]]));
@@ -221,18 +221,16 @@ describe('argument-position slips (review-r3 #8)', () => {
 
 describe('a service that refuses a guessed parameter name (review-r3 #19)', () => {
   test('GAINERS sends limit only past the default list; DOMINANCE of another asset than BTC says the chart takes none, as #N/A', async () => {
-    const em = await startEmulator({ now: NOW, rpm: 2000, dialect: TEST_DIALECT });
-    const h = await startHostileServer(em.url);
     // The live answer to an unknown query parameter (api-notes: 400 VALIDATION_ERROR "property X should not exist").
     const REFUSE: Record<string, string> = { '/v3/currencies/gainers-losers': 'limit', '/v3/global/dominance/chart': 'group' };
-    h.play((r) => {
+    const b = await behindHostile((r) => {
       const u = new URL(r.url, 'http://x');
       const p = REFUSE[u.pathname];
       return p && u.searchParams.has(p)
         ? { status: 400, body: JSON.stringify({ error: { code: 'VALIDATION_ERROR', message: `property ${p} should not exist`, status: 400 } }) }
         : null;
-    });
-    const t = await openSession({ workbook: TEST_WORKBOOK, apiUrl: h.url, key: 'demo-pro', client: { now: () => em.clock.now() } });
+    }, HOSTILE_SESSION);
+    const { hostile: h, session: t } = b;
     try {
       // A count up to the default is the default list, cut here: the same rows the emulator gives for limit=n.
       const ten = await grid('=CRYPTO.GAINERS(,10)', t);
@@ -255,19 +253,15 @@ describe('a service that refuses a guessed parameter name (review-r3 #19)', () =
       assert.equal((await grid('=CRYPTO.DOMINANCE("btc","3D",,0)', t)).length, 4, 'BTC sends no group');
       assert.equal(await num('=CRYPTO.DOMINANCE("eth")', t), await num('=CRYPTO.DOMINANCE("eth")'), 'the current ETH value is the snapshot\'s');
     } finally {
-      await t.close();
-      await h.close();
-      await em.close();
+      await b.close();
     }
   });
 });
 
 describe('a movers list shorter by default than the guess (endpoints.ts: default 20, a guess)', () => {
   test('asked again with limit; a service that refuses limit says how many it gives, never a silently shorter table', async () => {
-    const em = await startEmulator({ now: NOW, rpm: 2000, dialect: TEST_DIALECT });
-    const h = await startHostileServer(em.url);
     let refuseLimit = false;
-    h.play(async (r, upstream) => {
+    const b = await behindHostile(async (r, upstream) => {
       const u = new URL(r.url, 'http://x');
       if (u.pathname !== '/v3/currencies/gainers-losers') return null;
       if (u.searchParams.has('limit')) {
@@ -276,8 +270,8 @@ describe('a movers list shorter by default than the guess (endpoints.ts: default
       const a = await upstream();
       const body = JSON.parse(a.text) as { data: unknown[] };
       return { status: a.status, body: JSON.stringify({ ...body, data: body.data.slice(0, 10) }) }; // a default list of 10
-    });
-    const t = await openSession({ workbook: TEST_WORKBOOK, apiUrl: h.url, key: 'demo-pro', client: { now: () => em.clock.now() } });
+    }, HOSTILE_SESSION);
+    const { hostile: h, session: t } = b;
     try {
       assert.equal((await grid('=CRYPTO.GAINERS(,15,0)', t)).length, 15, 'the default list of 10, then limit=15');
       assert.ok(h.seen.some((r) => /[?&]limit=15\b/.test(r.url)));
@@ -289,33 +283,27 @@ describe('a movers list shorter by default than the guess (endpoints.ts: default
       assert.match((await failure('=CRYPTO.LOSERS("7d",50)', t)).message, /its top 10 losers only/);
       assert.equal((await grid('=CRYPTO.LOSERS(,10,0)', t)).length, 10);
     } finally {
-      await t.close();
-      await h.close();
-      await em.close();
+      await b.close();
     }
   });
 });
 
 describe('DOMINANCE("usdt") right after midnight (review-r3 #15)', () => {
   test('a chart without today\'s point yet: the current USDT reading is yesterday\'s, not #N/A', async () => {
-    const em = await startEmulator({ now: NOW, rpm: 2000, dialect: TEST_DIALECT });
-    const h = await startHostileServer(em.url);
     // The service has not published today's point (whether it has one at 00:01 is undocumented).
-    h.play(async (r, upstream) => {
+    const b = await behindHostile(async (r, upstream) => {
       if (!r.url.startsWith('/v3/global/dominance/chart')) return null;
       const u = await upstream();
       const body = JSON.parse(u.text) as { data: { time: number }[] };
       return { status: u.status, body: JSON.stringify({ ...body, data: body.data.filter((p) => p.time < TODAY) }) };
-    });
-    const t = await openSession({ workbook: TEST_WORKBOOK, apiUrl: h.url, key: 'demo-pro', client: { now: () => em.clock.now() } });
+    }, HOSTILE_SESSION);
+    const t = b.session;
     try {
       const yesterday = (await grid('=CRYPTO.DOMINANCE("usdt","1D",,0)')).at(-2)!;
       assert.equal(yesterday[0], toSerial(TODAY - DAY));
       assert.equal(await num('=CRYPTO.DOMINANCE("usdt")', t), yesterday[1]);
     } finally {
-      await t.close();
-      await h.close();
-      await em.close();
+      await b.close();
     }
   });
 });
