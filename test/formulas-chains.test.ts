@@ -48,6 +48,7 @@ describe('BLOCKCHAINS and BLOCKCHAIN', () => {
     assert.ok(eth, 'ethereum listed');
     const t = await grid('=CRYPTO.BLOCKCHAIN("ethereum")');
     assert.deepEqual(t[0], ['Field', 'Value']);
+    assert.deepEqual(await grid('=CRYPTO.BLOCKCHAIN("ethereum","all")'), t, '"all" is the table, as GLOBAL\'s (review-r3 #8)');
     const f = new Map(t.slice(1).map((r) => [r[0], r[1]]));
     assert.equal(f.get('id'), eth[3]);
     assert.equal(f.get('marketCap'), eth[4]);

@@ -118,7 +118,9 @@ const CHAIN_FIELD_NAMES = Object.keys(CHAIN_FIELDS);
 const CHAIN_USD: ReadonlySet<string> = new Set(['marketCap', 'volume24h']);
 
 async function blockchain(ctx: FormulaContext, chain: Arg, field: Arg): Promise<Grid> {
-  const f = fieldArg(plainFieldArg(field), CHAIN_FIELD_NAMES);
+  // "all" is the table, as GLOBAL's and FEARGREED's "all" (review-r3 #8).
+  const asked = fieldArg(plainFieldArg(field), [...CHAIN_FIELD_NAMES, 'all']);
+  const f = asked === 'all' ? null : asked;
   const ref = await resolveChain(ctx, chain);
   const res = await ctx.client.get('blockchain', { id: ref.id });
   return recordCells(CHAIN_FIELDS, res.data, f, { label: usdFieldLabel(CHAIN_USD, ctx.settings) });

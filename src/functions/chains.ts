@@ -53,6 +53,8 @@ enum BlockchainField {
   losers = "losers",
   /** Field: imageUrl */
   imageUrl = "imageUrl",
+  /** Every field, as a table */
+  all = "all",
 }
 
 /**
@@ -74,7 +76,7 @@ export function blockchains(headers?: any, invocation?: CustomFunctions.Cancelab
  * @customfunction BLOCKCHAIN
  * @helpurl https://localhost:3000/help/blockchain.html
  * @param chain Blockchain id, slug or name, e.g. "ethereum" or "BNB Chain".
- * @param [field] id, slug, name, symbol, nativeCurrencyId, explorerUrl (the explorer's link prefix, to append an address to), marketCap, marketCapDominance, volume24h, gainers, losers or imageUrl. Omit for all fields.
+ * @param [field] id, slug, name, symbol, nativeCurrencyId, explorerUrl (the explorer's link prefix, to append an address to), marketCap, marketCapDominance, volume24h, gainers, losers or imageUrl. Omit, or "all", for all fields.
  * @param invocation Invocation
  * @returns The field's value, or a field/value table. marketCap and volume24h are USD whatever the default currency; in the table they read "marketCap (USD)" when it is not USD.
  * @cancelable
