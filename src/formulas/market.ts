@@ -15,7 +15,7 @@ import { convertProfile, fiatRate, isApiCurrency, quoteIn, type MoneyQuote } fro
 import { notTraded, scopeOf, toFormulaError } from './failure';
 import type { Catalog, FormulaContext } from './formula-context';
 import { markets } from './markets';
-import { QUOTE_CHOICES, QUOTE_FIELDS, QUOTE_FIELDS_SHOWN, quoteFields } from './quote-fields';
+import { QUOTE_CHOICES, QUOTE_FIELDS, QUOTE_FIELDS_SHOWN, profileSpelling, quoteFields } from './quote-fields';
 
 // ---------------------------------------------------------------- PRICE, DATA, QUOTE
 
@@ -145,10 +145,29 @@ const PROFILE_FIELDS: Record<string, (p: Profile) => Cell> = {
 };
 const PROFILE_FIELD_NAMES = Object.keys(PROFILE_FIELDS);
 
+/**
+ * PROFILE's field: its own name, or QUOTE's spelling of the same figure (quote-fields.ts FIELD_TWINS; the error
+ * lists PROFILE's names only). A USD-named twin asked by QUOTE's name in another currency is refused: PROFILE's
+ * high24hUsd stays USD, and QUOTE's high24h would be in that currency.
+ */
+function profileField(field: Arg, currency: string): string | null {
+  const v = scalar(field);
+  if (typeof v === 'string' && !PROFILE_FIELD_NAMES.some((f) => f.toLowerCase() === v.trim().toLowerCase())) {
+    const twin = profileSpelling(v);
+    if (twin && PROFILE_FIELD_NAMES.includes(twin.name)) {
+      if (twin.usd && currency !== 'USD') {
+        throw invalidValue(`field ${v.trim()} is PROFILE's ${twin.name}, in USD only; for ${currency} use =CRYPTO.DATA(coin,"${v.trim()}","${currency}")`);
+      }
+      return twin.name;
+    }
+  }
+  return fieldArg(field, PROFILE_FIELD_NAMES);
+}
+
 async function profile(ctx: FormulaContext, coin: Arg, field: Arg, currency: Arg): Promise<Grid> {
   const input = coinArg(coin);
-  const f = fieldArg(field, PROFILE_FIELD_NAMES);
   const cur = currencyArg(currency, ctx.settings.defaultCurrency);
+  const f = profileField(field, cur);
   const api = isApiCurrency(cur);
   const rate = api ? null : fiatRate(ctx.client, cur);
   rate?.catch(() => undefined); // awaited below

@@ -153,7 +153,7 @@ export function price(coin: any, currency?: Currency, invocation?: CustomFunctio
  * @customfunction QUOTE
  * @helpurl https://localhost:3000/help/quote.html
  * @param coins A coin or a range of coins (id, slug, symbol or name).
- * @param [fields] Field names, a range or comma-separated: price, marketCap, volume24h, percentChange.h24, rank, circulatingSupply...
+ * @param [fields] Field names, a range or comma-separated: price, marketCap, volume24h, percentChange.h24, rank, circulatingSupply...; CRYPTO.PROFILE's names for the same figures work too (pricePercentChange.h24; high24hUsd in USD).
  * @param [currency] "USD", "EUR", or any currency code of the provider's fiat list ("GBP", "JPY"...), converted at today's rate. Left out: the task pane's default currency (USD unless changed).
  * @param [headers] 1 (default) shows a header row, 0 hides it.
  * @param invocation Invocation
@@ -209,7 +209,7 @@ export function search(query: string, headers?: any, invocation?: CustomFunction
  * @customfunction PROFILE
  * @helpurl https://localhost:3000/help/profile.html
  * @param coin Coin id, slug, symbol or name.
- * @param [field] A profile field, e.g. "id", "rank", "lifecycle", "maxSupply", "listingDate". Omit for all fields.
+ * @param [field] A profile field, e.g. "id", "rank", "lifecycle", "maxSupply", "listingDate"; CRYPTO.QUOTE's names for the same figures work too ("percentChange.h24", "high24h" in USD). Omit for all fields.
  * @param [currency] For price, volume, market cap and FDV: "USD", "EUR", or any currency code of the provider's fiat list ("GBP", "JPY"...), converted at today's rate. Left out: the task pane's default currency (USD unless changed).
  * @param invocation Invocation
  * @returns The field's value, or a field/value table.
