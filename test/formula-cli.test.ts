@@ -321,3 +321,21 @@ test('NOW() is one instant per recalculation: a CRYPTO call on it answers, whate
     await s.close();
   }
 });
+
+test('--api takes the base with or without /v3 and a trailing slash, as the pane\'s settings do; a plain-http address off this machine is a usage error', async () => {
+  // review-r3: `--api http://127.0.0.1:4391/v3`, the base as the API's docs write it, asked /v3/v3/status.
+  const em = await startEmulator({});
+  try {
+    for (const api of [em.url, `${em.url}/v3`, `${em.url}/v3/`, `${em.url}/`]) {
+      const r = await cli('--api', api, '=CRYPTO.PRICE("bitcoin")');
+      assert.equal(r.code, 0, r.stderr);
+      // a price, not "Cannot GET /v3/v3/…" (the server's prices move with its clock: not compared across runs)
+      assert.equal(typeof (r.out as { value?: unknown[][] }).value?.[0][0], 'number', `${api}: ${JSON.stringify(r.out)}`);
+    }
+  } finally {
+    await em.close();
+  }
+  const far = await cli('--api', 'http://example.com/v3', '=CRYPTO.PRICE("bitcoin")');
+  assert.equal(far.code, 2);
+  assert.match(far.stderr, /^formula: --api: Use an https:\/\/ address \(http:\/\/ only for localhost\)\./);
+});

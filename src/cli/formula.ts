@@ -30,6 +30,7 @@ import { isFormattedNumber } from '../engine/values';
 import { automaticFormat } from '../preview/workbook/format';
 import { formulaLines, recalculate, type RecalcOutcome } from './recalculation';
 import { DEFAULT_KEY, openSession, type Session, type SessionOptions } from './session';
+import { readApiBaseUrl } from '../office/settings';
 
 const USAGE = `usage: npm run -s formula -- [options] '=CRYPTO.PRICE("bitcoin")*2' ['=MAX(1,2)' ...]
        npm run -s formula -- [options] --file formulas.txt
@@ -41,7 +42,8 @@ options:
   -h, --help          print this help
   --file F            read one formula per non-empty line of F (- for stdin)
   --key KEY           the API key (default demo-pro; --key "" means no key)
-  --api URL           the API to ask (default: the local API server, started in-process)
+  --api URL           the API to ask, with or without /v3, e.g. https://api.cryptorank.io/v3
+                      (https, or http on this machine; default: the local API server, started in-process)
   --currency EUR      the default currency, as set in the task pane (USD or EUR; default USD)
   --deadline S        each formula's deadline in seconds, more than 0 and at most 600 (default 45)
   --formats           dates as formatted numbers ({"type":"FormattedNumber",...}), as Excel 1.4 clients get them; default serial numbers
@@ -112,14 +114,27 @@ function sessionOptions(values: Values): SessionOptions | string {
   if ((blanks !== 'null' && blanks !== 'zero') || (dateSystem !== '1900' && dateSystem !== '1904')) return '--blanks takes null or zero; --date-system takes 1900 or 1904';
   const currency = values.currency?.toUpperCase() ?? 'USD';
   if (currency !== 'USD' && currency !== 'EUR') return '--currency takes USD or EUR';
+  const api = apiUrl(values.api);
+  if (typeof api === 'object') return `--api: ${api.error}`;
   return {
-    apiUrl: values.api,
+    apiUrl: api,
     key: values.key === undefined ? DEFAULT_KEY : values.key === '' ? null : values.key,
     settings: { defaultCurrency: currency },
     host: deadline === undefined ? undefined : { deadlineMs: deadline * 1000 },
     // --iso-dates prints what --formats prints, its dates as text: a date is known by its format.
     workbook: { blanks, formattedNumbers: values.formats === true || values['iso-dates'] === true, dateSystem },
   };
+}
+
+/**
+ * --api as the pane's settings read the API address (readApiBaseUrl): with or without /v3, which
+ * the client adds to every path (the base as api-notes writes it gave "Cannot GET /v3/v3/status",
+ * review-r3), and a trailing slash; https, or http on this machine only. Empty: the local API server.
+ */
+function apiUrl(text: string | undefined): string | undefined | { error: string } {
+  if (text === undefined || text.trim() === '') return undefined;
+  const read = readApiBaseUrl(text, '');
+  return 'url' in read ? read.url : read;
 }
 
 async function withSession(opts: SessionOptions, run: (session: Session) => Promise<number>): Promise<number> {
