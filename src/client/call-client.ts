@@ -5,6 +5,7 @@
  */
 import type { ConvertCurrency, EndpointData, EndpointName } from '../api/endpoints';
 import type { AccountStatus, HistoricalItem } from '../api/records';
+import type { CoinMap, RankBook } from './coin-map';
 import type { CoinRef } from './coin-ref';
 import type { CreditMeter } from './credit-meter';
 import type { HistoricalAnswer, HistoricalKey } from './historical-batcher';
@@ -23,6 +24,7 @@ export interface CallTarget {
   getPages<N extends EndpointName>(name: N, req: PagesOptions): Promise<Fetched<EndpointData<N>>>;
   status(opts: { signal?: AbortSignal; force?: boolean }): Promise<AccountStatus>;
   resolveCoin(input: string | number, o: CallOptions): Promise<CoinRef>;
+  coinList(o: CallOptions): Promise<{ map: CoinMap; ranks: RankBook }>;
   quote(coin: string | number | CoinRef, o: CallOptions & { currency?: ConvertCurrency }): Promise<Quote>;
   quoteNow(coin: string | number | CoinRef, currency?: ConvertCurrency): Quote | undefined;
   historical(key: HistoricalKey, o: CallOptions): Promise<HistoricalItem>;
@@ -63,6 +65,11 @@ export class CallClient {
 
   resolveCoin(input: string | number): Promise<CoinRef> {
     return this.#c.resolveCoin(input, this.#o);
+  }
+
+  /** The currency map (memory, storage, or one request) and the ranks learned so far: SEARCH without the search endpoint. */
+  coinList(): Promise<{ map: CoinMap; ranks: RankBook }> {
+    return this.#c.coinList(this.#o);
   }
 
   quote(coin: string | number | CoinRef, opts: { currency?: ConvertCurrency } = {}): Promise<Quote> {

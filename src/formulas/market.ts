@@ -1,11 +1,10 @@
 /**
- * Currencies and markets: PRICE, DATA, QUOTE, SEARCH, PROFILE, CONTRACTS;
- * MARKETS in markets.ts, the quote fields in quote-fields.ts. Amounts in any
- * fiat currency: currency.ts.
+ * Currencies and markets: PRICE, DATA, QUOTE, PROFILE, CONTRACTS; MARKETS in
+ * markets.ts, SEARCH in search.ts, the quote fields in quote-fields.ts.
+ * Amounts in any fiat currency: currency.ts.
  */
-import { ENDPOINTS } from '../api/endpoints';
 import type { Profile } from '../api/records';
-import { coinArg, choiceArg, currencyArg, fieldArg, flatCells, headersArg, scalar, textArg, type Arg } from './args';
+import { coinArg, choiceArg, currencyArg, fieldArg, flatCells, headersArg, scalar, type Arg } from './args';
 import { dataTypeLabel, isDataType } from './data-type-arg';
 import {
   CellError, EMPTY, dateCell, decimalCell, recordCells, formulaError, invalidValue, numberCell, table, textCell,
@@ -15,6 +14,7 @@ import { convertProfile, fiatRate, isApiCurrency, quoteIn, type MoneyQuote } fro
 import { notTraded, scopeOf, toFormulaError } from './failure';
 import type { Catalog, FormulaContext } from './formula-context';
 import { markets } from './markets';
+import { search } from './search';
 import { QUOTE_CHOICES, QUOTE_FIELDS, QUOTE_FIELDS_SHOWN, profileSpelling, quoteFields } from './quote-fields';
 
 // ---------------------------------------------------------------- PRICE, DATA, QUOTE
@@ -90,23 +90,6 @@ async function quote(ctx: FormulaContext, coins: Arg, fields: Arg, currency: Arg
     }),
   );
   return showHeaders ? [['Coin', ...names.map((f) => QUOTE_FIELDS[f].header)], ...rows] : rows;
-}
-
-// ---------------------------------------------------------------- SEARCH
-
-async function search(ctx: FormulaContext, query: Arg, headers: Arg): Promise<Grid> {
-  const q = textArg(query, 'query');
-  if (!q) throw invalidValue('query is required: part of a coin name, slug or symbol');
-  const { maxLength } = ENDPOINTS.search.params.query;
-  if (q.length > maxLength) throw invalidValue(`query must be at most ${maxLength} characters`);
-  const res = await ctx.client.get('search', { query: { query: q } });
-  return table(res.data, [
-    { header: 'Rank', cell: (r) => numberCell(r.rank) },
-    { header: 'Name', cell: (r) => r.name },
-    { header: 'Symbol', cell: (r) => textCell(r.symbol) },
-    { header: 'Slug', cell: (r) => r.slug },
-    { header: 'Id', cell: (r) => r.id },
-  ], headersArg(headers), `Nothing found for "${q}"`, res.rejected);
 }
 
 // ---------------------------------------------------------------- PROFILE, CONTRACTS

@@ -190,13 +190,13 @@ export function markets(count?: number, sortBy?: MarketsSortBy, sortOrder?: Mark
 }
 
 /**
- * Search coins by name, slug or symbol.
+ * Search coins by name, slug or symbol: up to 50 matches, best first. On a plan without the search endpoint (Sandbox), from the coin list the add-in keeps.
  * @customfunction SEARCH
  * @helpurl https://localhost:3000/help/search.html
  * @param query Text to search for, e.g. "sol".
  * @param [headers] 1 (default) shows a header row, 0 hides it.
  * @param invocation Invocation
- * @returns Matching coins with rank, name, symbol, slug and id.
+ * @returns Matching coins with rank, name, symbol, slug and id; a last row says when more may match. From the coin list, a rank not yet known is blank and the last row says so.
  * @cancelable
  * @requiresAddress
  */
