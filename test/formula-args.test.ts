@@ -141,6 +141,8 @@ describe('argument readers', () => {
     assert.equal(misplacedHint({ fn: 'GAINERS', params, args: [[[1, 2]], '24h', null] }, 1), 'period is the 1st argument', 'a range cannot be written');
     assert.deepEqual([1, 2, 3, 4, 11, 12, 13, 21, 22, 23].map(ordinal), ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '23rd']);
     assert.equal(formulaCall('X', ['a"b', 1.5, false, null, '']), '=CRYPTO.X("a""b",1.5,FALSE)');
+    assert.equal(formulaCall('X', ['ü'.repeat(200)]), null, 'a paste is not repeated in a message');
+    assert.equal(misplacedHint({ fn: 'GAINERS', params, args: [null, '7d', 'x'.repeat(300)] }, 1), 'period is the 1st argument', 'nor the formula holding it');
     // The hint follows the reader's own message; a reader that takes the value is left alone.
     const read = (v: unknown) => readPlaced({ fn: 'GAINERS', params, args: [v, null, null] }, 0, () => choiceArg(v, 'period', { '24h': '24h', '7d': '7d' }, '24h'));
     assert.throws(() => read(10), (e: unknown) => e instanceof FormulaError && e.code === '#VALUE!' &&

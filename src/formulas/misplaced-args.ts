@@ -45,12 +45,16 @@ export function formulaText(v: Arg): string | null {
   return null;
 }
 
-/** `=CRYPTO.FN(a,b)`, trailing blanks left out; null when an argument cannot be spelled. */
+/** Longer, the formula is a paste gone wrong, not one to repeat in a message (args.ts MAX_TEXT's reason). */
+const MAX_FORMULA = 200;
+
+/** `=CRYPTO.FN(a,b)`, trailing blanks left out; null when an argument cannot be spelled, or the formula runs past MAX_FORMULA. */
 export function formulaCall(fn: string, args: readonly Arg[]): string | null {
   const texts = args.map(formulaText);
   if (texts.some((t) => t === null)) return null;
   while (texts.length > 0 && texts[texts.length - 1] === '') texts.pop();
-  return `=CRYPTO.${fn}(${texts.join(',')})`;
+  const written = `=CRYPTO.${fn}(${texts.join(',')})`;
+  return written.length > MAX_FORMULA ? null : written;
 }
 
 /**
