@@ -18,7 +18,7 @@ import { calculate } from '../src/cli/calculate';
 import { loadExamples } from '../scripts/formula-table';
 import type { Provenance } from '../src/formulas/provenance';
 import { callText, logRows, LOG_HEADER } from '../src/taskpane/answer-log';
-import { candidateLabel, findCoin, searchCoins, sharedSymbolNote } from '../src/taskpane/coin-search';
+import { candidateLabel, findCoin, searchCoins, sharedSymbolNote } from '../src/formulas/coin-search';
 import { currentErrors, errorWords } from '../src/taskpane/error-words';
 import { bucketsBetween, estimateCredits } from '../src/taskpane/builder-cost';
 import { dryRun, planNote } from '../src/taskpane/builder-dry-run';

@@ -100,7 +100,7 @@ describe('SEARCH without the search endpoint (demo-sandbox)', () => {
       const rows = coinRows(g);
       assert.equal(rows.length, SEARCH_CAP);
       assert.equal(g.length, SEARCH_CAP + 1, 'no header, one note row');
-      // The builder's match rules (taskpane/coin-search.ts): symbol begins with it, or slug or name holds it.
+      // The builder's match rules (formulas/coin-search.ts): symbol begins with it, or slug or name holds it.
       const matching = coins.filter((c) => (c.symbol ?? '').toLowerCase().startsWith('a') || c.slug.toLowerCase().includes('a') || c.name.toLowerCase().includes('a')).length;
       assert.ok(matching > SEARCH_CAP);
       assert.match(noteOf(g)!, new RegExp(`^${SEARCH_CAP} of ${matching.toLocaleString('en-US')} matches shown, best first\\. Type more of the name to narrow it\\.`));

@@ -9,7 +9,7 @@
  * holds every column SEARCH shows but rank (api-notes "Paths": Sandbox, about
  * 39k `{id, slug, symbol, name}`), every coin formula already loads it (one
  * credit a day at most, usually cached), and it is searched as the formula
- * builder's coin box searches it (taskpane/coin-search.ts: pure, no Office
+ * builder's coin box searches it (formulas/coin-search.ts: pure, no Office
  * globals; the "did you mean" nearness of coin-suggestions.ts is for typos, not
  * for parts of names). Ranks come from
  * what the client learned from markets pages (PRICE, QUOTE, MARKETS cells); a
@@ -24,7 +24,7 @@ import type { CurrencySearchItem } from '../api/records';
 import type { RejectedItem } from '../api/read-data';
 import { hasCode, routeUnavailable, type ApiError } from '../client/api-error';
 import { planNeeded } from '../client/error-rules';
-import { searchCoins } from '../taskpane/coin-search';
+import { searchCoins } from './coin-search';
 import { headersArg, textArg, type Arg } from './args';
 import { EMPTY, invalidValue, numberCell, table, textCell, type Cell, type Column, type Grid } from './cells';
 import type { FormulaContext } from './formula-context';

@@ -15,7 +15,7 @@ import helpIndex from '../help/areas.json';
 import { toFormulaError } from '../formulas/failure';
 import type { Runtime } from '../office/runtime';
 import { insertFormula } from '../office/workbook-cells';
-import { findCoin } from './coin-search';
+import { findCoin } from '../formulas/coin-search';
 import { CoinPicker } from './coin-picker';
 import { busy, el, isBusy, show } from './dom';
 import { estimateCredits } from './builder-cost';

@@ -8,7 +8,7 @@
 import { hasCode } from '../client/api-error';
 import { loadCoinDirectory, type CoinDirectory } from '../office/coin-directory';
 import type { Runtime } from '../office/runtime';
-import { candidateLabel, searchCoins, sharedSymbolNote, type Candidate } from './coin-search';
+import { candidateLabel, searchCoins, sharedSymbolNote, type Candidate } from '../formulas/coin-search';
 import { el } from './dom';
 
 const SEARCH_DELAY_MS = 80;

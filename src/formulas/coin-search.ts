@@ -1,5 +1,6 @@
 /**
- * The builder's coin search: candidates from the client's currency map,
+ * The coin search of the builder's coin box and of CRYPTO.SEARCH on a plan
+ * without the search endpoint: candidates from the client's currency map,
  * ranked by how well they match what was typed (the symbol exactly, then a
  * symbol, slug or name starting with it, then a word of the name, then
  * anywhere) and, within that, by market rank (unranked last). A symbol that
