@@ -138,6 +138,7 @@ describe('argument readers', () => {
     assert.equal(hint('7d'), null, 'its own parameter takes it');
     assert.equal(misplacedHint({ fn: 'GAINERS', params, args: [0, 10, null] }, 1), null, 'a 0 is a blank, where nothing is misplaced');
     assert.equal(misplacedHint({ fn: 'GAINERS', params, args: [0, '7d', null] }, 1), 'period is the 1st argument: =CRYPTO.GAINERS("7d")', 'a 0 where period goes is a blank cell');
+    assert.equal(misplacedHint({ fn: 'GAINERS', params, args: ['0', 0, '7d'] }, 2), 'period is the 1st argument: =CRYPTO.GAINERS("7d")', 'nor is a "0" (typed string) where period goes');
     assert.equal(misplacedHint({ fn: 'GAINERS', params, args: [[[1, 2]], '24h', null] }, 1), 'period is the 1st argument', 'a range cannot be written');
     assert.deepEqual([1, 2, 3, 4, 11, 12, 13, 21, 22, 23].map(ordinal), ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '23rd']);
     assert.equal(formulaCall('X', ['a"b', 1.5, false, null, '']), '=CRYPTO.X("a""b",1.5,FALSE)');

@@ -62,18 +62,18 @@ export function formulaCall(fn: string, args: readonly Arg[]): string | null {
  * "count is the 2nd argument: =CRYPTO.GAINERS(,10)". The value moves there; a value already
  * there moves back to `at` when that takes it (a swap), else the formula is left out rather
  * than drop what was typed. A 0 where a parameter does not take one is a blank cell on older
- * desktop builds (args.ts's blank rule), written as nothing. Null when no other parameter takes it.
+ * desktop builds (blankFor), never misplaced, and written as nothing. Null when no other parameter takes it.
  */
 export function misplacedHint(call: Call, at: number): string | null {
   const { params } = call;
   const v = scalar(call.args[at]);
-  if (isBlank(v) || params[at].takes(v)) return null;
+  if (blankFor(params[at], v) || params[at].takes(v)) return null;
   const to = params.findIndex((p, j) => j !== at && p.takes(v));
   if (to < 0) return null;
   const where = `${params[to].name} is the ${ordinal(to + 1)} argument`;
   const args = params.map((p, i) => {
     const x = scalar(call.args[i]);
-    return x === 0 && !p.takes(0) ? null : x;
+    return blankFor(p, x) ? null : x;
   });
   const there = args[to];
   args[at] = null;
@@ -97,6 +97,12 @@ function typed(v: Arg, p: Param): Arg {
   const as = /^-?\d+(\.\d+)?$/.test(s) ? Number(s) : /^(true|false)$/i.test(s) ? s.toLowerCase() === 'true' : v;
   return as !== v && p.takes(as) ? as : v;
 }
+
+/**
+ * Blank, or the 0 of a blank cell on older desktop builds where the parameter takes no 0 (args.ts's
+ * blank rule), which arrives as "0" in a parameter typed string (a custom enum's: args.ts notGivenText).
+ */
+const blankFor = (p: Param, v: Arg) => isBlank(v) || ((v === 0 || v === '0') && !p.takes(v));
 
 /** read(); its #VALUE! with `hint()` added after its message when there is one. */
 export function orHint<T>(read: () => T, hint: () => string | null): T {
