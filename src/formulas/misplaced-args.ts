@@ -79,7 +79,7 @@ export function misplacedHint(call: Call, at: number): string | null {
   args[at] = null;
   if (!isBlank(there)) {
     if (!params[at].takes(there)) return where;
-    args[at] = there;
+    args[at] = typed(there, params[at]);
   }
   args[to] = typed(v, params[to]);
   const written = formulaCall(call.fn, args);
