@@ -11,6 +11,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { generateCustomFunctionsMetadata } from 'custom-functions-metadata/lib/generate.js';
+import { ENDPOINTS } from '../src/api/endpoints';
 import { functionFiles } from '../src/cli/metadata';
 import type { Session } from '../src/cli/session';
 import { CATALOG } from '../src/formulas/catalog';
@@ -159,6 +160,14 @@ describe('the dry run: the formula\'s own checks, no request', () => {
     assert.equal(planNote(trending, 'Pro'), '');
     assert.equal(planNote(trending, 'Gold'), '', 'a plan the add-in does not know: nothing said');
     assert.equal(planNote(trending, undefined), '');
+    // SEARCH below Basic answers from the currency map (formulas/search.ts): no #N/A to warn of.
+    const search = [{ kind: 'get' as const, endpoint: 'search', query: { query: 'btc' } }];
+    assert.equal(planNote(search, 'Sandbox'), '');
+    for (const [name, spec] of Object.entries(ENDPOINTS) as [string, { plan: string; standIn?: string }][]) {
+      if (spec.standIn === undefined) continue;
+      assert.ok(Object.hasOwn(ENDPOINTS, spec.standIn), `${name}: its stand-in is an endpoint`);
+      assert.equal(ENDPOINTS[spec.standIn as keyof typeof ENDPOINTS].plan, 'Sandbox', `${name}: its stand-in is on every plan`);
+    }
   });
 
   test('good arguments: the requests the formula would make, priced by the endpoint table', async () => {

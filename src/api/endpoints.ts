@@ -156,6 +156,12 @@ export interface EndpointSpec {
    * pages are full. Without it, one request.
    */
   paging?: 'offset' | 'page' | 'time';
+  /**
+   * Where the key's plan lacks this endpoint, the formula answers from this one
+   * instead (search → the currency map: formulas/search.ts), so a lower plan is
+   * no #N/A (the builder's plan note reads it).
+   */
+  standIn?: string;
 }
 
 /**
@@ -179,6 +185,7 @@ export const ENDPOINTS = {
     path: '/v3/currencies/search', plan: 'Basic', cost: 'flat', freshness: 'reference',
     params: { query: { kind: 'string', minLength: 1, maxLength: 100, required: true } }, // guess: `query`
     data: list(R.CurrencySearchItem),
+    standIn: 'currencyMap',
   },
   currencyList: {
     path: '/v3/currencies/list', plan: 'Sandbox', cost: 'flat', freshness: 'live', pageSize: 100, paging: 'page',

@@ -125,9 +125,16 @@ export async function dryRun(id: string, fn: FormulaFn, args: unknown[], params:
 export function planNote(requests: readonly PlannedRequest[], plan: string | undefined): string {
   if (!plan || !isPlan(plan)) return '';
   const needs = requests
-    .map((r): Plan => (Object.hasOwn(ENDPOINTS, r.endpoint) ? ENDPOINTS[r.endpoint as EndpointName].plan : 'Sandbox'))
+    .map((r): Plan => (Object.hasOwn(ENDPOINTS, r.endpoint) ? planFor(plan, r.endpoint as EndpointName) : 'Sandbox'))
     .find((p) => !planAllows(plan, p));
   return needs ? ` ${planNeeded('It', needs, `yours: ${plan}`)}: the cell would show #N/A.` : '';
+}
+
+/** The plan a request needs from an account on `plan`: its stand-in's where the endpoint has one (SEARCH answers from the map). */
+function planFor(plan: Plan, name: EndpointName): Plan {
+  const spec: { plan: Plan; standIn?: string } = ENDPOINTS[name];
+  const standIn = spec.standIn !== undefined && Object.hasOwn(ENDPOINTS, spec.standIn) ? ENDPOINTS[spec.standIn as EndpointName].plan : null;
+  return standIn !== null && !planAllows(plan, spec.plan) ? standIn : spec.plan;
 }
 
 /** Lists a formula looks an argument up in before asking for its data (a chain by name, a category by slug). */
