@@ -174,7 +174,7 @@ export function quote(coins: any[][], fields?: any[][], currency?: Currency, hea
  * @param [sortOrder] "asc" or "desc" (default: asc for rank, desc otherwise).
  * @param [category] Category id, slug or name.
  * @param [tag] Tag id, slug or name.
- * @param [ecosystem] Ecosystem id.
+ * @param [ecosystem] Ecosystem id: a number, as the service's coin records list a coin's ecosystems (no formula lists them yet).
  * @param [lifecycle] "traded" (default) or "upcoming".
  * @param [currency] "USD", "EUR", or any currency code of the provider's fiat list ("GBP", "JPY"...), converted at today's rate. Left out: the task pane's default currency (USD unless changed).
  * @param [headers] 1 (default) shows a header row, 0 hides it.
