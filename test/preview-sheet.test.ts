@@ -12,14 +12,16 @@ import { CustomFunctionsRuntime } from '../src/preview/runtime/runtime';
 import { CallSites } from '../src/preview/workbook/calls';
 import { FormulaEngine } from '../src/preview/workbook/engine';
 import { Sheet } from '../src/preview/workbook/sheet';
+import { PreviewWorkbook } from '../src/preview/workbook/workbook';
 
-function workbook() {
+function workbook(clock?: () => number) {
   const rt = new CustomFunctionsRuntime();
   rt.load({
     functions: [
       { id: 'TABLE', name: 'TABLE', parameters: [{ name: 'n', type: 'number' }], result: { dimensionality: 'matrix' }, options: { cancelable: true } },
       { id: 'SLOW', name: 'SLOW', parameters: [{ name: 'x', type: 'any' }], options: { cancelable: true } },
       { id: 'LATER', name: 'LATER', parameters: [{ name: 'n', type: 'number' }], result: { dimensionality: 'matrix' }, options: { cancelable: true } },
+      { id: 'SPAN', name: 'SPAN', parameters: [{ name: 'from', type: 'number' }, { name: 'to', type: 'number' }], options: { cancelable: true } },
       {
         id: 'WHERE',
         name: 'WHERE',
@@ -39,10 +41,27 @@ function workbook() {
   rt.namespace.associate('WHERE', (a: unknown, b: unknown, c: unknown, inv: { address: string; parameterAddresses: string[] }) =>
     `${inv.address} <- ${inv.parameterAddresses.join(' ')} | ${JSON.stringify([a, b, c])}`,
   );
+  // A CRYPTO call whose answer takes a few ms, as a real request's does: the days between its dates.
+  const spans: [number, number][] = [];
+  rt.namespace.associate('SPAN', (from: number, to: number) => {
+    spans.push([from, to]);
+    return new Promise((resolve) => setTimeout(() => resolve(Math.round(to - from)), 3));
+  });
   let sheet!: Sheet;
   const calls = new CallSites(rt, (cell) => sheet.scheduleRecalculation(cell));
-  sheet = new Sheet(new FormulaEngine(rt.registered()), calls);
-  return { sheet, canceled, gates };
+  sheet = new Sheet(new FormulaEngine(rt.registered()), calls, clock);
+  return { sheet, canceled, gates, spans, rt };
+}
+
+/** A clock that moves on by a second at every read, as the real one does between a call and its answer. */
+function tickingClock(): () => number {
+  let t = Date.UTC(2026, 10, 27, 8, 0, 0);
+  return () => (t += 1000);
+}
+
+/** Idle, or false after `ms` (a cell that never settles must fail the test, not hang it). */
+function settles(idle: Promise<void>, ms = 1500): Promise<boolean> {
+  return Promise.race([idle.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
 }
 
 test('literals, references, ranges, array constants and Excel functions', async () => {
@@ -162,4 +181,56 @@ test('omitted arguments before the first given one reach the function as omitted
   assert.match(String(sheet.value('A1')), /\| \[null,\[\[1\]\],"c"\]$/);
   assert.match(String(sheet.value('A2')), /\| \[null,null,"\(,"\]$/);
   assert.match(String(sheet.value('A3')), /\| \["a",\[\[1\]\],null\]$/);
+});
+
+test('NOW() is one instant per recalculation: a CRYPTO call on it settles with one call; an edit reads a new NOW()', async () => {
+  const { sheet, spans } = workbook(tickingClock());
+  try {
+    // =CRYPTO.FEARGREED(NOW()-30,NOW()) as a user typed it: each answer re-evaluated the cell at a new NOW(),
+    // so its arguments changed, its call was canceled and another started, forever (#BUSY!).
+    sheet.load({ A1: '=CRYPTO.SPAN(NOW()-30,NOW())', A2: '=NOW()', A3: '=NOW()' });
+    assert.ok(await settles(sheet.whenIdle()), `never settled: ${spans.length} calls, A1 ${JSON.stringify(sheet.value('A1'))}`);
+    assert.equal(sheet.value('A1'), 30);
+    assert.equal(spans.length, 1, 'one call');
+    assert.equal(sheet.calls.stats().canceled, 0);
+    assert.equal(sheet.value('A2'), sheet.value('A3'), "every formula's NOW() is the recalculation's one instant");
+    assert.equal(sheet.value('A2'), spans[0][1]);
+    // An edit is a new recalculation: NOW() is read again, so the call on it runs again, once.
+    const before = sheet.value('A2') as number;
+    sheet.setInput('B1', '5');
+    assert.ok(await settles(sheet.whenIdle()), `never settled after the edit: ${spans.length} calls`);
+    assert.ok((sheet.value('A2') as number) > before, `NOW() moved on: ${before} then ${sheet.value('A2')}`);
+    assert.equal(sheet.value('A2'), sheet.value('A3'));
+    assert.equal(spans.length, 2, 'one more call for the new instant');
+    assert.equal(spans[1][1], sheet.value('A2'));
+    assert.equal(sheet.value('A1'), 30);
+  } finally {
+    sheet.load({}); // stops a loop that never settled
+  }
+});
+
+test("the workbook's Refresh all recalculates every sheet at one NOW(); a number format keeps it", async () => {
+  const { rt, spans } = workbook();
+  const book = new PreviewWorkbook(new FormulaEngine(rt.registered()), rt, tickingClock());
+  const one = book.add('Sheet1');
+  const two = book.add('Sheet2');
+  try {
+    one.sheet.load({ A1: '=NOW()', B1: '=CRYPTO.SPAN(NOW()-7,NOW())' });
+    two.sheet.load({ A1: '=NOW()' });
+    assert.ok(await settles(book.whenIdle()), `never settled: ${spans.length} calls`);
+    assert.equal(spans.length, 1);
+    await book.calculate('Full');
+    assert.ok(await settles(book.whenIdle()), `never settled after Refresh all: ${spans.length} calls`);
+    assert.equal(one.sheet.value('A1'), two.sheet.value('A1'), 'one instant for the whole workbook');
+    assert.equal(spans.length, 2, 'Refresh all called it again, once');
+    const at = one.sheet.value('A1');
+    book.setNumberFormat('Sheet1', 'A1', [['yyyy-mm-dd hh:mm']]);
+    assert.ok(await settles(book.whenIdle()));
+    assert.equal(one.sheet.value('A1'), at, 'a format is not a recalculation');
+    assert.equal(spans.length, 2);
+    assert.equal(one.sheet.value('B1'), 7);
+  } finally {
+    one.sheet.load({});
+    two.sheet.load({});
+  }
 });

@@ -47,13 +47,29 @@ export class Sheet extends EventTarget {
   /** Cells whose calls delivered results since the last recalculation. */
   private readonly arrived = new Set<string>();
   private readonly idleWaiters: (() => void)[] = [];
+  /**
+   * The instant (epoch ms) NOW() and TODAY() give in this recalculation, read
+   * once when it starts and kept while its calls' answers land. Excel's NOW
+   * "changes only when the sheet is calculated ... It is not updated
+   * continuously" (Microsoft's NOW function help,
+   * mac2.microsoft.com/help/office/14/en-us/word/item/f472b08a-ed24-4c08-9bad-137b5c9bbc02);
+   * an answer arriving re-evaluates its cell without a new NOW. Read
+   * afresh there, `=CRYPTO.OHLCV("bitcoin",NOW()-7)` had new arguments at
+   * each answer, so its call was canceled and another started, forever
+   * (#BUSY!, and real requests spent). The formula CLI does the same
+   * (src/cli/recalculation.ts).
+   */
+  private instant: number;
   recalculations = 0;
 
   constructor(
     private readonly engine: FormulaEngine,
     readonly calls: CallSites,
+    /** The clock a recalculation reads NOW() from (epoch ms); tests pass their own. */
+    private readonly clock: () => number = Date.now,
   ) {
     super();
+    this.instant = clock();
   }
 
   input(address: string): string {
@@ -135,9 +151,22 @@ export class Sheet extends EventTarget {
     this.recalculate();
   }
 
-  /** Every formula again; `full` calls every custom function again (Excel's full calculation). */
-  recalculate(opts: { full?: boolean } = {}): void {
+  /**
+   * Every formula again, at a new instant for NOW() and TODAY() (`at`: one the
+   * workbook read for all its sheets, else this sheet's clock); `full` calls
+   * every custom function again (Excel's full calculation).
+   */
+  recalculate(opts: { full?: boolean; at?: number } = {}): void {
     if (opts.full) this.calls.cancelAll();
+    this.instant = opts.at ?? this.clock();
+    this.run();
+  }
+
+  /**
+   * Drawn again after a change that does not recalculate in Excel (a number
+   * format): NOW() keeps its instant, so no call on it starts again.
+   */
+  redraw(): void {
     this.run();
   }
 
@@ -237,7 +266,7 @@ export class Sheet extends EventTarget {
         range: (from, to) => this.readRange(from, to),
         spillExtent: (p) => this.readSpill(toAddress(p), p),
         customFunction: (id, args) => this.calls.value(address, occurrence++, id, args),
-        now: () => Date.now(),
+        now: () => this.instant,
       }),
     );
     this.place(address, at, result);

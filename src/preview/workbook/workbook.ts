@@ -100,6 +100,8 @@ export class PreviewWorkbook extends EventTarget implements WorkbookCalculator, 
   constructor(
     private readonly engine: FormulaEngine,
     private readonly invoker: FunctionInvoker,
+    /** The clock recalculations read NOW() and TODAY() from (epoch ms); tests pass their own. */
+    private readonly clock: () => number = Date.now,
   ) {
     super();
   }
@@ -109,7 +111,7 @@ export class PreviewWorkbook extends EventTarget implements WorkbookCalculator, 
     if (this.entry(name)) throw new Error(`A sheet named ${name} exists already`);
     let sheet!: Sheet;
     const calls = new CallSites(this.invoker, (cell) => sheet.scheduleRecalculation(cell), name);
-    sheet = new Sheet(this.engine, calls);
+    sheet = new Sheet(this.engine, calls, this.clock);
     const e: SheetEntry = { name, sheet, calls, formats: { ...saved?.formats } };
     this.sheets.push(e);
     if (saved) {
@@ -138,7 +140,9 @@ export class PreviewWorkbook extends EventTarget implements WorkbookCalculator, 
 
   async calculate(type: 'Recalculate' | 'Full' | 'FullRebuild'): Promise<void> {
     // Excel's Recalculate leaves custom functions whose inputs did not change; Full calls them all again.
-    for (const e of this.sheets) e.sheet.recalculate({ full: type !== 'Recalculate' });
+    // One recalculation of the workbook: every sheet's NOW() is the same instant (sheet.ts, `instant`).
+    const at = this.clock();
+    for (const e of this.sheets) e.sheet.recalculate({ full: type !== 'Recalculate', at });
   }
 
   async calculateActiveSheet(markAllDirty: boolean): Promise<void> {
@@ -282,7 +286,8 @@ export class PreviewWorkbook extends EventTarget implements WorkbookCalculator, 
         else e.formats[toAddress(p)] = f;
       }),
     );
-    e.sheet.recalculate();
+    // A format is shown, not calculated: Excel does not recalculate for it, so NOW() stays (a guess: no Microsoft page says so outright).
+    e.sheet.redraw();
   }
 
   clear(name: string, address: string): void {
