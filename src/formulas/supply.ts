@@ -9,6 +9,7 @@ import {
   type HolderBucket, type HolderItem, type HolderTier, type HoldersSummary, type Tokenomics,
   type VcPressure, type VestingAllocation,
 } from '../api/records';
+import { refusedGuess } from './guessed-params';
 import { boolArg, choiceArg, choicesOf, coinArg, fieldArg, headersArg, type Arg } from './args';
 import {
   dateCell, decimalCell, fieldTable, recordCells, formulaError, numberCell, reported, reportedCell, table, textCell,
@@ -91,7 +92,7 @@ async function vesting(ctx: FormulaContext, coin: Arg, includeUntracked: Arg, he
   const res = await ctx.client.get('vestingAllocations', {
     id: ref.id, query: { includeUntracked: untracked ? true : undefined },
   }).catch((e: unknown) => {
-    if (untracked && hasCode(e, 'VALIDATION_ERROR') && /includeUntracked/.test(e.message)) {
+    if (untracked && refusedGuess(e, 'includeUntracked')) {
       // Not the user's mistake (the spec has the argument): data this service does not have, so #N/A, not VALIDATION_ERROR's #VALUE!.
       throw formulaError('NOT_FOUND',
         `The service lists tracked allocations only (allocations with a known unlock schedule) and refused includeUntracked. ` +
