@@ -533,10 +533,15 @@ describe('formula text, snapshots, the log, errors', () => {
           const same = (x: unknown, y: unknown) => JSON.stringify(x) === JSON.stringify(y);
           // Only labels differ (a header row, or a Field/Value table's Field column): every number is the same.
           const numbers = (g: unknown[][]) => g.map((r) => r.map((c) => (typeof c === 'string' ? null : c)));
-          if (a.length > 1 && a.length === b.length && !same(a, b) && same(numbers(a), numbers(b))) headerOnly.add(id);
+          const labelsOnly = a.length === b.length && !same(a, b) && same(numbers(a), numbers(b));
+          if (labelsOnly && a.length > 1) headerOnly.add(id);
+          // The offer, cell by cell: a header-only change exactly where the labels change (not a one-field answer, not headers off).
+          if (same(numbers(a), numbers(b)) && !/^=?CRYPTO\.(LIVEPRICE|ASOF)\(/i.test(e.formula)) {
+            assert.equal(defaultCurrencyChange(e.formula, param, 'USD', 'EUR') === 'header', labelsOnly, `${e.formula}: offered for its labels, or not`);
+          }
         }
       }
-      const header = Object.keys(FOLLOWS_DEFAULT_CURRENCY).filter((id) => FOLLOWS_DEFAULT_CURRENCY[id] === 'header');
+      const header = Object.keys(FOLLOWS_DEFAULT_CURRENCY).filter((id) => FOLLOWS_DEFAULT_CURRENCY[id] !== 'answer');
       assert.deepEqual([...headerOnly].sort(), header.sort());
     } finally {
       await eur.close();

@@ -65,21 +65,23 @@ export function cryptoCalls(formula: string): CryptoCall[] {
  *   are headed "Close (USD)" in a workbook whose default is not USD and
  *   "Close" in one whose default is (usd-money.ts usdHeader): only its header
  *   row changes, and only when shown.
+ * - 'range header': the same, but only its history (a start or end given) has
+ *   a money column: ALTSEASON's current reading has none.
  * test/formula-builder.test.ts holds 'answer' to the formulas whose requests
- * change with the setting and 'header' to those whose examples' header row
- * alone changes.
+ * change with the setting, the header kinds to those whose examples' labels
+ * alone change, and the offer to each example's cell.
  */
-export const FOLLOWS_DEFAULT_CURRENCY: Readonly<Record<string, 'answer' | 'header'>> = {
+export const FOLLOWS_DEFAULT_CURRENCY: Readonly<Record<string, 'answer' | 'header' | 'range header'>> = {
   PRICE: 'answer', DATA: 'answer', QUOTE: 'answer', MARKETS: 'answer', PROFILE: 'answer', HISTORICAL: 'answer', LIVEPRICE: 'answer', COIN: 'answer',
   OHLCV: 'header', RETURNS: 'header', SPARKLINE: 'header', TVL: 'header',
   // USD by the spec, labelled "(USD)" since review-r3 #1 (usd-money.ts): the movers' and ALTSEASON's and
   // BLOCKCHAINS' header rows, and the Field column of GLOBAL's, DERIVATIVES' and BLOCKCHAIN's tables.
-  TRENDING: 'header', GAINERS: 'header', LOSERS: 'header', ALTSEASON: 'header', BLOCKCHAINS: 'header',
+  TRENDING: 'header', GAINERS: 'header', LOSERS: 'header', ALTSEASON: 'range header', BLOCKCHAINS: 'header',
   GLOBAL: 'header', DERIVATIVES: 'header', BLOCKCHAIN: 'header',
 };
 
 /** Where a formula takes the parameter of that name (functions.json); -1 where it takes none. */
-export type ParamIndex = (formula: string, param: 'currency' | 'headers') => number;
+export type ParamIndex = (formula: string, param: 'currency' | 'headers' | 'field' | 'start' | 'end') => number;
 
 /** An argument typed as a constant (blank, TRUE/FALSE, a number, "text") as a formula receives it; null for a reference or an expression. */
 function constantArg(text: string): { value: unknown } | null {
@@ -109,6 +111,29 @@ function showsHeaders(args: readonly string[], index: number): boolean {
 
 
 /**
+ * Whether a call shows money labels at all: its header row (showsHeaders), and,
+ * for a Field/Value function (GLOBAL, DERIVATIVES, BLOCKCHAIN), its Field column,
+ * which one field asked alone (=GLOBAL("totalMarketCap")) does not show: that
+ * answer is the value only. "all", blank or a reference may show the table.
+ */
+function showsLabels(args: readonly string[], name: string, param: ParamIndex): boolean {
+  if (!showsHeaders(args, param(name, 'headers'))) return false;
+  if (FOLLOWS_DEFAULT_CURRENCY[name] === 'range header' && !(['start', 'end'] as const).some((p) => isGiven(args, param(name, p)))) return false;
+  const i = param(name, 'field');
+  if (i < 0 || args[i] === undefined) return true;
+  const given = constantArg(args[i]);
+  if (given === null || given.value === null) return true;
+  return typeof given.value === 'string' && ['', 'all'].includes(given.value.trim().toLowerCase());
+}
+
+/** Whether the argument at `index` is given: typed (not blank), or a reference or expression that may hold a value. */
+function isGiven(args: readonly string[], index: number): boolean {
+  if (index < 0 || args[index] === undefined) return false;
+  const a = constantArg(args[index]);
+  return a === null || a.value !== null;
+}
+
+/**
  * What a change of the default currency from `from` to `to` changes in a cell:
  * 'answer' when one of its calls takes the default currency (its currency
  * argument omitted), else 'header' when one of its calls shows money headers
@@ -126,7 +151,7 @@ export function defaultCurrencyChange(formula: string, param: ParamIndex, from: 
   });
   if (answer) return 'answer';
   const relabelled = usdHeader('', { defaultCurrency: from }) !== usdHeader('', { defaultCurrency: to });
-  const header = relabelled && calls.some((c) => FOLLOWS_DEFAULT_CURRENCY[c.name] === 'header' && showsHeaders(c.args, param(c.name, 'headers')));
+  const header = relabelled && calls.some((c) => ['header', 'range header'].includes(FOLLOWS_DEFAULT_CURRENCY[c.name]) && showsLabels(c.args, c.name, param));
   return header ? 'header' : null;
 }
 
