@@ -35,7 +35,6 @@ export function listMoved(f: Fetched<unknown>): ListMoved | undefined {
   return (f as PagedFetched<unknown>).moved;
 }
 
-
 /** Start of the candle after the one opening at `time` (UTC; weeks are 7 days, months calendar months). */
 function nextPeriodStart(interval: string, time: number): number {
   if (interval === 'hour') return time + HOUR_MS;
@@ -111,7 +110,7 @@ export async function getPages<N extends EndpointName>(
   /** The list's pages (offset- and page-numbered), in order: each one's query and where its answer is in `answers`. */
   const pages: { query: QueryInput; answer: number }[] = [];
   /** Readable items the pages carried so far (before repeats are left out): whether `maxItems` is reached. */
-  let held = 0;
+  let readSoFar = 0;
   const step = async (query: QueryInput): Promise<number | null> => {
     const a = await client.request(canonicalRequest(name, req.id, query), asked);
     answers.push(a);
@@ -120,7 +119,7 @@ export async function getPages<N extends EndpointName>(
     const data = a.entry.data as unknown[];
     const until = req.takeWhile ? data.findIndex((x) => !req.takeWhile!(x)) : -1;
     if (until >= 0) stopped = true;
-    held += until >= 0 ? until : data.length;
+    readSoFar += until >= 0 ? until : data.length;
     return data.length + (a.entry.rejected?.length ?? 0);
   };
   let stopped = false;
@@ -128,7 +127,7 @@ export async function getPages<N extends EndpointName>(
     const pageSize = pageSizeOf(spec);
     const maxOffset = (params.offset as { max?: number } | undefined)?.max ?? Number.POSITIVE_INFINITY;
     let offset = Number(base.offset ?? 0);
-    for (let i = 0; i < MAX_PAGES && held < max && offset <= maxOffset; i++) {
+    for (let i = 0; i < MAX_PAGES && readSoFar < max && offset <= maxOffset; i++) {
       const count = await step({ ...base, offset, limit: pageSize });
       if (count === null || count < pageSize || stopped) break;
       offset += pageSize;
@@ -136,7 +135,7 @@ export async function getPages<N extends EndpointName>(
   } else if (spec.paging === 'page') {
     const pageSize = pageSizeOf(spec);
     let page = Number(base.page ?? 1);
-    for (let i = 0; i < MAX_PAGES && held < max; i++) {
+    for (let i = 0; i < MAX_PAGES && readSoFar < max; i++) {
       const got = await step({ ...base, page });
       const meta = answers[answers.length - 1].entry.meta;
       const hasNext = typeof meta?.hasNextPage === 'boolean' ? meta.hasNextPage : (got ?? 0) >= pageSize;
@@ -160,7 +159,7 @@ export async function getPages<N extends EndpointName>(
     let newest = Number.NEGATIVE_INFINITY;
     const held = new Set<number>();
     for (let i = 0; i < MAX_PAGES && items.length < max; i++) {
-      const a = await client.request(canonicalRequest(name, req.id, { ...base, from }), { caller: req.caller, signal: req.signal });
+      const a = await client.request(canonicalRequest(name, req.id, { ...base, from }), asked);
       answers.push(a);
       const page = a.entry.data as Timed[];
       const fresh = unheld(page, held);
