@@ -43,6 +43,9 @@ export function editDistance(a: string, b: string, max = Number.POSITIVE_INFINIT
  * merely begins with a short symbol ("bitcon" with BIT) is scored by its edits
  * alone: it names that coin no more than any other.
  */
+/** How many edits typed text may be from a name and still be near: a third of its length, 1 to 3. */
+export const editsAllowed = (q: string): number => Math.max(1, Math.min(3, Math.floor(q.length / 3)));
+
 export function nearness(q: string, t: string, max: number): number {
   const d = editDistance(q, t, max);
   let s = d <= max ? d : Number.POSITIVE_INFINITY;
@@ -95,7 +98,7 @@ export function orderNearby<T>(xs: readonly Nearby<T>[], limit: number): T[] {
 /** Up to three coins closest to `text` (nearness over slug, symbol and name), in the order of orderNearby: a top coin among the nearest first. */
 export function suggest(map: CoinMap, text: string, ranks?: RankBook, limit = 3): CoinRef[] {
   const q = text.toLowerCase();
-  const max = Math.max(1, Math.min(3, Math.floor(q.length / 3)));
+  const max = editsAllowed(q);
   const found: Nearby<CoinRef>[] = [];
   const seen = new Set<number>(); // a map that lists an id twice suggests it once
   for (const c of map.all()) {

@@ -4,12 +4,12 @@
  * suggestions' nearness (client/coin-suggestions.ts: edit distance, a swap of
  * two letters one edit, typed beginnings) over each entry's slug and name.
  */
-import { nearness } from '../client/coin-suggestions';
+import { editsAllowed, nearness } from '../client/coin-suggestions';
 
-/** Up to `limit` names within a few edits of `input` (coins' threshold: a third of its length, 1 to 3), the nearest first; none when nothing is near. */
+/** Up to `limit` names within a few edits of `input` (the coins' editsAllowed), the nearest first; none when nothing is near. */
 export function closeNames(input: string, entries: readonly { name: string; slug: string }[], limit = 2): string[] {
   const q = input.trim().toLowerCase();
-  const max = Math.max(1, Math.min(3, Math.floor(q.length / 3)));
+  const max = editsAllowed(q);
   return entries
     .map((e) => ({ name: e.name, score: Math.min(nearness(q, e.slug.toLowerCase(), max), nearness(q, e.name.toLowerCase(), max)) }))
     .filter((x) => Number.isFinite(x.score))
