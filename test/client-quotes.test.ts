@@ -309,6 +309,28 @@ describe('a cold start: the first markets page beside the map', () => {
     assert.equal(credits, 1 + pages, 'the map and each page once, as without the probe: the first page is not asked twice');
   });
 
+  test('quotes of coins given by id: the pages that many ids fill go with the map, not a round trip later; credits unchanged', async () => {
+    // Each id is a different coin without the map: N of them take the first ceil(N / 250) pages of the walk anyway.
+    const { quotes, seen, credits } = await coldFill(listing.map((m) => m.id), { mapLagMs: 100 });
+    assert.deepEqual(quotes.map((q) => q.id), listing.map((m) => m.id));
+    const pages = Math.ceil(listing.length / 250);
+    const map = seen.find((x) => x.url.startsWith(MAP))!;
+    const all = seen.filter((x) => x.url.startsWith(MARKETS));
+    assert.equal(all.length, pages, seen.map((x) => x.url).join(', '));
+    assert.ok(together([map, ...all]), 'every page asked with the map, before its answer');
+    assert.equal(credits, 1 + pages, 'the map and each page once');
+  });
+
+  test('fewer ids than fill a second page: only the first page goes with the map, as for text', async () => {
+    const ids = listing.slice(0, 250).map((m) => m.id);
+    const deep = listing.slice(250).map((m) => m.slug);
+    const { seen, credits } = await coldFill([...ids, ...deep], { mapLagMs: 100 });
+    const map = seen.find((x) => x.url.startsWith(MAP))!;
+    const rest = seen.filter((x) => x.url.startsWith(MARKETS) && x.url !== `${MARKETS}?limit=250`);
+    assert.ok(rest.length > 0 && rest.every((x) => x.asked >= map.got), 'the pages past the first wait for the map');
+    assert.equal(credits, 1 + Math.ceil(listing.length / 250));
+  });
+
   test("the quotes' batch leaves as the map arrives, before the cells waiting on the map hear of it", async () => {
     // URL → when Node's fetch wrote the request to its socket (undici's diagnostics channel): asked is not sent.
     const written = new Map<string, number>();

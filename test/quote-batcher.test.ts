@@ -24,7 +24,7 @@ before(async () => {
 
 /** A request lifecycle whose markets pages arrive when the test says so; it records every page asked for, and when. */
 function source() {
-  const asked: { page: number; at: number }[] = [];
+  const asked: { page: number; at: number; signal?: AbortSignal }[] = [];
   const arrivals = new Map<number, () => void>();
   const t0 = performance.now();
   const src: QuoteSource = {
@@ -32,10 +32,10 @@ function source() {
     ttlMs: () => 60_000,
     requester: {
       now: () => NOW,
-      request(cr): Promise<Answer> {
+      request(cr, o): Promise<Answer> {
         if (cr.name !== 'markets') return Promise.reject(new Error('no profiles in this test'));
         const page = Number(cr.query.offset ?? 0) / 250;
-        asked.push({ page, at: performance.now() - t0 });
+        asked.push({ page, at: performance.now() - t0, signal: o?.signal });
         return new Promise((resolve) => {
           arrivals.set(page, () => {
             const items = listing.slice(page * 250, page * 250 + 250);
@@ -138,5 +138,49 @@ describe('quote batcher', () => {
       ids.map((id) => (results.get(id) as Error | undefined)?.message),
       ids.map(() => 'the cache broke'),
     );
+  });
+  test("a batch sent as the map arrives keeps its pages while any cell that waited on the map still waits, though the first to join have settled", async () => {
+    const s = source();
+    s.src.ranks.learnListing(0, 250, listing.slice(0, 250));
+    s.src.ranks.learnListing(250, 250, listing.slice(250, 500));
+    const b = new QuoteBatcher(s.src, 5, 1_000);
+    const early = new AbortController(); // a cell whose coin is on the first page
+    const late = new AbortController(); // a cell still resolving its input when the first has settled
+    b.prime([listing[0].id, listing[300].id], 'USD', undefined, [early.signal, late.signal]);
+    await s.waitForPages(2);
+    const first = b.shared({ id: listing[0].id, currency: 'USD' }, early.signal);
+    s.arrive(0);
+    await first;
+    early.abort(); // its cell has settled: its deadline bucket lets go
+    const page2 = s.asked.find((a) => a.page === 1)!;
+    assert.equal(page2.signal?.aborted, false, 'the second page is still wanted: a cell that waited on the map has not joined yet');
+    const second = b.shared({ id: listing[300].id, currency: 'USD' }, late.signal);
+    s.arrive(1);
+    assert.equal((await second).id, listing[300].id);
+    late.abort();
+    assert.equal(page2.signal?.aborted, true, 'every waiter gone: the batch lets its requests go');
+  });
+
+  test('pages probed beside the map are read: a batch asks only the pages after them, and settles their coins', async () => {
+    const { src, asked, arrive, waitForPages } = source();
+    const quotes = { fresh: () => undefined, offer: (_id: number, _c: string, _at: number, make: () => Quote) => make(), fallback: (_id: number, _c: string, e: unknown) => e } as unknown as QuoteCache;
+    const fetcher = new BatchFetch(src, quotes, {} as ListQuotes);
+    fetcher.probe('USD', undefined, new AbortController().signal, 2);
+    await waitForPages(2);
+    assert.deepEqual(asked.map((a) => a.page), [0, 1], 'two pages beside the map');
+    fetcher.probe('USD', undefined, new AbortController().signal, 2);
+    assert.equal(asked.length, 2, 'a page asked already is not asked again');
+    arrive(0);
+    arrive(1);
+    await new Promise((r) => setTimeout(r, 0));
+    const ids = [listing[5].id, listing[260].id, listing[499].id];
+    const results = new Map<number, Quote | Error>();
+    const waiting = new Map(ids.map((id) => [id, { settle: (r: Quote | Error) => void results.set(id, r) }]));
+    const done = fetcher.fetch(waiting, 'USD', undefined, new AbortController().signal);
+    const until = Date.now() + 2_000;
+    while (results.size < ids.length && Date.now() < until) await new Promise((r) => setTimeout(r, 1));
+    await done;
+    assert.deepEqual(ids.map((id) => (results.get(id) as Quote | undefined)?.id), ids);
+    assert.deepEqual(asked.map((a) => a.page), [0, 1], 'no page asked again: both were read beside the map');
   });
 });

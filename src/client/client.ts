@@ -84,8 +84,8 @@ export class MarketClient {
     const cold = new ColdStart({
       noPlaceKnown: () => this.#maps.ranks.empty,
       peek: (input, map) => this.#resolver.peek(input, map),
-      probe: (currency, caller, signal) => this.#batcher.probe(currency, caller, signal),
-      prime: (ids, currency, caller) => this.#batcher.prime(ids, currency, caller),
+      probe: (currency, caller, signal, pages) => this.#batcher.probe(currency, caller, signal, pages),
+      prime: (ids, currency, caller, waiting) => this.#batcher.prime(ids, currency, caller, waiting),
     });
     this.#cold = cold;
     this.#maps = new CoinMapStore({
@@ -171,7 +171,7 @@ export class MarketClient {
     if (ref && !opts.signal?.aborted) return Promise.resolve(this.#quoteOf(ref, currency, opts, wrap));
     // One abortable for the chain: the resolution and the batch count this caller among their waiters without one each.
     const chain = this.#resolver.shared(coin as string | number, opts).then((r) => this.#quoteOf(r, currency, opts, false));
-    this.#cold.quoteWaits(this.#maps.loading, coin as string | number, currency, opts.caller);
+    this.#cold.quoteWaits(this.#maps.loading, coin as string | number, currency, opts.caller, opts.signal);
     return wrap ? abortable(chain, opts.signal) : chain;
   }
 

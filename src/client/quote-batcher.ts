@@ -107,9 +107,9 @@ export class QuoteBatcher {
     this.#quotes.offer(r.quote.id, 'USD', r.fetchedAt, () => r.quote);
   }
 
-  /** The first markets page, asked beside the currency map on a cold start (BatchFetch.probe). */
-  probe(currency: ConvertCurrency, caller: string | undefined, signal: AbortSignal): void {
-    this.#fetch.probe(currency, caller, signal);
+  /** The first `pages` markets pages, asked beside the currency map on a cold start (BatchFetch.probe). */
+  probe(currency: ConvertCurrency, caller: string | undefined, signal: AbortSignal, pages: number): void {
+    this.#fetch.probe(currency, caller, signal, pages);
   }
 
   /**
@@ -117,13 +117,20 @@ export class QuoteBatcher {
    * the currency map arrives and before the cells waiting on it have each
    * asked (cold-start.ts). Each coin is in flight at once, so the cells join
    * its load as they reach shared(), as they would a gathered batch's; a coin
-   * already in flight or fresh is left out. Its requests stop once every cell
-   * that joined has gone (none joining: it runs its course, as the gathered
-   * batch it stands for would have).
+   * already in flight or fresh is left out. `waiting` are the signals of the
+   * cells that waited on the map for a quote (undefined: a caller that cannot
+   * go): they are its waiters from the start, since they wake one promise job
+   * after another and a cell that woke early and settled from a page already
+   * read must not leave the batch with nobody waiting, and its pages
+   * cancelled, before the cells that need them have joined. Its requests stop
+   * once every such cell has gone (none given: it runs its course, as the
+   * gathered batch it stands for would have).
    */
-  prime(ids: Iterable<number>, currency: ConvertCurrency, caller: string | undefined): void {
+  prime(ids: Iterable<number>, currency: ConvertCurrency, caller: string | undefined, waiting: Iterable<AbortSignal | undefined> = []): void {
     const group = new Map<number, Settler>();
     const work = new SharedWork();
+    // A cell already gone is not a waiter (joined first, it would leave the others' batch given up).
+    for (const s of waiting) if (!s?.aborted) work.join(s);
     for (const id of ids) {
       const k = quoteKey(id, currency);
       if (group.has(id) || this.#inFlight.has(k) || this.#quotes.fresh(id, currency)) continue;
