@@ -25,6 +25,14 @@ import type { CoinRef } from './coin-ref';
 import { parseInput } from './coin-resolver';
 import { onAbort } from './cancellation';
 
+/** The coin id an input names without the map (a number, or "id:7"), else 0. Most text has no colon: nothing parsed. */
+function idOf(input: string | number): number {
+  if (typeof input === 'number') return Number.isInteger(input) && input > 0 ? input : 0;
+  if (!input.includes(':')) return 0;
+  const { kind, text } = parseInput(input);
+  return kind === 'id' && /^\d+$/.test(text) ? Number(text) : 0;
+}
+
 /** Pages the first step of a walk from page 1 reads for this many distinct coins (batch-fetch.ts): at least the first. */
 const pagesFor = (coins: number): number => Math.max(1, Math.ceil(coins / MARKETS_PAGE_SIZE));
 
@@ -84,8 +92,7 @@ export class ColdStart {
     w.signals.add(signal);
     if (w.inputs.has(input)) return;
     w.inputs.add(input);
-    const { kind, text } = parseInput(input);
-    const id = kind === 'id' && /^\d+$/.test(text) ? Number(text) : 0;
+    const id = idOf(input);
     if (id <= 0 || w.ids.has(id)) return;
     w.ids.add(id);
     // A page more each time the ids fill one more (past 250, 500, ...).
