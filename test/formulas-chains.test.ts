@@ -127,6 +127,23 @@ describe('TVL and TVLCHANGE', () => {
     const e = await failure('=CRYPTO.TVL("solana","2026-03-10","2026-03-01")');
     assert.equal(e.error, '#VALUE!');
   });
+  test('a value in the wrong place: the #VALUE! says where it goes and writes the formula that way (misplaced-args.ts)', async () => {
+    const slip = async (f: string) => {
+      const e = await failure(f);
+      assert.equal(e.error, '#VALUE!', f);
+      return e.message;
+    };
+    // Serial 1 is a day in 1900, no start: the headers' 1 where start goes.
+    assert.match(await slip('=CRYPTO.TVL("ethereum",1)'), /^start must be a date from 1970 on; .*; headers is the 4th argument: =CRYPTO\.TVL\("ethereum",,,1\)$/);
+    assert.match(await slip('=CRYPTO.TVL("ethereum",FALSE)'), /^start must be .*; got FALSE; headers is the 4th argument: =CRYPTO\.TVL\("ethereum",,,FALSE\)$/);
+    assert.match(await slip('=CRYPTO.TVL("ethereum","90D",FALSE)'), /^end must be .*; headers is the 4th argument: =CRYPTO\.TVL\("ethereum","90D",,FALSE\)$/);
+    assert.match(await slip('=CRYPTO.TVL("ethereum",,,"90D")'), /^headers must be TRUE\/FALSE or 1\/0; got "90D"; start is the 2nd argument: =CRYPTO\.TVL\("ethereum","90D"\)$/);
+    // A start that does not read is not sent to chain (any text may name one), nor is a blank cell's 0 misplaced.
+    assert.match(await slip('=CRYPTO.TVL("ethereum","3 months")'), /^start must be .*; got "3 months"$/);
+    assert.equal((await grid('=CRYPTO.TVL("ethereum",0,0,0)')).length, 31, 'blank cells: the default range, no header row');
+    // The rewritten formula works: the same table as the range written in its place.
+    assert.deepEqual(await grid('=CRYPTO.TVL("ethereum",,,FALSE)'), (await grid('=CRYPTO.TVL("ethereum")')).slice(1));
+  });
 });
 
 describe('PERSONS', () => {
@@ -143,6 +160,20 @@ describe('PERSONS', () => {
     assert.deepEqual(hits.slice(1), expected);
     assert.ok(hits.some((r) => r[2] === someone[2]));
     assert.ok(hits.length < all.length);
+  });
+  test('a value in the wrong place: the #VALUE! says where it goes and writes the formula that way (misplaced-args.ts)', async () => {
+    const slip = async (f: string) => {
+      const e = await failure(f);
+      assert.equal(e.error, '#VALUE!', f);
+      return e.message;
+    };
+    // No name is TRUE/FALSE: PERSONS(FALSE) was a search for "false", #N/A "No person matches".
+    assert.equal(await slip('=CRYPTO.PERSONS(FALSE)'), 'query must be part of a name or slug, e.g. "vitalik"; got FALSE; headers is the 2nd argument: =CRYPTO.PERSONS(,FALSE)');
+    assert.equal(await slip('=CRYPTO.PERSONS(,"vitalik")'), 'headers must be TRUE/FALSE or 1/0; got "vitalik"; query is the 1st argument: =CRYPTO.PERSONS("vitalik")');
+    assert.match(await slip('=CRYPTO.PERSONS(FALSE,"vitalik")'), /; headers is the 2nd argument: =CRYPTO\.PERSONS\("vitalik",FALSE\)$/, 'swapped, nothing typed is lost');
+    // A blank cell's 0 is no query, and no misplaced value.
+    assert.deepEqual(await grid('=CRYPTO.PERSONS(0,0)'), (await grid('=CRYPTO.PERSONS()')).slice(1));
+    assert.equal(await slip('=CRYPTO.PERSONS(0,"x")'), 'headers must be TRUE/FALSE or 1/0; got "x"; query is the 1st argument: =CRYPTO.PERSONS("x")');
   });
   test('no match: #N/A naming the query, headers or not (a header row alone would read as an answer)', async () => {
     for (const f of ['=CRYPTO.PERSONS("zzqx")', '=CRYPTO.PERSONS("zzqx",0)']) {

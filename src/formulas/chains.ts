@@ -9,11 +9,12 @@ import { DAY_MS, startOfUtcDay } from '../api/utc-day';
 import { ENDPOINTS } from '../api/endpoints';
 import type { Blockchain, BlockchainMapItem } from '../api/records';
 import { editDistance } from '../client/coin-suggestions';
-import { choiceArg, choicesOf, fieldArg, headersArg, scalar, textArg, type Arg } from './args';
+import { choiceArg, choicesOf, fieldArg, headersArg, notGivenText, scalar, shown, textArg, type Arg } from './args';
 import {
   dateCell, decimalCell, recordCells, formulaError, invalidValue, numberCell, table, textCell, type Cell, type Grid,
 } from './cells';
 import { chartRange } from './global';
+import { readPlaced, takesDate, takesHeaders, type Call } from './misplaced-args';
 import { plainFieldArg, usdFieldLabel, usdHeader } from './usd-money';
 import type { Catalog, FormulaContext } from './formula-context';
 
@@ -131,9 +132,29 @@ async function blockchain(ctx: FormulaContext, chain: Arg, field: Arg): Promise<
 /** TVL without a start: the last 30 days (and today). */
 const TVL_DEFAULT_DAYS = 30;
 
+/**
+ * TVL's call, for saying where a misplaced argument goes (misplaced-args.ts), as FEARGREED's:
+ * TVL("ethereum",1) or (…,FALSE) is headers where start goes (serial 1 is a day in 1900, no
+ * start), TVL("ethereum","90D",0)'s end likewise, TVL("ethereum",,,"90D") a look-back where headers goes.
+ * No value is sent to chain: any text may name one (an unknown one is #N/A naming the closest),
+ * so a start that does not read ("3 months") would be sent there, beside the chain already given.
+ */
+function tvlCall(ctx: FormulaContext, args: Arg[]): Call {
+  const date = takesDate(ctx);
+  return {
+    fn: 'TVL',
+    params: [
+      { name: 'chain', takes: () => false },
+      { name: 'start', takes: date }, { name: 'end', takes: date }, { name: 'headers', takes: takesHeaders },
+    ],
+    args,
+  };
+}
+
 async function tvl(ctx: FormulaContext, chain: Arg, start: Arg, end: Arg, headers: Arg): Promise<Grid> {
-  const range = chartRange(ctx, start, end, (now) => startOfUtcDay(now) - TVL_DEFAULT_DAYS * DAY_MS);
-  const show = headersArg(headers);
+  const call = tvlCall(ctx, [chain, start, end, headers]);
+  const range = readPlaced(call, [1, 2], () => chartRange(ctx, start, end, (now) => startOfUtcDay(now) - TVL_DEFAULT_DAYS * DAY_MS));
+  const show = readPlaced(call, 3, () => headersArg(headers));
   const ref = await resolveChain(ctx, chain);
   const res = await ctx.client.get('tvlChart', { id: ref.id, query: range?.query });
   const rows = [...res.data].sort((a, b) => a.time - b.time);
@@ -163,9 +184,27 @@ async function tvlChange(ctx: FormulaContext, chain: Arg, period: Arg): Promise<
 
 // ---------------------------------------------------------------- PERSONS
 
+/**
+ * PERSONS' parameters, for saying where a misplaced argument goes (misplaced-args.ts): PERSONS(FALSE)
+ * is headers where the query goes, PERSONS(,"vitalik") a query where headers goes. The query takes
+ * text or a number, as textArg reads them; a 0 or "0" is a blank cell (args.ts notGivenText).
+ */
+const PERSONS_PARAMS = [
+  { name: 'query', takes: (v: Arg) => !notGivenText(v) && (typeof v === 'string' ? v.trim() !== '' : typeof v === 'number') },
+  { name: 'headers', takes: takesHeaders },
+];
+
+/** No name or slug is TRUE or FALSE: PERSONS(FALSE) means no header row, not a search for "false" (which found no one, as #N/A). */
+function personQuery(v: Arg): string | null {
+  const x = scalar(v);
+  if (typeof x === 'boolean') throw invalidValue(`query must be part of a name or slug, e.g. "vitalik"; got ${shown(x)}`);
+  return textArg(x, 'query');
+}
+
 async function persons(ctx: FormulaContext, query: Arg, headers: Arg): Promise<Grid> {
-  const q = textArg(query, 'query');
-  const show = headersArg(headers);
+  const call: Call = { fn: 'PERSONS', params: PERSONS_PARAMS, args: [query, headers] };
+  const q = readPlaced(call, 0, () => personQuery(query));
+  const show = readPlaced(call, 1, () => headersArg(headers));
   const res = await ctx.client.get('personsMap');
   const needle = q === null ? null : norm(q);
   const rows = needle === null
