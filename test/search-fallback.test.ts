@@ -162,4 +162,41 @@ describe('SEARCH with the search endpoint (demo-pro)', () => {
       await broken.close();
     }
   });
+
+  test('a refusal of the guessed query name holds for the session: the next SEARCH cell is answered from the map without asking the search again', async () => {
+    const json = { 'content-type': 'application/json' };
+    const refuse = (param: string) => (req: { url: string }) => (req.url.startsWith(ENDPOINTS.search.path)
+      ? { status: 400, headers: json, body: JSON.stringify({ error: { code: 'VALIDATION_ERROR', message: `property ${param} should not exist`, status: 400 } }) }
+      : null);
+    const searches = (h: { hostile: { seen: readonly { url: string }[] } }) => h.hostile.seen.filter((x) => x.url.startsWith(ENDPOINTS.search.path)).length;
+    const h = await behindHostile(refuse('query'), { key: 'demo-pro' });
+    try {
+      const first = await grid('=CRYPTO.SEARCH("solana")', h.session);
+      assert.equal(searches(h), 1);
+      // Another query (no cached or shared answer): the map, at once, with the same note.
+      const second = await grid('=CRYPTO.SEARCH("bitcoin",0)', h.session);
+      assert.equal(searches(h), 1, 'the search is not asked again');
+      assert.ok(coinRows(second).some((r) => r[3] === 'bitcoin'), JSON.stringify(second).slice(0, 200));
+      assert.equal(noteOf(second), noteOf(first), 'the same reason given');
+      assert.match(noteOf(second) ?? '', /the service refused the coin search's query parameter/);
+    } finally {
+      await h.close();
+    }
+    // Another session knows nothing of it (per session, not per process): it asks.
+    const next = await behindHostile(refuse('query'), { key: 'demo-pro' });
+    try {
+      await grid('=CRYPTO.SEARCH("bitcoin",0)', next.session);
+      assert.equal(searches(next), 1);
+    } finally {
+      await next.close();
+    }
+    // A refusal of another name is the formula's failure, as before: not remembered, asked each time.
+    const other = await behindHostile(refuse('limit'), { key: 'demo-pro' });
+    try {
+      for (const q of ['solana', 'bitcoin']) assert.match((await failure(`=CRYPTO.SEARCH("${q}")`, other.session)).message, /limit/);
+      assert.equal(searches(other), 2);
+    } finally {
+      await other.close();
+    }
+  });
 });

@@ -29,6 +29,7 @@ import { headersArg, textArg, type Arg } from './args';
 import { EMPTY, invalidValue, numberCell, table, textCell, type Cell, type Column, type Grid } from './cells';
 import type { FormulaContext } from './formula-context';
 import { refusedGuess } from './guessed-params';
+import { refusedGuessBefore, rememberRefusedGuess } from './refused-guesses';
 
 /**
  * The most matches the search answers: the local API server's cap (src/emulator/market/listings.ts). The real
@@ -59,8 +60,12 @@ export async function search(ctx: FormulaContext, query: Arg, headers: Arg): Pro
   const { maxLength } = ENDPOINTS.search.params.query;
   if (q.length > maxLength) throw invalidValue(`query must be at most ${maxLength} characters`);
   const showHeaders = headersArg(headers);
-  const found = await fromService(ctx, q).catch(async (e: unknown) => {
+  // A refusal of the guessed `query` name holds for the session (refused-guesses.ts): the map answers at once.
+  // A refusal by plan or route the plan gate remembers itself, for REFUSAL_MEMORY_MS (client/plan-gate.ts).
+  const refused = refusedGuessBefore(ctx, 'search', 'query');
+  const found = refused ? await fromMap(ctx, q, refused) : await fromService(ctx, q).catch(async (e: unknown) => {
     if (!keyLacksSearch(e)) throw e;
+    if (refusedGuess(e, 'query')) rememberRefusedGuess(ctx, 'search', 'query', e);
     return fromMap(ctx, q, e);
   });
   const grid = table(found.rows, COLUMNS, showHeaders, `Nothing found for "${q}"`, found.rejected);
