@@ -158,3 +158,27 @@ test('errors are kept too: an unknown coin has no fetch time', async () => {
   assert.match(p.error!.message, /Unknown coin/);
   await assert.rejects(asof('Sheet1!H1'), (e: Error & { code?: string }) => e.code === '#N/A' && /No answer was fetched: Unknown coin/.test(e.message));
 });
+
+test('SEARCH answered from the currency map (no search endpoint on Sandbox): ASOF names the map, its fetch time and credit; the next SEARCH reads it from the cache', async () => {
+  const sandbox = await frozenSession({ key: 'demo-sandbox', client: { maxRetries: 0 } });
+  try {
+    const at = (args: unknown[], address: string) => sandbox.host.call('SEARCH', args, { address }).result;
+    const asofThere = (address: string, field: unknown = null) => sandbox.host.evaluate('ASOF', [[[null]], field, address]);
+    const g = (await at(['sol', null], 'Sheet1!A1')) as unknown[][];
+    assert.equal(g[0][1], 'Name', 'a table');
+    const p = sandbox.host.provenance.at('Sheet1!A1')!;
+    assert.deepEqual(p.fetches.map((f) => f.endpoint), ['currencyMap'], 'the map, no search request');
+    assert.equal(p.fetchedAt, FROZEN_NOW);
+    assert.equal(p.freshness, 'fresh');
+    assert.equal(p.credits, answerCredits('currencyMap', {}, 1));
+    assert.equal(await one(asofThere('Sheet1!A1', 'endpoint')), 'currencyMap');
+    const when = await one(asofThere('Sheet1!C5'));
+    assert.equal(when instanceof DateCell ? when.serial : when, toSerial(FROZEN_NOW), 'a cell of the spill finds it');
+    // Another query: the same map object, from the cache, no credit charged twice.
+    await at(['bitcoin', null], 'Sheet1!G1');
+    const again = sandbox.host.provenance.at('Sheet1!G1')!;
+    assert.deepEqual([again.fetches.map((f) => f.endpoint), again.freshness, again.credits, again.fetchedAt], [['currencyMap'], 'cached', 0, FROZEN_NOW]);
+  } finally {
+    await sandbox.close();
+  }
+});

@@ -8,12 +8,14 @@
  * `stale`, so its fetch time is when the host first saw that quote object
  * (the quote cache hands out the same object until the next fetch), a few
  * milliseconds after the markets answer arrived: the host keeps those sightings
- * (QuoteSightings) and hands them to each evaluation's client.
+ * (QuoteSightings) and hands them to each evaluation's client. The currency map
+ * (coinList: SEARCH without the search endpoint) carries its own fetch time.
  */
-import { ENDPOINTS, creditCost, type EndpointName } from '../api/endpoints';
+import { DEFAULT_FRESHNESS_MS, ENDPOINTS, creditCost, type EndpointName } from '../api/endpoints';
 import type { HistoricalItem } from '../api/records';
 import { CallClient, type CallPages, type CallRequest, type CallTarget } from '../client/call-client';
 import type { HistoricalKey } from '../client/historical-batcher';
+import type { CoinMap, RankBook } from '../client/coin-map';
 import type { Quote } from '../client/quote';
 import type { CoinRef } from '../client/coin-ref';
 import type { ConvertCurrency, EndpointData } from '../api/endpoints';
@@ -50,9 +52,10 @@ export function bucketCredits(name: EndpointName, q: Readonly<Record<string, str
  * Each quote object's record for its readers after the first (the first saw it
  * arrive and was charged its credits; later ones read it from the cache). One
  * table per calculation host, which owns the evaluations; weak, so a quote the
- * cache has dropped takes its record with it.
+ * cache has dropped takes its record with it. A currency map is kept here too,
+ * once a reader has seen it: no later reader is charged for it.
  */
-export type QuoteSightings = WeakMap<Quote, Readonly<Fetch>>;
+export type QuoteSightings = WeakMap<Quote | CoinMap, Readonly<Fetch>>;
 
 /**
  * The client bound to one evaluation (CallClient), noting every answer it
@@ -92,6 +95,26 @@ class TrackingClient extends CallClient {
     const stale = q.stale === true;
     this.sightings.set(q, { endpoint: 'markets', fetchedAt: seen, stale, fromCache: true, credits: 0 });
     noteFetch(this.into, { endpoint: 'markets', fetchedAt: seen, stale, fromCache: false, credits: stale ? 0 : creditCost('markets', { convert: currency ?? 'USD' }) });
+  }
+
+  /**
+   * The currency map as read: its own fetch time. Charged (fresh) to the first reader this host saw that
+   * it arrived while waiting for it; a map from memory or storage, or one another reader was charged for,
+   * is from the cache. The map store hands one older than the reference freshness only when a failure
+   * lets the last good one stand in (client/map-store.ts): stale.
+   */
+  private noteMap(map: CoinMap, asked: number): void {
+    const charged = this.sightings.has(map);
+    const stale = this.now() - map.fetchedAt >= DEFAULT_FRESHNESS_MS.reference;
+    const fetched = !charged && !stale && map.fetchedAt >= asked;
+    const f: Fetch = { endpoint: 'currencyMap', fetchedAt: map.fetchedAt, stale, fromCache: !fetched, credits: fetched ? creditCost('currencyMap', {}) : 0 };
+    if (!charged) this.sightings.set(map, { ...f, fromCache: true, credits: 0 });
+    noteFetch(this.into, f);
+  }
+
+  override coinList(): Promise<{ map: CoinMap; ranks: RankBook }> {
+    const asked = this.now();
+    return super.coinList().then((list) => (this.noteMap(list.map, asked), list));
   }
 
   override get<N extends EndpointName>(name: N, req: CallRequest = {}): Promise<Fetched<EndpointData<N>>> {
