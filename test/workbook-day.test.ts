@@ -31,13 +31,8 @@ type Cell = number | string | boolean | null | { error: string; message?: string
 // (harness/README.md).
 const rig = usePaneRig({ build: { name: 'crypto-addin-preview-test', files: [...PREVIEW_FILES, 'functions.json'] }, emulator: { rpm: 5000 }, clock: 'held' });
 
-async function openPreview(query = '?template=blank', settings?: Record<string, unknown>): Promise<Page> {
-  return rig.openPage(`index.html${query}`, {
-    viewport: { width: 1400, height: 1000 },
-    prepare: async (context) => {
-      if (settings) await context.addInitScript((json) => localStorage.setItem('crypto-addin:settings', json), JSON.stringify(settings));
-    },
-  });
+async function openPreview(query = '?template=blank'): Promise<Page> {
+  return rig.openPage(`index.html${query}`, { viewport: { width: 1400, height: 1000 } });
 }
 
 const pane = (page: Page): FrameLocator => page.frameLocator('#pane');
