@@ -321,6 +321,16 @@ describe('a cold start: the first markets page beside the map', () => {
     assert.equal(credits, 1 + pages, 'the map and each page once');
   });
 
+  test("a Sandbox key's ids: no page past the first before the map (10 requests a minute, and a live one has no markets list)", async () => {
+    for (const withoutRoutes of [undefined, ['markets'] as ['markets']]) {
+      const { seen } = await coldFill(listing.slice(0, 600).map((m) => m.id), { key: 'demo-sandbox', mapLagMs: 100, withoutRoutes });
+      const map = seen.find((x) => x.url.startsWith(MAP))!;
+      const early = seen.filter((x) => x.url.startsWith(MARKETS) && x.url !== `${MARKETS}?limit=250` && x.asked < map.got);
+      assert.deepEqual(early.map((x) => x.url), [], `${withoutRoutes ? 'no markets route' : 'Sandbox'}: ${seen.map((x) => x.url).join(', ')}`);
+      if (withoutRoutes) assert.equal(seen.filter((x) => x.url.startsWith(MARKETS)).length, 1, 'one 404 learns there is no markets list');
+    }
+  });
+
   test('fewer ids than fill a second page: only the first page goes with the map, as for text', async () => {
     const ids = listing.slice(0, 250).map((m) => m.id);
     const deep = listing.slice(250).map((m) => m.slug);

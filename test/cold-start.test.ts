@@ -139,3 +139,14 @@ test("the pages beside the map stop if everyone leaves before it arrives, and no
   load2.abort(); // the map's waiters have all settled
   assert.equal(seen[1].aborted, false, 'a page still on its way after the map arrived is not cancelled');
 });
+
+test('the rate limit learned (/v3/status): the pages the waiting ids fill are offered again while the map is on its way', () => {
+  const { c, calls } = cold();
+  for (let id = 1; id <= 600; id++) c.quoteWaits(1, id, 'USD', 'PRICE');
+  c.mapAsked(1, new AbortController().signal);
+  c.rateKnown();
+  assert.deepEqual(calls.pages, [3, 3], 'offered at the map, and again once the rate is known (the client decides how many go)');
+  assert.equal(c.mapArrived(1, MAP), true);
+  c.rateKnown();
+  assert.deepEqual(calls.pages, [3, 3], 'not after the map is in');
+});

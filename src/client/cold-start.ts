@@ -8,7 +8,8 @@
  *   the map (probe). Coins given by id are known to be distinct coins without
  *   the map: N of them take at least ceil(N / 250) pages, and a walk from the
  *   first page reads exactly those in its first step (batch-fetch.ts), so as
- *   more ids wait, more pages go while the map is on its way. The one cost:
+ *   more ids wait, more pages go while the map is on its way (once /v3/status
+ *   has said the key's rate limit is above the lowest plan's: client.ts). The one cost:
  *   ids that name no coin count too (a sheet of hundreds of them may spend a
  *   page the map would have shown it did not need; at most the pages that
  *   many ids would fill, capped at WALK_PAGE_CAP).
@@ -110,6 +111,12 @@ export class ColdStart {
     w.detach = onAbort(signal, () => pages.abort());
     w.probing = pages.signal;
     this.#deps.probe(w.currency, w.caller, pages.signal, pagesFor(w.ids.size));
+  }
+
+  /** The key's rate limit is known (/v3/status): the pages the waiting ids fill are offered again (the client decides). */
+  rateKnown(): void {
+    const w = this.#waits;
+    if (w?.probing) this.#deps.probe(w.currency, w.caller, w.probing, pagesFor(w.ids.size));
   }
 
   /** Load `load` brought `map`: the waiting inputs' batch goes now; true if it went. */
