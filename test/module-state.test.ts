@@ -60,7 +60,6 @@ const ALLOWED: readonly Allowed[] = [
   { file: 'client/cancellation.ts', name: 'watchers', why: 'one abort listener per signal and its waiters: keyed by the signal, gone with it' },
   { file: 'emulator/market/series.ts', name: 'scratch', why: "the emulator's scratch buffer: filled whole before each read, it carries nothing from one call to the next" },
   { file: 'client/cancellation.ts', name: 'aborted', why: "memo: a signal's ABORTED rejection, per signal" },
-  { file: 'formulas/refused-guesses.ts', name: 'refusedBySession', why: "a guessed parameter name the service refused, per session: keyed by the session's meter, gone with it; the answer SEARCH gives after the refusal comes without asking again" },
 ];
 
 interface Found {

@@ -7,6 +7,7 @@ import type { CallClient } from '../client/call-client';
 import type { Arg } from './args';
 import type { DateSystem, FormulaResult } from './cells';
 import type { ProvenanceBook } from './provenance';
+import type { RefusedGuesses } from './refused-guesses';
 
 export interface Settings {
   defaultCurrency: 'USD' | 'EUR';
@@ -30,6 +31,8 @@ export interface FormulaContext {
   signal?: AbortSignal;
   /** Where each answer came from (CRYPTO.ASOF reads it). */
   provenance?: ProvenanceBook;
+  /** Guessed parameter names the service refused this session (refused-guesses.ts). */
+  refusedGuesses?: RefusedGuesses;
 }
 
 /** A formula: its result, or a promise of it (a result known at once, a price from the quote cache, needs no promise). */

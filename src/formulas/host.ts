@@ -20,6 +20,7 @@ import { toFormulaError } from './failure';
 import { trackingClient, type QuoteSightings } from './answer-tracking';
 import { NO_FETCHES, ProvenanceBook, markStale, resultSize, summarize, type Provenance } from './provenance';
 import { Slices } from './slices';
+import { RefusedGuesses } from './refused-guesses';
 import { NO_ADDRESSES, addAddress, waitFor, type SharedEvaluation } from './shared-evaluation';
 
 export interface EvaluateOptions {
@@ -59,6 +60,8 @@ export class CalculationHost extends EventTarget {
   private readonly lastGood: LRUCache<string, { result: FormulaResult; fetchedAt: number | null }>;
   /** Where each answer came from, by calling cell, and the recent evaluations (CRYPTO.ASOF, the pane's log). */
   readonly provenance = new ProvenanceBook();
+  /** Guessed parameter names the service refused this session (refused-guesses.ts). */
+  private readonly refusedGuesses = new RefusedGuesses();
   private readonly log: ErrorLog;
   private readonly inFlight = new Map<string, SharedEvaluation>();
   private readonly keys = new WeakMap<Arg[], string>();
@@ -200,7 +203,7 @@ export class CalculationHost extends EventTarget {
     const signal = entry.controller?.signal ?? bucket.signal;
     // The client as this evaluation sees it: every answer it reads is noted for its provenance.
     const client = trackingClient(this.client, entry.formula, signal, entry, this.now, this.quoteSightings);
-    const ctx: FormulaContext = { client, settings: this.settings, now: this.now, caller: entry.formula, signal, provenance: this.provenance };
+    const ctx: FormulaContext = { client, settings: this.settings, now: this.now, caller: entry.formula, signal, provenance: this.provenance, refusedGuesses: this.refusedGuesses };
     let pending: Promise<FormulaResult> | FormulaResult;
     try {
       pending = entry.fn(ctx, ...entry.args);

@@ -4,31 +4,36 @@
  * refuses again: SEARCH, refused its `query`, asked the search once per cell before the currency
  * map answered (a wasted request and its wait, per cell).
  *
- * Per session: keyed by the session's credit meter, the one object every evaluation's client
- * shares (CallClient.meter; the client itself is bound anew per evaluation), so another session,
- * or the next test, knows nothing of it, and the record goes with its session. Not forgotten on a
- * key change or "Refresh all data": those change the plan (the plan gate forgets its refusals,
+ * Per calculation host (one per session, host.ts hands it to every evaluation's context), so another
+ * session, or the next test, knows nothing of it, and the record goes with its session. Not forgotten
+ * on a key change or "Refresh all data": those change the plan (the plan gate forgets its refusals,
  * client/plan-gate.ts), and a parameter's name is the service's, not the plan's [guess].
  */
 import type { EndpointName } from '../api/endpoints';
 import type { ApiError } from '../client/api-error';
-import type { CreditMeter } from '../client/credit-meter';
 import type { FormulaContext } from './formula-context';
-
-/** Per session, "endpoint param" -> the service's refusal (its words give a formula's note). */
-const refusedBySession = new WeakMap<CreditMeter, Map<string, ApiError>>();
 
 const keyOf = (endpoint: EndpointName, param: string) => `${endpoint} ${param}`;
 
+/** "endpoint param" -> the service's refusal (its words give a formula's note). */
+export class RefusedGuesses {
+  readonly #refused = new Map<string, ApiError>();
+
+  remember(endpoint: EndpointName, param: string, e: ApiError): void {
+    this.#refused.set(keyOf(endpoint, param), e);
+  }
+
+  before(endpoint: EndpointName, param: string): ApiError | undefined {
+    return this.#refused.get(keyOf(endpoint, param));
+  }
+}
+
 /** The service refused `param` on `endpoint` (refusedGuess(e, param) holds): remember it for the session. */
 export function rememberRefusedGuess(ctx: FormulaContext, endpoint: EndpointName, param: string, e: ApiError): void {
-  const meter = ctx.client.meter;
-  let refused = refusedBySession.get(meter);
-  if (!refused) refusedBySession.set(meter, (refused = new Map()));
-  refused.set(keyOf(endpoint, param), e);
+  ctx.refusedGuesses?.remember(endpoint, param, e);
 }
 
 /** The refusal of `param` on `endpoint` this session, if the service gave one. */
 export function refusedGuessBefore(ctx: FormulaContext, endpoint: EndpointName, param: string): ApiError | undefined {
-  return refusedBySession.get(ctx.client.meter)?.get(keyOf(endpoint, param));
+  return ctx.refusedGuesses?.before(endpoint, param);
 }
