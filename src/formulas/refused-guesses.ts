@@ -11,7 +11,6 @@
  */
 import type { EndpointName } from '../api/endpoints';
 import type { ApiError } from '../client/api-error';
-import type { FormulaContext } from './formula-context';
 
 const keyOf = (endpoint: EndpointName, param: string) => `${endpoint} ${param}`;
 
@@ -28,12 +27,15 @@ export class RefusedGuesses {
   }
 }
 
+/** What these read of a formula's context (formula-context.ts; not imported: it names this file's class). */
+type Remembering = { refusedGuesses?: RefusedGuesses };
+
 /** The service refused `param` on `endpoint` (refusedGuess(e, param) holds): remember it for the session. */
-export function rememberRefusedGuess(ctx: FormulaContext, endpoint: EndpointName, param: string, e: ApiError): void {
+export function rememberRefusedGuess(ctx: Remembering, endpoint: EndpointName, param: string, e: ApiError): void {
   ctx.refusedGuesses?.remember(endpoint, param, e);
 }
 
 /** The refusal of `param` on `endpoint` this session, if the service gave one. */
-export function refusedGuessBefore(ctx: FormulaContext, endpoint: EndpointName, param: string): ApiError | undefined {
+export function refusedGuessBefore(ctx: Remembering, endpoint: EndpointName, param: string): ApiError | undefined {
   return ctx.refusedGuesses?.before(endpoint, param);
 }
