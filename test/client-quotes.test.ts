@@ -311,7 +311,8 @@ describe('a cold start: the first markets page beside the map', () => {
 
   test('quotes of coins given by id: the pages that many ids fill go with the map, not a round trip later; credits unchanged', async () => {
     // Each id is a different coin without the map: N of them take the first ceil(N / 250) pages of the walk anyway.
-    const { quotes, seen, credits } = await coldFill(listing.map((m) => m.id), { mapLagMs: 100 });
+    // The map handed over well after /v3/status, whose answer lets the pages past the first go (a Pro key's rate).
+    const { quotes, seen, credits } = await coldFill(listing.map((m) => m.id), { mapLagMs: 400 });
     assert.deepEqual(quotes.map((q) => q.id), listing.map((m) => m.id));
     const pages = Math.ceil(listing.length / 250);
     const map = seen.find((x) => x.url.startsWith(MAP))!;
@@ -329,6 +330,16 @@ describe('a cold start: the first markets page beside the map', () => {
       assert.deepEqual(early.map((x) => x.url), [], `${withoutRoutes ? 'no markets route' : 'Sandbox'}: ${seen.map((x) => x.url).join(', ')}`);
       if (withoutRoutes) assert.equal(seen.filter((x) => x.url.startsWith(MARKETS)).length, 1, 'one 404 learns there is no markets list');
     }
+  });
+
+  test('one coin left after the pages read beside the map costs its profile, not a page more as well', async () => {
+    // 299 ids of the first two pages, and one from the list's end: pages 1-2 beside the map, then one coin missing.
+    const deep = listing[listing.length - 1];
+    const { quotes, seen, credits } = await coldFill([...listing.slice(0, 299).map((m) => m.id), deep.id], { mapLagMs: 400 });
+    assert.equal(quotes.at(-1)?.id, deep.id);
+    const pages = seen.filter((x) => x.url.startsWith(MARKETS)).map((x) => x.url);
+    assert.deepEqual(pages, [`${MARKETS}?limit=250`, `${MARKETS}?limit=250&offset=250`], 'no third page for one coin');
+    assert.equal(credits, 4, 'the map, two pages and one profile: as without the pages beside the map');
   });
 
   test('fewer ids than fill a second page: only the first page goes with the map, as for text', async () => {

@@ -150,3 +150,23 @@ test('the rate limit learned (/v3/status): the pages the waiting ids fill are of
   c.rateKnown();
   assert.deepEqual(calls.pages, [3, 3], 'not after the map is in');
 });
+
+test('a load every waiter left before it was asked (during the storage read): no page goes for it', () => {
+  const { c, calls } = cold();
+  for (let id = 1; id <= 600; id++) c.quoteWaits(1, id, 'USD', 'PRICE');
+  const gone = new AbortController();
+  gone.abort();
+  c.mapAsked(1, gone.signal);
+  c.rateKnown();
+  assert.deepEqual(calls.pages, []);
+});
+
+test('quotes that still see the arrived load under way (the tasks right after it lands) are not held for it', () => {
+  const { c, calls } = cold();
+  c.quoteWaits(1, 'bitcoin', 'USD', 'PRICE');
+  c.mapAsked(1, new AbortController().signal);
+  assert.equal(c.mapArrived(1, MAP), true);
+  c.quoteWaits(1, 'ethereum', 'USD', 'PRICE');
+  assert.equal(c.mapArrived(1, MAP), false, 'nothing was held for the load that is over');
+  assert.deepEqual(calls.prime.map((p) => p.ids), [[1]]);
+});

@@ -165,9 +165,13 @@ export class BatchFetch {
     // this function runs to its first request without yielding; a timer comes after that). A page with
     // unreadable items only within its recalculation; after it, the page is asked (#page, bad-answer.ts).
     const taken: { page: PageAnswer; held: Set<number> }[] = [];
-    for (const [p, page] of this.#probed.get(currency) ?? []) {
-      const badPast = page.rejected?.length && !badAnswerShared(requester, page.fetchedAt);
-      if (!within(requester.now(), page.fetchedAt, this.#src.ttlMs()) || badPast) continue;
+    const probed = this.#probed.get(currency);
+    for (const [p, page] of probed ?? []) {
+      if (!within(requester.now(), page.fetchedAt, this.#src.ttlMs())) {
+        probed?.delete(p); // past its freshness it is never read again: not held either
+        continue;
+      }
+      if (page.rejected?.length && !badAnswerShared(requester, page.fetchedAt)) continue;
       took(p, page);
       const held = new Set<number>();
       for (const it of page.items) if (missing.delete(it.id)) held.add(it.id);
@@ -236,7 +240,9 @@ export class BatchFetch {
     let next = 0;
     // The pages probed past the first count as the walk's: a batch reads at most the first page and WALK_PAGE_CAP more.
     let walked = Math.max(0, taken.length - 1);
-    let first = true;
+    // The pages read beside the map were the walk's first step: after them, as after any step, a walk goes on only
+    // for two coins or more (one coin costs its profile either way; a page more as well was a credit spent for it).
+    let first = taken.length === 0;
     while (failure === null && !this.#noMarkets && walked < WALK_PAGE_CAP) {
       const want = walkable();
       if (want === 0 || (!first && want < 2)) break;

@@ -71,6 +71,8 @@ export class ColdStart {
   readonly #deps: ColdStartDeps;
   /** The map's load quotes wait on, and what they asked. */
   #waits: Waits | null = null;
+  /** The load whose map has arrived: quotes that still see it under way (a few tasks after) are not held for it. */
+  #arrived: number | null = null;
 
   constructor(deps: ColdStartDeps) {
     this.#deps = deps;
@@ -84,6 +86,7 @@ export class ColdStart {
       this.#waits = null;
       return;
     }
+    if (load === this.#arrived) return;
     let w = this.#waits;
     if (w?.load !== load) {
       w?.detach?.();
@@ -103,7 +106,8 @@ export class ColdStart {
   /** Load `load` asks the service for the map: the first markets page goes beside it when a batch would walk from it. */
   mapAsked(load: number, signal: AbortSignal): void {
     const w = this.#waits;
-    if (w?.load !== load || !this.#deps.noPlaceKnown()) return;
+    // A load every waiter left before it was asked (during the storage read): nothing goes for it.
+    if (w?.load !== load || !this.#deps.noPlaceKnown() || signal.aborted) return;
     // The pages stop with the map's load if everyone waiting on it goes before it arrives. Once it has arrived they
     // are the batch's (it reads them, or shares their requests): its waiters settling must not cancel one on its way,
     // which the batch would then ask again, for a second credit.
@@ -124,6 +128,7 @@ export class ColdStart {
     const w = this.#waits;
     if (w?.load !== load) return false;
     this.#waits = null;
+    this.#arrived = load;
     w.detach?.();
     const ids = new Set<number>();
     for (const input of w.inputs) {
