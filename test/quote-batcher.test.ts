@@ -160,27 +160,4 @@ describe('quote batcher', () => {
     late.abort();
     assert.equal(page2.signal?.aborted, true, 'every waiter gone: the batch lets its requests go');
   });
-
-  test('pages probed beside the map are read: a batch asks only the pages after them, and settles their coins', async () => {
-    const { src, asked, arrive, waitForPages } = source();
-    const quotes = { fresh: () => undefined, offer: (_id: number, _c: string, _at: number, make: () => Quote) => make(), fallback: (_id: number, _c: string, e: unknown) => e } as unknown as QuoteCache;
-    const fetcher = new BatchFetch(src, quotes, {} as ListQuotes);
-    fetcher.probe('USD', undefined, new AbortController().signal, 2);
-    await waitForPages(2);
-    assert.deepEqual(asked.map((a) => a.page), [0, 1], 'two pages beside the map');
-    fetcher.probe('USD', undefined, new AbortController().signal, 2);
-    assert.equal(asked.length, 2, 'a page asked already is not asked again');
-    arrive(0);
-    arrive(1);
-    await new Promise((r) => setTimeout(r, 0));
-    const ids = [listing[5].id, listing[260].id, listing[499].id];
-    const results = new Map<number, Quote | Error>();
-    const waiting = new Map(ids.map((id) => [id, { settle: (r: Quote | Error) => void results.set(id, r) }]));
-    const done = fetcher.fetch(waiting, 'USD', undefined, new AbortController().signal);
-    const until = Date.now() + 2_000;
-    while (results.size < ids.length && Date.now() < until) await new Promise((r) => setTimeout(r, 1));
-    await done;
-    assert.deepEqual(ids.map((id) => (results.get(id) as Quote | undefined)?.id), ids);
-    assert.deepEqual(asked.map((a) => a.page), [0, 1], 'no page asked again: both were read beside the map');
-  });
 });

@@ -6,8 +6,8 @@
  *    pages at once (finance users ask mostly for top coins, so the first step
  *    usually finds them all), and again while at least two requested coins are
  *    still missing and the last page was full, up to WALK_PAGE_CAP pages; the
- *    pages read beside the currency map (probe()) count as read, and a batch
- *    sent as the map arrives (cold-start.ts) waits for the first of them;
+ *    first page read beside the currency map (probe()) counts as read, and a
+ *    batch sent as the map arrives (cold-start.ts) waits for that page first;
  * When the service refuses the markets list, or has no such route (a live
  * Sandbox key: 404 "Cannot GET", issue #21), that is remembered and USD quotes
  * come from `/v3/currencies/list?currencyIds=` instead, 100 coins a request,
@@ -39,7 +39,6 @@ import { quoteFromMarketItem, quoteFromProfile, type Quote } from './quote';
 import type { QuoteCache } from './quote-cache';
 import type { Answer, Requester } from './types';
 import { within } from './clock';
-import { nextTask } from './next-task';
 
 export const WALK_PAGE_CAP = 8;
 
@@ -71,10 +70,10 @@ export class BatchFetch {
   #noMarkets = false;
   /** Batches waiting for markets pages. */
   #readingPages = 0;
-  /** The pages probe() read, by currency and page: while fresh, a batch takes them as read. */
-  readonly #probed = new Map<ConvertCurrency, Map<number, PageAnswer>>();
-  /** The pages probe() asked and is still waiting for, by currency and page. */
-  readonly #probing = new Map<ConvertCurrency, Map<number, Promise<void>>>();
+  /** The first page as probe() read it, by currency: while fresh, a batch takes it as read. */
+  readonly #probed = new Map<ConvertCurrency, PageAnswer>();
+  /** The first page probe() asked and is still waiting for, by currency. */
+  readonly #probing = new Map<ConvertCurrency, Promise<void>>();
 
   constructor(src: FetchSource, quotes: QuoteCache, list: ListQuotes) {
     this.#src = src;
@@ -88,42 +87,31 @@ export class BatchFetch {
   }
 
   /**
-   * The first `pages` markets pages (at most WALK_PAGE_CAP), asked beside the
-   * currency map on a cold start (the client's call, when quotes wait on the
-   * map and no coin's place is known): a batch with any coin whose place is
-   * unknown walks the list from the first page, and N distinct coins take the
-   * first ceil(N / 250) pages in its first step, so they are asked either way,
-   * one round trip sooner (cold-start.ts counts the coins it knows of without
-   * the map). The next batch reads them as read (a batch asking before one
-   * arrives shares its request); a service without the markets list (404, or
-   * refused) is known by the time the coins are, and their prices go straight
-   * to the list of currencies: the latency bound's "markets tried alongside
-   * the map" (docs/benchmark.md, issue #21). Any other failure is left to the
-   * batch, which asks again (an empty first page: the probe, see #page).
-   * A page asked already is not asked again.
+   * The first markets page, asked beside the currency map on a cold start (the
+   * client's call, when quotes wait on the map and no coin's place is known): a
+   * batch with any coin whose place is unknown walks the list from it, so it is
+   * asked either way, one round trip sooner. The next batch reads it as its
+   * first page (a batch asking before it arrives shares the request); a service
+   * without the markets list (404, or refused) is known by the time the coins
+   * are, and their prices go straight to the list of currencies: the latency
+   * bound's "markets tried alongside the map" (docs/benchmark.md, issue #21).
+   * Any other failure is left to the batch, which asks again (an empty first page: the probe, see #page).
    */
-  probe(currency: ConvertCurrency, caller: string | undefined, signal: AbortSignal, pages = 1): void {
+  probe(currency: ConvertCurrency, caller: string | undefined, signal: AbortSignal): void {
     if (this.#noMarkets) return;
-    let probed = this.#probed.get(currency);
-    if (!probed) this.#probed.set(currency, (probed = new Map()));
-    let probing = this.#probing.get(currency);
-    if (!probing) this.#probing.set(currency, (probing = new Map()));
-    for (let page = 0; page < Math.min(pages, WALK_PAGE_CAP); page++) {
-      if (probed.has(page) || probing.has(page)) continue;
-      const asked: Promise<void> = this.#page(page, currency, caller, signal, true)
-        .then(
-          (r) => {
-            if (!r.stale) this.#probed.get(currency)?.set(page, r);
-          },
-          (e: unknown) => {
-            if (routeUnavailable(e)) this.#noMarkets = true;
-          },
-        )
-        .finally(() => {
-          if (this.#probing.get(currency)?.get(page) === asked) this.#probing.get(currency)?.delete(page);
-        });
-      probing.set(page, asked);
-    }
+    const probing = this.#page(0, currency, caller, signal, true)
+      .then(
+        (r) => {
+          if (!r.stale) this.#probed.set(currency, r);
+        },
+        (e: unknown) => {
+          if (routeUnavailable(e)) this.#noMarkets = true;
+        },
+      )
+      .finally(() => {
+        if (this.#probing.get(currency) === probing) this.#probing.delete(currency);
+      });
+    this.#probing.set(currency, probing);
   }
 
   /** A new key or a refresh: the markets list is asked again. */
@@ -137,8 +125,7 @@ export class BatchFetch {
   async fetch(waiting: ReadonlyMap<number, Waiter>, currency: ConvertCurrency, caller: string | undefined, signal: AbortSignal): Promise<void> {
     // A batch sent as the map arrives (QuoteBatcher.prime) may come before the first page probed beside it: that
     // answer says where the walk starts, or that this key has no markets list (the pages after it would be refused).
-    // Later pages still on their way are not waited for: the walk asks them, and shares their requests.
-    const probing = this.#probing.get(currency)?.get(0);
+    const probing = this.#probing.get(currency);
     if (probing) await probing;
 
     const { ranks, requester } = this.#src;
@@ -160,39 +147,29 @@ export class BatchFetch {
         if (bad.id !== null && missing.has(bad.id)) settle(bad.id, this.#quotes.fallback(bad.id, currency, unreadableItemError(bad, 'markets')));
       }
     };
-    // The pages probe() read and still fresh are read: the walk goes on past them. Their coins settle once this
-    // batch's own requests are on their way: thousands of cells settling first would hold them back (the rest of
-    // this function runs to its first request without yielding; a timer comes after that). A page with
-    // unreadable items only within its recalculation; after it, the page is asked (#page, bad-answer.ts).
-    const taken: { page: PageAnswer; held: Set<number> }[] = [];
+    // The first page, if probe() read it and it is still fresh, is read: the walk goes on from the second. Its coins
+    // settle once this batch's own requests are on their way: a thousand cells settling first would hold them back
+    // (the rest of this function runs to its first request without yielding; a timer comes after that).
+    // One with unreadable items only within its recalculation; after it, the page is asked (#page, bad-answer.ts).
     const probed = this.#probed.get(currency);
-    for (const [p, page] of probed ?? []) {
-      if (!within(requester.now(), page.fetchedAt, this.#src.ttlMs())) {
-        probed?.delete(p); // past its freshness it is never read again: not held either
-        continue;
-      }
-      if (page.rejected?.length && !badAnswerShared(requester, page.fetchedAt)) continue;
-      took(p, page);
+    const badPast = probed?.rejected?.length && !badAnswerShared(requester, probed.fetchedAt);
+    const tookProbed = probed !== undefined && within(requester.now(), probed.fetchedAt, this.#src.ttlMs()) && !badPast;
+    if (tookProbed) {
+      took(0, probed);
       const held = new Set<number>();
-      for (const it of page.items) if (missing.delete(it.id)) held.add(it.id);
-      taken.push({ page, held });
-    }
-    // One page a task: the requests' sockets get their turns between them.
-    const settleTaken = (k: number): void => {
-      if (k >= taken.length) return;
-      const { page, held } = taken[k];
-      try {
-        for (const it of page.items) {
-          const q = this.#absorb(it, currency, page.fetchedAt);
-          if (held.has(it.id)) waiting.get(it.id)?.settle(q);
+      for (const it of probed.items) if (missing.delete(it.id)) held.add(it.id);
+      setTimeout(() => {
+        try {
+          for (const it of probed.items) {
+            const q = this.#absorb(it, currency, probed.fetchedAt);
+            if (held.has(it.id)) waiting.get(it.id)?.settle(q);
+          }
+        } catch (e) {
+          // Not on a timer's stack: every coin still waiting settles with it (a settled one keeps its quote).
+          for (const id of held) waiting.get(id)?.settle(e instanceof Error ? e : new Error(String(e)));
         }
-      } catch (e) {
-        // Not on a timer's stack: every coin still waiting settles with it (a settled one keeps its quote).
-        for (const id of held) waiting.get(id)?.settle(e instanceof Error ? e : new Error(String(e)));
-      }
-      nextTask(() => settleTaken(k + 1));
-    };
-    if (taken.length > 0) setTimeout(() => settleTaken(0), 0);
+      }, 0);
+    }
     let failure: unknown = null;
     /** A page was refused: the list's end is not known, so no coin is marked unlisted. */
     let cutShort = false;
@@ -238,11 +215,10 @@ export class BatchFetch {
     const walkable = () => [...missing].filter((id) => !ranks.isUnlisted(id)).length;
     let endReached = false;
     let next = 0;
-    // The pages probed past the first count as the walk's: a batch reads at most the first page and WALK_PAGE_CAP more.
-    let walked = Math.max(0, taken.length - 1);
-    // The pages read beside the map were the walk's first step: after them, as after any step, a walk goes on only
-    // for two coins or more (one coin costs its profile either way; a page more as well was a credit spent for it).
-    let first = taken.length === 0;
+    let walked = 0;
+    // The page read beside the map was the walk's first step: after it, as after any step, a walk goes on only for
+    // two coins or more (one coin costs its profile either way; a page more as well was a credit spent for it).
+    let first = !tookProbed;
     while (failure === null && !this.#noMarkets && walked < WALK_PAGE_CAP) {
       const want = walkable();
       if (want === 0 || (!first && want < 2)) break;

@@ -84,10 +84,7 @@ export class MarketClient {
     const cold = new ColdStart({
       noPlaceKnown: () => this.#maps.ranks.empty,
       peek: (input, map) => this.#resolver.peek(input, map),
-      // Pages past the first only at a rate above the lowest plan's, known from /v3/status: a Sandbox key's 10
-      // a minute go on what the map shows it needs, and a live one has no markets list (404, issue #21) to spend
-      // them on. Until the plan is known the pacer runs at that lowest rate; its answer offers them again.
-      probe: (currency, caller, signal, pages) => this.#batcher.probe(currency, caller, signal, this.#pacer.rpm > DEFAULT_RATE_LIMIT_PER_MINUTE ? pages : 1),
+      probe: (currency, caller, signal) => this.#batcher.probe(currency, caller, signal),
       prime: (ids, currency, caller, waiting) => this.#batcher.prime(ids, currency, caller, waiting),
     });
     this.#cold = cold;
@@ -111,7 +108,7 @@ export class MarketClient {
     this.#historical = new HistoricalBatcher(lifecycle);
     this.#lifecycle = lifecycle;
     this.#learners = [
-      { from: 'status', learn: (s) => (this.#gate.learn(s as AccountStatus), this.#cold.rateKnown()) }, // plan and rate
+      { from: 'status', learn: (s) => this.#gate.learn(s as AccountStatus) }, // plan and rate
       { from: 'markets', learn: (items, cr) => ranks.learnMarkets(cr.query, items as MarketItem[]) }, // places in the list
       { from: 'profile', learn: (p) => ranks.learnProfile(p as Profile) }, // rank, or not listed
       { from: 'currencyList', learn: (items) => ranks.learnRanks(items as CurrencyListItem[]) }, // ranks, where the markets list is not the key's

@@ -107,9 +107,9 @@ export class QuoteBatcher {
     this.#quotes.offer(r.quote.id, 'USD', r.fetchedAt, () => r.quote);
   }
 
-  /** The first `pages` markets pages, asked beside the currency map on a cold start (BatchFetch.probe). */
-  probe(currency: ConvertCurrency, caller: string | undefined, signal: AbortSignal, pages: number): void {
-    this.#fetch.probe(currency, caller, signal, pages);
+  /** The first markets page, asked beside the currency map on a cold start (BatchFetch.probe). */
+  probe(currency: ConvertCurrency, caller: string | undefined, signal: AbortSignal): void {
+    this.#fetch.probe(currency, caller, signal);
   }
 
   /**
