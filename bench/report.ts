@@ -67,6 +67,12 @@ export interface WorkloadResult {
   floorWaves?: number;
   /** coldMs over floorMs: the add-in's own time, relative to this machine's. */
   coldVsFloor?: number;
+  /**
+   * The add-in's thread busy during the cold fill (not waiting for an answer or a timer), median ms:
+   * Node's performance.eventLoopUtilization() `active`, garbage collection included. Near coldMs, the
+   * fill waits on this machine's CPU, not on the network (diagnostic).
+   */
+  coldBusyMs: number;
   creditsVsMinimum: number;
   coldVsLatencyBound: number;
   /** Cells the cold fill wrote: every cell of a spilled range counts (an error is one cell). */
@@ -152,6 +158,7 @@ export function renderTable(r: BenchReport): string {
       out.push(`  transport floor: the cold's ${fmt(w.requests)} requests in ${w.floorWaves} wave${w.floorWaves === 1 ? '' : 's'}, only fetched and parsed: ${fmt(w.floorMs)} ms; cold = floor + ${fmt(w.coldMs - w.floorMs)} ms of the add-in's own (${fmt(w.coldVsFloor ?? 0, 2)}× floor)`);
     }
     if (w.coldRunsMs) out.push(`  cold fills: ${w.coldRunsMs.map((x) => fmt(x)).join(', ')} ms (median ${fmt(w.coldMs)})`);
+    out.push(`  the add-in's thread busy during the cold fill: ${fmt(w.coldBusyMs)} ms of ${fmt(w.coldMs)} (${fmt((100 * w.coldBusyMs) / Math.max(w.coldMs, 1e-9))} %; the rest it waited for answers)`);
     out.push(`  memory: peak heap growth ${fmt(w.peakMemoryMB, 1)} MB, retained after GC ${fmt(w.retainedMB, 1)} MB, peak RSS growth ${fmt(w.rssGrowthMB, 1)} MB; second warm pass ${fmt(w.warm2Ms, 1)} ms; API server handlers ${fmt(w.serverHandlerMs)} ms during the cold pass`);
     if (w.rateBoundMs !== undefined) {
       out.push(`  rate bound: (${w.requests} − 1) / ${w.rateLimitPerMinute} per minute = ${fmt(w.rateBoundMs)} ms; cold / rate bound = ${fmt(w.coldVsRateBound ?? NaN, 3)}; rate-limit error cells ${w.rateLimitErrorCells ?? 0}`);

@@ -90,6 +90,7 @@ export async function runWorkload(
     const coldMs = median(trials.map((t) => t.coldMs));
     const warmMs = median(trials.map((t) => t.warmMs));
     const warm2Ms = median(trials.map((t) => t.warm2Ms));
+    const coldBusyMs = median(trials.map((t) => t.coldBusyMs));
     const serverMs = median(trials.map((t) => t.serverMs));
     const floor = await transportFloor(w, trials, o.api, o.latencySpec);
     const creditsPerRun = trials.map((t) => t.usage.dailyUsed);
@@ -125,6 +126,7 @@ export async function runWorkload(
       rssGrowthMB: round(rssGrowthMB, 2),
       retainedMB: round(retainedMB, 2),
       warm2Ms: round(warm2Ms, 2),
+      coldBusyMs: round(coldBusyMs),
       serverHandlerMs: round(serverMs),
       latencyBoundMs: bound.ms,
       latencyBoundPath: bound.path,

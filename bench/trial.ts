@@ -4,6 +4,7 @@
  * pass's requests logged; and the transport floor of a workload's runs
  * (floor.ts), replayed once they are all timed. bench/run.ts judges them.
  */
+import { performance as nodePerformance } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { recalculate, type RecalcOutcome } from '../src/cli/recalculation';
@@ -60,6 +61,8 @@ export interface Trial {
   cold: RecalcOutcome[];
   warm: RecalcOutcome[];
   coldMs: number;
+  /** The add-in's thread busy (not waiting for I/O or timers) during the cold fill, ms: performance.eventLoopUtilization's `active`. */
+  coldBusyMs: number;
   warmMs: number;
   warm2Ms: number;
   warmRequests: number;
@@ -82,9 +85,11 @@ export async function trial(w: Workload, texts: readonly string[], api: ApiThrea
     collectGarbage();
     const mem = memorySampler();
     await em.takeHandlerMs();
+    const elu = nodePerformance.eventLoopUtilization();
     const t0 = performance.now();
     const cold = await recalculate(session.host, texts);
     const coldMs = performance.now() - t0;
+    const coldBusyMs = nodePerformance.eventLoopUtilization(elu).active;
     mem.sample();
     const coldWaves = waves(await em.takeRequests());
     const serverMs = await em.takeHandlerMs();
@@ -105,7 +110,7 @@ export async function trial(w: Workload, texts: readonly string[], api: ApiThrea
     await recalculate(session.host, texts);
     const warm2Ms = performance.now() - t2;
     const rpm = await em.rateLimitFor(w.key);
-    return { cold, warm, coldMs, warmMs, warm2Ms, warmRequests, serverMs, usage, rpm, heapGrowthMB, rssGrowthMB, retainedMB, coldWaves };
+    return { cold, warm, coldMs, coldBusyMs, warmMs, warm2Ms, warmRequests, serverMs, usage, rpm, heapGrowthMB, rssGrowthMB, retainedMB, coldWaves };
   } finally {
     await session.close();
     await em.close();
