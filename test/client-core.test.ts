@@ -245,6 +245,28 @@ describe('credits and plan', () => {
     assert.equal(r.log.at(-1)?.key, SECRET_PRO);
   });
 
+  test("an answer to /v3/status for the old key, landing after a key change, is not learned as the new key's plan", async () => {
+    const keys = new MemoryKeyStore(SECRET_SANDBOX);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // The status answer is handed over only when the test says: after the key has changed.
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      const res = await globalThis.fetch(input, init);
+      if (new URL(String(input)).pathname.endsWith('/status')) await held;
+      return res;
+    };
+    const c = new MarketClient({ baseUrl: r.em.url, keyStore: keys, now: () => r.em.clock.now(), fetch });
+    const old = c.status();
+    await new Promise((resolve) => setTimeout(resolve, 50)); // asked with the Sandbox key
+    keys.setKey(SECRET_PRO);
+    c.onKeyChanged();
+    release();
+    assert.equal((await old).plan, 'Sandbox', "the caller still gets the answer it asked for");
+    assert.equal(c.meter.snapshot().plan, null, "not the new key's plan");
+    await c.status();
+    assert.equal(c.meter.snapshot().plan?.plan, 'Pro');
+  });
+
   test('daily budget: after N credits today, BUDGET_EXCEEDED without calling the API', async () => {
     const c = r.client();
     c.setDailyBudget(2);

@@ -281,7 +281,9 @@ export class MarketClient {
     const entry: CacheEntry = { data: result.data, meta: result.meta, fetchedAt: this.#o.now(), timestamp: result.timestamp };
     if (result.rejected) entry.rejected = result.rejected;
     if (store) this.#cache.set(cr.key, entry, generation);
-    for (const l of this.#learners) if (l.from === cr.name) l.learn(entry.data, cr);
+    // An answer to a request sent before a key change (or "Refresh all data") teaches nothing: /v3/status for the
+    // old key, still on its way, was learned as the new key's plan and rate (review of 2026-11-27).
+    if (generation === this.#cache.generation) for (const l of this.#learners) if (l.from === cr.name) l.learn(entry.data, cr);
     return entry;
   }
 
