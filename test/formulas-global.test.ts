@@ -250,6 +250,14 @@ describe('a service that refuses a guessed parameter name (review-r3 #19)', () =
           'Bitcoin\'s history and the current snapshot, =CRYPTO.DOMINANCE("all"), work',
       });
       assert.match((await failure('=CRYPTO.DOMINANCE("usdt")', t)).message, /no USDT dominance reading;/);
+      // Refused once this session: not asked again (refused-guesses.ts), the same answer.
+      const asked = (re: RegExp) => h.seen.filter((r) => re.test(r.url)).length;
+      const groups = asked(/dominance\/chart\?.*group=/);
+      assert.deepEqual(await failure('=CRYPTO.DOMINANCE("eth","7D")', t), { ...eth, message: eth.message });
+      assert.equal(asked(/dominance\/chart\?.*group=/), groups, 'no chart asked with group again');
+      const limits = asked(/[?&]limit=/);
+      assert.deepEqual(await failure('=CRYPTO.GAINERS("7d",40)', t), { error: '#N/A', message: 'This service lists its top 20 gainers only (it refused a longer list); ask for 20 or fewer' });
+      assert.equal(asked(/[?&]limit=/), limits, 'no list asked with limit again');
       assert.equal((await grid('=CRYPTO.DOMINANCE("btc","3D",,0)', t)).length, 4, 'BTC sends no group');
       assert.equal(await num('=CRYPTO.DOMINANCE("eth")', t), await num('=CRYPTO.DOMINANCE("eth")'), 'the current ETH value is the snapshot\'s');
     } finally {

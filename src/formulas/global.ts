@@ -17,6 +17,8 @@ import { rangeArgs, type Span } from './span-args';
 import { dateCell, decimalCell, formulaError, invalidValue, recordCells, numberCell, table, type Cell, type Grid } from './cells';
 import type { Catalog, FormulaContext } from './formula-context';
 import { refusedGuess } from './guessed-params';
+import { refusedGuessBefore, rememberRefusedGuess } from './refused-guesses';
+import type { ApiError } from '../client/api-error';
 import { readPlaced, takesChoice, takesDate, takesField, takesHeaders, type Call } from './misplaced-args';
 import { moverFormulas } from './movers';
 import { plainFieldArg, usdFieldLabel, usdHeader } from './usd-money';
@@ -217,14 +219,19 @@ async function dominance(ctx: FormulaContext, asset: Arg, start: Arg, end: Arg, 
   // and yesterday's is then the current reading, not a #N/A (review-r3 #15); one bucket more, and one
   // cache key all day. Not from this instant: a client clock ahead of the server's made `from` later than its `to`.
   const query = range?.query ?? { from: startOfUtcDay(ctx.now()) - DAY_MS };
+  const noGroup = () =>
+    formulaError('NOT_FOUND',
+      `This service's dominance chart does not take an asset (it refused the group parameter), so it has no ${a.toUpperCase()} dominance ` +
+      `${range ? 'history' : 'reading'}; Bitcoin's history and the current snapshot, =CRYPTO.DOMINANCE("all"), work`);
+  // BTC's chart sends no group (the default), so only another asset meets a refusal of the guessed name; refused
+  // once this session, it is not asked again (refused-guesses.ts).
+  if (a !== 'btc' && refusedGuessBefore(ctx, 'dominanceChart', 'group')) throw noGroup();
   const res = await ctx.client.get('dominanceChart', {
     query: { group: a === 'btc' ? undefined : a, ...query },
   }).catch((e: unknown) => {
-    // BTC's chart sends no group (the default), so only another asset meets a refusal of the guessed name.
     if (a !== 'btc' && refusedGuess(e, 'group')) {
-      throw formulaError('NOT_FOUND',
-        `This service's dominance chart does not take an asset (it refused the group parameter), so it has no ${a.toUpperCase()} dominance ` +
-        `${range ? 'history' : 'reading'}; Bitcoin's history and the current snapshot, =CRYPTO.DOMINANCE("all"), work`);
+      rememberRefusedGuess(ctx, 'dominanceChart', 'group', e as ApiError);
+      throw noGroup();
     }
     throw e;
   });
