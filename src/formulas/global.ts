@@ -17,8 +17,7 @@ import { rangeArgs, type Span } from './span-args';
 import { dateCell, decimalCell, formulaError, invalidValue, recordCells, numberCell, table, type Cell, type Grid } from './cells';
 import type { Catalog, FormulaContext } from './formula-context';
 import { refusedGuess } from './guessed-params';
-import { refusedGuessBefore, rememberRefusedGuess } from './refused-guesses';
-import type { ApiError } from '../client/api-error';
+import { askGuessed } from './refused-guesses';
 import { readPlaced, takesChoice, takesDate, takesField, takesHeaders, type Call } from './misplaced-args';
 import { moverFormulas } from './movers';
 import { plainFieldArg, usdFieldLabel, usdHeader } from './usd-money';
@@ -225,15 +224,9 @@ async function dominance(ctx: FormulaContext, asset: Arg, start: Arg, end: Arg, 
       `${range ? 'history' : 'reading'}; Bitcoin's history and the current snapshot, =CRYPTO.DOMINANCE("all"), work`);
   // BTC's chart sends no group (the default), so only another asset meets a refusal of the guessed name; refused
   // once this session, it is not asked again (refused-guesses.ts).
-  if (a !== 'btc' && refusedGuessBefore(ctx, 'dominanceChart', 'group')) throw noGroup();
-  const res = await ctx.client.get('dominanceChart', {
-    query: { group: a === 'btc' ? undefined : a, ...query },
-  }).catch((e: unknown) => {
-    if (a !== 'btc' && refusedGuess(e, 'group')) {
-      rememberRefusedGuess(ctx, 'dominanceChart', 'group', e as ApiError);
-      throw noGroup();
-    }
-    throw e;
+  const chart = () => ctx.client.get('dominanceChart', { query: { group: a === 'btc' ? undefined : a, ...query } });
+  const res = await (a === 'btc' ? chart() : askGuessed(ctx, 'dominanceChart', 'group', chart)).catch((e: unknown) => {
+    throw a !== 'btc' && refusedGuess(e, 'group') ? noGroup() : e;
   });
   const rows = byTime(res.data);
   if (!range) {

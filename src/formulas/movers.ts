@@ -9,8 +9,7 @@ import { choiceArg, choicesOf, headersArg, intArg, scalar, type Arg } from './ar
 import { decimalCell, formulaError, numberCell, table, textCell, type Column, type Grid } from './cells';
 import type { Catalog, FormulaContext } from './formula-context';
 import { refusedGuess } from './guessed-params';
-import { refusedGuessBefore, rememberRefusedGuess } from './refused-guesses';
-import type { ApiError } from '../client/api-error';
+import { askGuessed } from './refused-guesses';
 import { formulaCall, orHint, readPlaced, takesChoice, takesHeaders, takesWhole, type Call } from './misplaced-args';
 import { usdHeader } from './usd-money';
 
@@ -75,12 +74,9 @@ async function moverList(ctx: FormulaContext, type: 'gainers' | 'losers', period
   if (list && (list.data.length >= n || list.data.length === 0)) return list;
   try {
     // Refused once this session, not asked again (refused-guesses.ts).
-    const refused = refusedGuessBefore(ctx, 'gainersLosers', 'limit');
-    if (refused) throw refused;
-    return await ask(n);
+    return await askGuessed(ctx, 'gainersLosers', 'limit', () => ask(n));
   } catch (e) {
     if (!refusedGuess(e, 'limit')) throw e;
-    rememberRefusedGuess(ctx, 'gainersLosers', 'limit', e as ApiError);
     list ??= await ask();
     if (list.data.length >= n) return list;
     const k = list.data.length;

@@ -11,6 +11,7 @@
  */
 import type { EndpointName } from '../api/endpoints';
 import type { ApiError } from '../client/api-error';
+import { refusedGuess } from './guessed-params';
 
 const keyOf = (endpoint: EndpointName, param: string) => `${endpoint} ${param}`;
 
@@ -27,15 +28,21 @@ export class RefusedGuesses {
   }
 }
 
-/** What these read of a formula's context (formula-context.ts; not imported: it names this file's class). */
+/** What this reads of a formula's context (formula-context.ts; not imported: it names this file's class). */
 type Remembering = { refusedGuesses?: RefusedGuesses };
 
-/** The service refused `param` on `endpoint` (refusedGuess(e, param) holds): remember it for the session. */
-export function rememberRefusedGuess(ctx: Remembering, endpoint: EndpointName, param: string, e: ApiError): void {
-  ctx.refusedGuesses?.remember(endpoint, param, e);
-}
-
-/** The refusal of `param` on `endpoint` this session, if the service gave one. */
-export function refusedGuessBefore(ctx: Remembering, endpoint: EndpointName, param: string): ApiError | undefined {
-  return ctx.refusedGuesses?.before(endpoint, param);
+/**
+ * `ask()` sends the guessed name `param` to `endpoint`: it is not sent again once the service
+ * refused it this session (the refusal is the answer, at once), and a refusal now is remembered.
+ * Whatever the caller does with a refusal (refusedGuess(e, param) holds for it) is as before.
+ */
+export async function askGuessed<T>(ctx: Remembering, endpoint: EndpointName, param: string, ask: () => Promise<T>): Promise<T> {
+  const before = ctx.refusedGuesses?.before(endpoint, param);
+  if (before) throw before;
+  try {
+    return await ask();
+  } catch (e) {
+    if (refusedGuess(e, param)) ctx.refusedGuesses?.remember(endpoint, param, e as ApiError);
+    throw e;
+  }
 }

@@ -29,7 +29,7 @@ import { headersArg, textArg, type Arg } from './args';
 import { EMPTY, invalidValue, numberCell, table, textCell, type Cell, type Column, type Grid } from './cells';
 import type { FormulaContext } from './formula-context';
 import { refusedGuess } from './guessed-params';
-import { refusedGuessBefore, rememberRefusedGuess } from './refused-guesses';
+import { askGuessed } from './refused-guesses';
 
 /**
  * The most matches the search answers: the local API server's cap (src/emulator/market/listings.ts). The real
@@ -62,10 +62,8 @@ export async function search(ctx: FormulaContext, query: Arg, headers: Arg): Pro
   const showHeaders = headersArg(headers);
   // A refusal of the guessed `query` name holds for the session (refused-guesses.ts): the map answers at once.
   // A refusal by plan or route the plan gate remembers itself, for REFUSAL_MEMORY_MS (client/plan-gate.ts).
-  const refused = refusedGuessBefore(ctx, 'search', 'query');
-  const found = refused ? await fromMap(ctx, q, refused) : await fromService(ctx, q).catch(async (e: unknown) => {
+  const found = await askGuessed(ctx, 'search', 'query', () => fromService(ctx, q)).catch(async (e: unknown) => {
     if (!keyLacksSearch(e)) throw e;
-    if (refusedGuess(e, 'query')) rememberRefusedGuess(ctx, 'search', 'query', e);
     return fromMap(ctx, q, e);
   });
   const grid = table(found.rows, COLUMNS, showHeaders, `Nothing found for "${q}"`, found.rejected);
