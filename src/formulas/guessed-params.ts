@@ -11,3 +11,12 @@ import { hasCode } from '../client/api-error';
 /** Whether `e` is the service refusing the parameter `param`. */
 export const refusedGuess = (e: unknown, param: string): boolean =>
   hasCode(e, 'VALIDATION_ERROR') && new RegExp(`\\b${param}\\b`).test(e.message);
+
+/**
+ * Whether `e` refuses the NAME `param` ("property limit should not exist"), not one value of it: the live
+ * class-validator wording names the parameter for a bad value too ("limit must not be greater than 50"), and
+ * only a refused name holds for later requests (refused-guesses.ts; review 2026-11-27: one refused value
+ * made every later GAINERS past 20, DOMINANCE of another asset or SEARCH skip a request the service takes).
+ */
+export const refusedName = (e: unknown, param: string): boolean =>
+  hasCode(e, 'VALIDATION_ERROR') && new RegExp(`\\bproperty ${param} should not exist\\b`).test(e.message);

@@ -11,7 +11,7 @@
  */
 import type { EndpointName } from '../api/endpoints';
 import type { ApiError } from '../client/api-error';
-import { refusedGuess } from './guessed-params';
+import { refusedName } from './guessed-params';
 
 const keyOf = (endpoint: EndpointName, param: string) => `${endpoint} ${param}`;
 
@@ -33,8 +33,9 @@ type Remembering = { refusedGuesses?: RefusedGuesses };
 
 /**
  * `ask()` sends the guessed name `param` to `endpoint`: it is not sent again once the service
- * refused it this session (the refusal is the answer, at once), and a refusal now is remembered.
- * Whatever the caller does with a refusal (refusedGuess(e, param) holds for it) is as before.
+ * refused it this session (the refusal is the answer, at once), and a refusal of the name now is
+ * remembered. A refused value ("limit must not be greater than 50") is this call's alone: the next
+ * value may be taken (refusedName). Whatever the caller does with a refusal is as before.
  */
 export async function askGuessed<T>(ctx: Remembering, endpoint: EndpointName, param: string, ask: () => Promise<T>): Promise<T> {
   const before = ctx.refusedGuesses?.before(endpoint, param);
@@ -42,7 +43,7 @@ export async function askGuessed<T>(ctx: Remembering, endpoint: EndpointName, pa
   try {
     return await ask();
   } catch (e) {
-    if (refusedGuess(e, param)) ctx.refusedGuesses?.remember(endpoint, param, e as ApiError);
+    if (refusedName(e, param)) ctx.refusedGuesses?.remember(endpoint, param, e as ApiError);
     throw e;
   }
 }
