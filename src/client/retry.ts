@@ -52,14 +52,15 @@ export async function withRetries<T>(run: (signal?: AbortSignal) => Promise<T>, 
     } catch (e) {
       if (o.signal?.aborted) throw abortedError(e instanceof ApiError ? e.endpoint : undefined);
       if (e instanceof ApiError && o.refundSlot?.(e, o.now() - sentAt)) o.pacer.refund(sentAt);
-      if (!(e instanceof ApiError) || !e.retryable || attemptNo >= o.maxRetries) throw e;
-      if (e.retryAfterMs !== undefined) {
+      if (e instanceof ApiError && e.retryAfterMs !== undefined) {
         // Everyone waits: the server said when the window has room again (429) or when its outage should
         // be over (an outage; transport.ts reads the header of the rows marked `retryAfter` only). Asking sooner spends tries on
         // answers it already gave; the hold is capped at MAX_HOLD_MS (pacer.ts) and cells keep their deadline.
+        // The answer that ends the tries holds too: the next request would be refused as well (review 2026-11-27).
         o.pacer.holdUntil(o.now() + e.retryAfterMs);
-        continue;
       }
+      if (!(e instanceof ApiError) || !e.retryable || attemptNo >= o.maxRetries) throw e;
+      if (e.retryAfterMs !== undefined) continue;
       const delay = backoffMs(attemptNo, o.random, o.baseDelayMs, o.maxDelayMs);
       if (errorRule(e.code, e.status).pacer === 'rate-limit') o.pacer.holdUntil(o.now() + delay);
       else await o.sleep(delay, o.signal);

@@ -1,0 +1,36 @@
+/**
+ * Review 2026-11-27 (transport, findings 5-8): what a failed answer does to the
+ * pacing of the requests after it. The 429 that ends a request's tries still
+ * holds the pacer for its Retry-After; a Retry-After shorter than the backoff
+ * (a proxy's 0) does not shorten it; a server cannot name the client's own
+ * codes; a clock set back does not stretch the pacer's waits. Each failed
+ * before its fix.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ENDPOINTS } from '../src/api/endpoints';
+import { rig } from './client-harness';
+
+test('the 429 that ends the tries holds the pacer: the next request waits its Retry-After', async () => {
+  const r = await rig();
+  try {
+    for (const o of [{}, { maxRetries: 0 }]) {
+      const c = r.client(o);
+      await c.status();
+      const tries = (o.maxRetries ?? 3) + 1; // every try refused: the last one ends the request
+      for (let i = 0; i < tries; i++) r.em.faults.queue({ kind: '429', retryAfter: 30, path: ENDPOINTS.trending.path });
+      const since = r.log.length;
+      await assert.rejects(c.get('trending'), { code: 'RATE_LIMIT_EXCEEDED' });
+      await c.get('tags');
+      const seen = r.log.slice(since);
+      const refused = seen.filter((s) => s.status === 429);
+      assert.equal(refused.length, tries, `${JSON.stringify(o)}: every try was sent`);
+      const tags = seen.find((s) => s.url.startsWith(ENDPOINTS.tags.path));
+      assert.ok(tags, 'tags was sent');
+      const after = tags.at - refused.at(-1)!.at;
+      assert.ok(after >= 30_000, `${JSON.stringify(o)}: tags sent ${after} ms after a 429 that said 30 s`);
+    }
+  } finally {
+    await r.close();
+  }
+});
