@@ -95,6 +95,49 @@ test('identical calls in flight share one evaluation; each settles; a later call
   assert.equal(signals.length, 4, 'settled calls are not reused: the next call evaluates again');
 });
 
+test('a new date system starts afresh: a call in it neither joins one read in the old system nor falls back to its last good value', async () => {
+  // A DAY formula that reads its serial in the host's date system, as date arguments are (args.ts), and waits.
+  let release!: () => void;
+  let gate = new Promise<void>((res) => (release = res));
+  let fail = false;
+  let runs = 0;
+  const client = new MarketClient({ baseUrl: 'http://127.0.0.1:9', keyStore: new MemoryKeyStore(null) });
+  const host = new CalculationHost({
+    client,
+    catalog: {
+      DAY: async (ctx, serial) => {
+        runs++;
+        const system = ctx.settings.dateSystem; // read as the call starts, as a date argument is
+        await gate;
+        if (fail) throw new FormulaError('#N/A', 'Market data unavailable', 'INTERNAL_ERROR', true);
+        return `${String(serial)} in ${system}`;
+      },
+    },
+  });
+  host.useDateSystem('1900'); // the guess before Excel answers (office/workbook-traits.ts)
+  const guessed = host.evaluate('DAY', [44000]);
+  host.useDateSystem('1904'); // Excel's late answer: the correcting recalculation follows
+  const corrected = host.evaluate('DAY', [44000]);
+  assert.equal(runs, 2, 'the call in the new system runs on its own');
+  release();
+  assert.equal(await guessed, '44000 in 1900');
+  assert.equal(await corrected, '44000 in 1904');
+
+  // A transient failure after the change does not show the old system's reading as the last good value.
+  host.useDateSystem('1900');
+  assert.equal(await host.evaluate('DAY', [45000]), '45000 in 1900');
+  host.useDateSystem('1904');
+  fail = true;
+  gate = Promise.resolve();
+  await assert.rejects(host.evaluate('DAY', [45000]), /unavailable/);
+  // The same system again keeps what it has.
+  fail = false;
+  assert.equal(await host.evaluate('DAY', [45000]), '45000 in 1904');
+  host.useDateSystem('1904');
+  fail = true;
+  assert.equal(await host.evaluate('DAY', [45000]), '45000 in 1904', 'the last good value in this system stands in');
+});
+
 test('a shared evaluation is cancelled only when every caller has cancelled, and no caller that cannot is waiting', async () => {
   const { host, signals, release } = gatedHost();
   const cancel = () => new AbortController();

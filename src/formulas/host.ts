@@ -11,7 +11,7 @@ import { LRUCache } from 'lru-cache';
 import type { MarketClient } from '../client';
 import { abortedError } from '../client/api-error';
 import { abortable } from '../client/cancellation';
-import { FormulaError, formulaError, type FormulaResult } from './cells';
+import { FormulaError, formulaError, type DateSystem, type FormulaResult } from './cells';
 import type { Catalog, FormulaContext, FormulaFn, Settings } from './formula-context';
 import { ErrorLog, type ErrorLogEntry } from './error-log';
 import type { Arg } from './args';
@@ -83,6 +83,23 @@ export class CalculationHost extends EventTarget {
       e.controller?.abort(); // stop the requests nobody waits for
       this.conclude(e, false, deadlineError(this.deadlines.ms, bucket.openedAt, this.client, e.formula));
     });
+  }
+
+  /**
+   * The workbook's date system for calls from now on (Excel's glue sets it on
+   * every call: office/custom-functions.ts). Date arguments are serials read in
+   * it (args.ts), so after a change (the 1900 guess corrected when Excel's late
+   * answer comes: office/workbook-traits.ts) the same arguments are other days:
+   * calls still under way are no longer shared with new ones, and the last good
+   * values read in the old system go. Review 2026-11-27: a 1904 workbook's
+   * correcting recalculation joined the 1900 reading in flight, or showed it as
+   * its last good value, 1,462 days off.
+   */
+  useDateSystem(dates: DateSystem): void {
+    if (this.settings.dateSystem === dates) return;
+    this.settings.dateSystem = dates;
+    this.inFlight.clear(); // each evaluation under way still settles for the callers it has
+    this.lastGood.clear();
   }
 
   has(id: string): boolean {

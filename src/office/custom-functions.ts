@@ -56,8 +56,8 @@ export async function run(id: string, invocation: CustomFunctions.Invocation | u
     const { host, dateSystem } = await getRuntime();
     const traits = await workbookTraits(dateSystem);
     if (canceledEarly) throw toFormulaError(abortedError(), id.toUpperCase());
-    // Date arguments are serials in the workbook's date system (formulas/args.ts).
-    host.settings.dateSystem = traits.dateSystem;
+    // Date arguments are serials in the workbook's date system (formulas/args.ts); a change starts afresh (host.ts).
+    host.useDateSystem(traits.dateSystem);
     // The calling cell (@requiresAddress): where the answer's provenance is kept (CRYPTO.ASOF, the pane's log).
     const call = host.call(id, args, { preview: inPreview(invocation), cancelable: cancelable !== undefined, address: invocation?.address });
     if (cancelable) cancelable.onCanceled = call.cancel;
