@@ -68,7 +68,10 @@ export function spanArg(v: Arg, name: string, now: number, dates: DateSystem): S
     if (mo < 1 || mo > 12 || d < 1 || d > new Date(Date.UTC(y, mo, 0)).getUTCDate()) {
       throw invalidValue(`${name} is not a date that exists; got ${shown(v)}`);
     }
-    const ms = Date.parse(s.length === 10 ? `${s}T00:00:00Z` : s);
+    // A time without an offset is UTC too: Date.parse reads "2024-03-15T00:30" and "2024-03-15 00:30" in the
+    // machine's zone, so one workbook gave other days elsewhere (review 2026-11-27 #4). An offset or Z is as given.
+    const noZone = s.match(/^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)$/);
+    const ms = Date.parse(s.length === 10 ? `${s}T00:00:00Z` : noZone ? `${noZone[1]}T${noZone[2]}Z` : s);
     if (Number.isFinite(ms)) {
       const start = startOfUtcDay(ms);
       return { start, end: start + DAY_MS };
