@@ -9,8 +9,9 @@
  * one; unranked loses; ties go to the lowest id. Ranks come from the rank book;
  * when a candidate's rank is unknown the markets list is read from page 1 (the
  * first page that holds a candidate settles it, since every later page ranks
- * lower), and when no page within the cap holds one, the candidates' profiles
- * are read. The choice is recorded in `ambiguities`.
+ * lower), and when no page within the cap holds one (or the first came back
+ * empty, a bad answer), the candidates' profiles are read. The choice is
+ * recorded in `ambiguities`.
  *
  * Unknown input: ApiError UNKNOWN_COIN naming the input and up to three close
  * matches (edit distance and prefix over slug, symbol and name; among the
@@ -22,13 +23,14 @@
  */
 import { joinOr } from '../api/words';
 import { ApiError, abortedError, hasCode, routeUnavailable } from './api-error';
+import { askPastBadAnswer } from './bad-answer';
 import { canonicalRequest } from './canonical-request';
 import { abortable } from './cancellation';
 import { LIST_IDS, type ListKey, type ListResult } from './list-quotes';
 import { describeCoin, type Ambiguity, type CoinRef } from './coin-ref';
 import { MARKETS_PAGE_SIZE, type CoinMap, type RankBook } from './coin-map';
 import { suggest } from './coin-suggestions';
-import type { CallOptions, Requester } from './types';
+import type { Answer, CallOptions, Requester } from './types';
 
 export type ResolveOptions = CallOptions;
 
@@ -219,7 +221,9 @@ export class CoinResolver {
       const ids = new Set(cands.map((c) => c.id));
       for (let page = 0; page < AMBIGUITY_PAGE_CAP; page++) {
         const cr = canonicalRequest('markets', undefined, { offset: page * MARKETS_PAGE_SIZE, limit: MARKETS_PAGE_SIZE });
-        const answer = await this.#deps.requester.request(cr, o).catch((e: unknown) => {
+        // An empty first page is a bad answer, not the list's end (review F1): batch-fetch.ts's rule, asked past as it is there.
+        const emptyFirst = (a: Answer) => page === 0 && (a.entry.data as readonly unknown[]).length === 0 && !a.entry.rejected?.length;
+        const answer = await askPastBadAnswer(this.#deps.requester, cr, o, (a) => emptyFirst(a) || (a.entry.rejected?.length ?? 0) > 0).catch((e: unknown) => {
           if (routeUnavailable(e)) return null;
           throw e;
         });
@@ -228,6 +232,9 @@ export class CoinResolver {
           settled = await this.#ranksFromList(cands, o);
           break;
         }
+        // review 2026-11-27: taken as the list's end, it marked every candidate unlisted (saved for a day) and the
+        // lowest id won. It tells nothing about them: their profiles do.
+        if (emptyFirst(answer)) break;
         const { entry } = answer;
         const items = entry.data as readonly { id: number }[];
         if (items.some((it) => ids.has(it.id)) || firstListedPage() <= page) {

@@ -1,0 +1,92 @@
+/**
+ * CoinResolver at its edges (review 2026-11-27): a bad answer or a failed
+ * request must not settle a shared symbol on the wrong coin, the memo keeps
+ * apart what resolution keeps apart, and a memoised resolution is handed out
+ * only while the map load it waits on is alive.
+ *
+ *   node --import tsx --test test/coin-resolver-edges.test.ts
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ENDPOINTS } from '../src/api/endpoints';
+import type { CurrencyMapItem, MarketItem } from '../src/api/records';
+import { MemoryKvStore } from '../src/client/index';
+import { BAD_ANSWER_SHARED_MS } from '../src/client/bad-answer';
+import { rig, serverMarket, type Rig } from './client-harness';
+
+const MAP = ENDPOINTS.currencyMap.path;
+const MARKETS = ENDPOINTS.markets.path;
+const RANKS_KEY = 'crypto-addin:coin-ranks:v1';
+const PROFILES = /^\/v3\/currencies\/\d+(\?|$)/;
+
+let r: Rig;
+let coins: CurrencyMapItem[];
+let listing: MarketItem[];
+
+before(async () => {
+  r = await rig({ rpm: 10_000 });
+  ({ coins, listing } = await serverMarket(r));
+});
+after(async () => {
+  await r.close();
+});
+
+const since = () => r.log.length;
+const hits = (from: number, re: RegExp) => r.log.slice(from).filter((e) => re.test(e.url)).length;
+
+describe('a shared symbol', () => {
+  /** A top coin (first markets page, its symbol its own) and a lower-ranked one with a lower id, which the map gives that symbol. */
+  function pair(): { top: MarketItem; low: MarketItem; symbol: string } {
+    const symbolOf = (id: number) => coins.find((c) => c.id === id)?.symbol ?? null;
+    for (const top of listing.slice(10, 200)) {
+      const symbol = symbolOf(top.id);
+      if (symbol === null || coins.filter((c) => c.symbol?.toUpperCase() === symbol.toUpperCase()).length !== 1) continue;
+      const low = listing.slice(1000).find((m) => m.id < top.id);
+      if (low) return { top, low, symbol };
+    }
+    throw new Error('the market has no such pair');
+  }
+
+  /** The server, with `low` given `symbol` in the map and the first markets page empty `empties.left` times. */
+  function serverWith(low: MarketItem, symbol: string, empties: { left: number }): typeof fetch {
+    return async (input, init) => {
+      const res = await fetch(input, init);
+      const url = new URL(String(input));
+      if (url.pathname === MAP) {
+        const body = (await res.json()) as { data: CurrencyMapItem[] };
+        for (const c of body.data) if (c.id === low.id) c.symbol = symbol;
+        return new Response(JSON.stringify(body), { status: res.status, headers: res.headers });
+      }
+      if (url.pathname === MARKETS && (url.searchParams.get('offset') ?? '0') === '0' && empties.left > 0) {
+        empties.left--;
+        const body = (await res.json()) as { data: unknown[] };
+        return new Response(JSON.stringify({ ...body, data: [] }), { status: res.status, headers: res.headers });
+      }
+      return res;
+    };
+  }
+
+  test('an empty first markets page is not the list\'s end: the profiles settle it, no candidate is marked unlisted, and the next session agrees', async () => {
+    const { top, low, symbol } = pair();
+    const kv = new MemoryKvStore();
+    const empties = { left: 1 };
+    const c = r.client({ storage: kv, fetch: serverWith(low, symbol, empties) });
+    await c.resolveCoin(top.id); // the map
+    const mark = since();
+    assert.equal((await c.resolveCoin(symbol)).id, top.id, 'the top-ranked candidate, not the lowest id');
+    assert.equal(empties.left, 0, 'the first page came back empty');
+    assert.equal(hits(mark, PROFILES), 2, 'one profile per candidate');
+    const { ranks } = await c.coinList();
+    assert.deepEqual([ranks.isUnlisted(top.id), ranks.isUnlisted(low.id)], [false, false]);
+    await c.flushStorage();
+    const stored = JSON.parse((await kv.get(RANKS_KEY)) ?? '{}') as { unlisted?: number[] };
+    assert.ok(!stored.unlisted?.includes(top.id) && !stored.unlisted?.includes(low.id), 'no unlisted mark saved');
+
+    r.em.clock.advance(BAD_ANSWER_SHARED_MS); // the bad page's readers are past (bad-answer.ts): the quote's batch asks again
+    assert.equal((await c.quote(symbol)).id, top.id);
+
+    r.em.clock.advance(60 * 60_000); // a new session on the same storage
+    const c2 = r.client({ storage: kv, fetch: serverWith(low, symbol, { left: 0 }) });
+    assert.equal((await c2.resolveCoin(symbol)).id, top.id);
+  });
+});
