@@ -178,6 +178,21 @@ test('4b. an unreadable list item named by a slug that echoes the key: its cell 
   assert.ok((out.message ?? '').length < 250, `clipped: ${out.message?.length} characters`);
 });
 
+test('4c. the key echoed in a string of a readable answer (a name, a website) never reaches a cell', async () => {
+  hostile.play(async (r) => {
+    if (path(r.url) !== '/v3/currencies/1') return null;
+    const up = await fetch(`${em.url}${r.url}`, { headers: { 'X-Api-Key': KEY } });
+    const body = (await up.json()) as { data: Record<string, unknown> };
+    // As sent, in another case, and URL-encoded: each would be a cell value, saved with the workbook.
+    return json(200, { ...body, data: { ...body.data, name: `Bitcoin ${KEY} ${KEY.toUpperCase()} ${encodeURIComponent(KEY)}` } });
+  });
+  const s = await session();
+  const out = await cell(s, '=CRYPTO.PROFILE(1,"name")');
+  hostile.play(null);
+  assert.deepEqual(out.value, [['Bitcoin *** *** ***']], JSON.stringify(out));
+  assert.ok(!JSON.stringify(out).toUpperCase().includes(KEY.toUpperCase()), 'in no letter case');
+});
+
 test('5. an answer past the byte cap (a gzip bomb) is refused while it streams, with a clear #N/A', async () => {
   const bomb = gzipSync(Buffer.alloc(40 * 1024 * 1024, 32)); // 40 MB of spaces in about 40 KB
   assert.ok(bomb.byteLength < 200_000);

@@ -16,7 +16,7 @@ import * as v from 'valibot';
 import { ENDPOINTS, type EndpointSpec } from '../api/endpoints';
 import { EnvelopeStatus, PageMeta } from '../api/records';
 import { expectation, readData, type DataReading, type RejectedItem } from '../api/read-data';
-import { ApiError, abortedError } from './api-error';
+import { ApiError, abortedError, scrub } from './api-error';
 import { onAbort } from './cancellation';
 import { errorFromResponse, serverText } from './error-answer';
 import { guardReading } from './missing-fields';
@@ -159,7 +159,7 @@ export async function attempt(a: Attempt): Promise<AttemptResult> {
   if (status < 200 || status >= 300) throw errorFromResponse(name, status, text, retryAfterHeader, a.apiKey, a.now(), a.keyPlan);
   let body: unknown;
   try {
-    body = JSON.parse(text);
+    body = JSON.parse(withoutKey(text, a.apiKey));
   } catch {
     throw new ApiError({ code: 'MALFORMED_RESPONSE', message: `${name}: the answer was not valid JSON.`, endpoint: name, status });
   }
@@ -168,6 +168,20 @@ export async function attempt(a: Attempt): Promise<AttemptResult> {
   // of the key and clipped (it had reached cells whole: 5,180 characters with the key, review of 2026-11-26).
   for (const x of out.rejected ?? []) if (x.label !== null) x.label = serverText(x.label, a.apiKey, MAX_ITEM_LABEL);
   return out;
+}
+
+/**
+ * An answer's text with the key taken out, as sent and URL-encoded, in any
+ * letter case, before anything reads it: a string of the data that echoes it (a
+ * profile's name, a website with the key in its query) would be a cell value,
+ * saved with the workbook (review 2026-11-27). Error text and an unreadable
+ * item's label are scrubbed the same way (error-answer.ts serverText). Only
+ * text inside JSON strings can hold it, and '***' keeps them valid.
+ */
+function withoutKey(text: string, apiKey: string): string {
+  const encoded = encodeURIComponent(apiKey);
+  const once = scrub(text, apiKey);
+  return encoded === apiKey ? once : scrub(once, encoded);
 }
 
 /** A list longer than the `limit` asked is cut to it: the items past it belong to the next page (whose offset says where they are). */
