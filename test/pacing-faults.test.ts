@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ENDPOINTS } from '../src/api/endpoints';
+import { startHostileServer } from '../harness/hostile-server';
 import { rig } from './client-harness';
 
 test('the 429 that ends the tries holds the pacer: the next request waits its Retry-After', async () => {
@@ -31,6 +32,30 @@ test('the 429 that ends the tries holds the pacer: the next request waits its Re
       assert.ok(after >= 30_000, `${JSON.stringify(o)}: tags sent ${after} ms after a 429 that said 30 s`);
     }
   } finally {
+    await r.close();
+  }
+});
+
+test('an outage whose Retry-After is 0 or a past date is retried with backoff, not back to back', async () => {
+  const r = await rig();
+  const hostile = await startHostileServer(r.em.url);
+  try {
+    for (const retryAfter of ['0', 'Thu, 01 Jan 1970 00:00:00 GMT']) {
+      const tries: number[] = [];
+      // The service is down (/v3/status too: the plan stays unknown) behind a proxy that says "ask again now".
+      hostile.play((req) => {
+        if (req.url.split('?')[0] === ENDPOINTS.currencyMap.path) tries.push(r.em.clock.now());
+        return { status: 503, headers: { 'content-type': 'application/json', 'retry-after': retryAfter }, body: JSON.stringify({ error: { code: 'INTERNAL_ERROR', message: 'down' } }) };
+      });
+      const c = r.client({ baseUrl: hostile.url });
+      await assert.rejects(c.get('currencyMap'), { code: 'INTERNAL_ERROR' });
+      assert.ok(tries.length > 2, `Retry-After ${retryAfter}: retried (${tries.length} tries)`);
+      // Full jitter at random 0.5: at least half the first backoff (500 ms) between any two tries.
+      const gaps = tries.slice(1).map((t, i) => t - tries[i]);
+      assert.ok(Math.min(...gaps) >= 250, `Retry-After ${retryAfter}: tries ${Math.min(...gaps)} ms apart (gaps ${gaps.join(', ')})`);
+    }
+  } finally {
+    await hostile.close();
     await r.close();
   }
 });

@@ -2,9 +2,9 @@
  * Retry policy: 429, 500/502/503/504, network errors, timeouts and malformed
  * JSON are retried up to `maxRetries` times; other errors (4xx, validation,
  * schema mismatch, abort) never. An answer whose row reads Retry-After (the rate
- * limit, an outage: error-rules.ts `retryAfter`) and carries it waits as it
- * says and holds the whole pacer until then; without Retry-After, and for the
- * other retryable failures, exponential backoff with full jitter.
+ * limit, an outage: error-rules.ts `retryAfter`) and carries it holds the
+ * whole pacer until then; every retry also waits exponential backoff with full
+ * jitter, so it waits the longer of the two.
  */
 import { ApiError, abortedError } from './api-error';
 import { errorRule } from './error-rules';
@@ -60,7 +60,9 @@ export async function withRetries<T>(run: (signal?: AbortSignal) => Promise<T>, 
         o.pacer.holdUntil(o.now() + e.retryAfterMs);
       }
       if (!(e instanceof ApiError) || !e.retryable || attemptNo >= o.maxRetries) throw e;
-      if (e.retryAfterMs !== undefined) continue;
+      // The backoff still applies: a Retry-After shorter than it (a proxy's 0, a past date) sent 41 tries of an
+      // outage back to back (review 2026-11-27). The wait is the longer of the two: the hold above stands
+      // whatever the backoff adds to it, and the backoff ends inside a longer hold.
       const delay = backoffMs(attemptNo, o.random, o.baseDelayMs, o.maxDelayMs);
       if (errorRule(e.code, e.status).pacer === 'rate-limit') o.pacer.holdUntil(o.now() + delay);
       else await o.sleep(delay, o.signal);
