@@ -32,7 +32,11 @@ test('GAINERS: a count past the service\'s own limit is refused for that cell; a
     return limit !== null && Number(limit) > 50 ? refuse('limit must not be greater than 50') : null;
   }, SESSION);
   try {
-    assert.ok('error' in (await calc('=CRYPTO.GAINERS(,80,0)', b.session)), 'refused: 80 is past the service\'s 50');
+    const refused = await calc('=CRYPTO.GAINERS(,80,0)', b.session);
+    assert.ok('error' in refused, 'refused: 80 is past the service\'s 50');
+    // The count is the user's to change: #VALUE! in the service's words, not "this service lists its top 20 only".
+    assert.equal(refused.error, '#VALUE!', JSON.stringify(refused));
+    assert.match(refused.message, /count 80: the service refused it \(.*limit must not be greater than 50.*\); ask for fewer/);
     const g = await grid('=CRYPTO.GAINERS(,30,0)', b.session);
     assert.equal(g.length, 30);
     assert.ok(b.hostile.seen.some((r) => param(r, 'limit') === '30'), 'asked with limit=30');
@@ -46,7 +50,11 @@ test('DOMINANCE: one asset refused as a group value leaves the group parameter t
     ? refuse('group must be one of the following values: btc, usdt, others')
     : null), SESSION);
   try {
-    assert.ok('error' in (await calc('=CRYPTO.DOMINANCE("eth","3D")', b.session)));
+    const refused = await calc('=CRYPTO.DOMINANCE("eth","3D")', b.session);
+    assert.ok('error' in refused);
+    // The asset is the user's to change: the service's words list the ones it takes.
+    assert.equal(refused.error, '#VALUE!', JSON.stringify(refused));
+    assert.match(refused.message, /ETH: the service's dominance chart refused it \(.*group must be one of the following values: btc, usdt, others.*\)/);
     const g = await grid('=CRYPTO.DOMINANCE("usdt","3D",,0)', b.session);
     assert.equal(g.length, 4, JSON.stringify(g));
     assert.ok(b.hostile.seen.some((r) => param(r, 'group') === 'usdt'), 'asked with group=usdt');

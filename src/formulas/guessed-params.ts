@@ -8,7 +8,7 @@
  */
 import { hasCode } from '../client/api-error';
 
-/** Whether `e` is the service refusing the parameter `param`. */
+/** Whether `e` is the service refusing the parameter `param`: its name (refusedName) or a value of it. */
 export const refusedGuess = (e: unknown, param: string): boolean =>
   hasCode(e, 'VALIDATION_ERROR') && new RegExp(`\\b${param}\\b`).test(e.message);
 
