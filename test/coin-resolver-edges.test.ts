@@ -12,6 +12,10 @@ import { ENDPOINTS } from '../src/api/endpoints';
 import type { CurrencyMapItem, MarketItem } from '../src/api/records';
 import { MemoryKvStore } from '../src/client/index';
 import { BAD_ANSWER_SHARED_MS } from '../src/client/bad-answer';
+import { CoinMap, RankBook } from '../src/client/coin-map';
+import type { CoinRef } from '../src/client/coin-ref';
+import { CoinResolver } from '../src/client/coin-resolver';
+import type { Requester } from '../src/client/types';
 import { rig, serverMarket, type Rig } from './client-harness';
 
 const MAP = ENDPOINTS.currencyMap.path;
@@ -31,6 +35,8 @@ after(async () => {
   await r.close();
 });
 
+/** The service is not to be asked. */
+const noRequests: Requester = { request: () => Promise.reject(new Error('no request expected')), now: () => 0 };
 const since = () => r.log.length;
 const hits = (from: number, re: RegExp) => r.log.slice(from).filter((e) => re.test(e.url)).length;
 
@@ -88,5 +94,39 @@ describe('a shared symbol', () => {
     r.em.clock.advance(60 * 60_000); // a new session on the same storage
     const c2 = r.client({ storage: kv, fetch: serverWith(low, symbol, { left: 0 }) });
     assert.equal((await c2.resolveCoin(symbol)).id, top.id);
+  });
+});
+
+describe('letter case', () => {
+  // The slug "one" is one coin; the ticker ONE another's (as Harmony's).
+  const SLUG_ONE: CoinRef = { id: 1, slug: 'one', symbol: 'XONE', name: 'One Coin' };
+  const TICKER_ONE: CoinRef = { id: 2, slug: 'harmony', symbol: 'ONE', name: 'Harmony' };
+  const onMap = (items: CoinRef[]) => {
+    const map = new CoinMap(items, 0);
+    return new CoinResolver({ maps: { keep: () => true, shared: () => Promise.resolve(map), current: null }, ranks: new RankBook(), requester: noRequests });
+  };
+
+  test('"ONE" written as a ticker and "one" resolve as they would alone, whichever is asked first', async () => {
+    const a = onMap([SLUG_ONE, TICKER_ONE]);
+    assert.equal((await a.resolve('one')).id, SLUG_ONE.id);
+    assert.equal((await a.resolve('ONE')).id, TICKER_ONE.id);
+    assert.equal((await a.resolve('One')).id, SLUG_ONE.id, 'mixed case is not a ticker');
+    const b = onMap([SLUG_ONE, TICKER_ONE]);
+    assert.equal((await b.resolve('ONE')).id, TICKER_ONE.id);
+    assert.equal((await b.resolve('one')).id, SLUG_ONE.id);
+    assert.equal((await b.resolve('slug:ONE')).id, SLUG_ONE.id, 'a kinded key is one whatever the case');
+  });
+
+  test('over the API: "NEO" is the ticker\'s coin and its quote after "neo" was asked, and the other way round', async () => {
+    const tickerCoin = await r.client().resolveCoin('NEO');
+    const slugCoin = await r.client().resolveCoin('neo');
+    assert.notEqual(tickerCoin.id, slugCoin.id, 'the market has the clash');
+    const c = r.client();
+    assert.equal((await c.resolveCoin('neo')).id, slugCoin.id);
+    assert.equal((await c.resolveCoin('NEO')).id, tickerCoin.id);
+    assert.equal((await c.quote('NEO')).id, tickerCoin.id);
+    const d = r.client();
+    assert.equal((await d.quote('NEO')).id, tickerCoin.id);
+    assert.equal((await d.resolveCoin('neo')).id, slugCoin.id);
   });
 });

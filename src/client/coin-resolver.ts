@@ -122,8 +122,9 @@ export class CoinResolver {
     }
     // Plain text (kind 'any') is its own key: no string built per call. A kinded key cannot collide
     // with it, since text that begins "slug:" (or "id:", "symbol:", "name:") is read as kinded.
-    const lower = text.toLowerCase();
-    const memoKey = kind === 'any' ? lower : `${kind}:${lower}`;
+    // Ticker-style text resolves in another order (named()), so it keeps its case: "NEO" and "neo" are two
+    // keys (review 2026-11-27: the first of them decided both); no lower-cased key has an upper-case letter.
+    const memoKey = kind === 'any' ? (tickerStyle(kind, text) ? text : text.toLowerCase()) : `${kind}:${text.toLowerCase()}`;
     const known = this.#memo.get(memoKey);
     // A caller of a resolution in flight waits on the map's load too (a load every waiter has
     // left is being given up: ask anew).
@@ -297,9 +298,7 @@ function named(map: CoinMap, kind: Kind, text: string): CoinRef | readonly CoinR
     const c = map.byId(Number(text));
     if (c) return c;
   }
-  // Ticker-looking input (upper case, no lower case) tries symbols before slugs: "PEPE" is the ticker.
-  const tickerStyle = kind === 'any' && /[A-Z]/.test(text) && !/[a-z]/.test(text);
-  const order: ('slug' | 'symbol' | 'name')[] = tickerStyle ? ['symbol', 'slug', 'name'] : ['slug', 'symbol', 'name'];
+  const order: ('slug' | 'symbol' | 'name')[] = tickerStyle(kind, text) ? ['symbol', 'slug', 'name'] : ['slug', 'symbol', 'name'];
   for (const k of order) {
     if (kind !== k && kind !== 'any') continue;
     if (k === 'slug') {
@@ -312,6 +311,11 @@ function named(map: CoinMap, kind: Kind, text: string): CoinRef | readonly CoinR
     if (cands.length > 1) return cands;
   }
   return undefined;
+}
+
+/** Ticker-looking input (upper case, no lower case) tries symbols before slugs: "PEPE" is the ticker. */
+function tickerStyle(kind: Kind, text: string): boolean {
+  return kind === 'any' && /[A-Z]/.test(text) && !/[a-z]/.test(text);
 }
 
 export function parseInput(input: string | number): { kind: Kind; text: string } {
