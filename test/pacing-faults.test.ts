@@ -59,3 +59,36 @@ test('an outage whose Retry-After is 0 or a past date is retried with backoff, n
     await r.close();
   }
 });
+
+test("a server cannot name the client's or formulas' own codes: what its status means stands in", async () => {
+  const r = await rig();
+  const hostile = await startHostileServer(r.em.url);
+  try {
+    const cases = [
+      // a 503 naming ABORTED was a cancellation: not retried, no last good value, the cell "Canceled"
+      { status: 503, named: 'ABORTED', code: 'INTERNAL_ERROR', tries: 4 },
+      // a 401 naming NO_API_KEY told the user to add the key they had set
+      { status: 401, named: 'NO_API_KEY', code: 'API_KEY_INVALID', tries: 1 },
+      // a 400 naming TIMEOUT or INVALID_ARGUMENT: retried, or the #VALUE! of a bad argument
+      { status: 400, named: 'TIMEOUT', code: 'UNEXPECTED_RESPONSE', tries: 1 },
+      { status: 400, named: 'INVALID_ARGUMENT', code: 'UNEXPECTED_RESPONSE', tries: 1 },
+    ];
+    for (const k of cases) {
+      let tries = 0;
+      hostile.play((req) => {
+        if (req.url.split('?')[0] !== ENDPOINTS.fearGreed.path) return null;
+        tries++;
+        return { status: k.status, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { code: k.named, message: 'no' } }) };
+      });
+      const c = r.client({ baseUrl: hostile.url });
+      await assert.rejects(c.get('fearGreed'), (e: { code?: string }) => {
+        assert.equal(e.code, k.code, `${k.status} naming ${k.named}`);
+        return true;
+      });
+      assert.equal(tries, k.tries, `${k.status} naming ${k.named}: tries`);
+    }
+  } finally {
+    await hostile.close();
+    await r.close();
+  }
+});

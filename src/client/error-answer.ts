@@ -1,6 +1,6 @@
 /**
  * An error answer (any status outside 2xx) read into an ApiError: its code
- * (the body's, when it is one of ours; else what the HTTP status means), the
+ * (the body's, when it is one the service sends; else what the HTTP status means), the
  * service's words scrubbed of the key and clipped, when to ask again
  * (Retry-After, for the rows that read it), the plan that would serve it, and
  * whether a 404 is a missing route or a credit refusal names credits. The
@@ -8,11 +8,11 @@
  * is read from one code's payload (requiredPlan, routeMissing, creditLimit).
  */
 import * as v from 'valibot';
-import { API_ERROR_CODES, ENDPOINTS, isPlan, isRouteMiss, planAllows, type Plan } from '../api/endpoints';
+import { API_ERROR_CODES, ENDPOINTS, isPlan, isRouteMiss, planAllows, type ApiErrorCode, type Plan } from '../api/endpoints';
 import { ErrorBody } from '../api/records';
 import { ApiError, scrub } from './api-error';
 import type { CanonicalRequest } from './canonical-request';
-import { codeForStatus, errorRule, isErrorCode } from './error-rules';
+import { codeForStatus, errorRule, type ErrorCode } from './error-rules';
 
 /** Server text as far as a message quotes it: the key scrubbed, one line, at most this long. */
 const MAX_SERVER_TEXT = 200;
@@ -34,20 +34,23 @@ export function errorFromResponse(
   now: number,
   keyPlan?: string,
 ): ApiError {
-  let code: string | null = null;
+  let bodyCode: string | null = null;
   let serverMessage: string | null = null;
   try {
     const parsed = v.safeParse(ErrorBody, JSON.parse(text));
     if (parsed.success) {
-      code = parsed.output.error.code;
+      bodyCode = parsed.output.error.code;
       serverMessage = parsed.output.error.message ?? null;
     }
   } catch {
     // not JSON: classified by status below
   }
-  // A code outside our vocabulary is server text (it may echo the key, or be "constructor"): what its status means stands in.
-  if (!isErrorCode(code)) code = codeForStatus(status) ?? 'UNEXPECTED_RESPONSE';
-  const known = Object.hasOwn(API_ERROR_CODES, code) ? (API_ERROR_CODES as Record<string, { message: string }>)[code] : undefined;
+  // Only the service's codes: any other is server text (it may echo the key, or be "constructor"), and the
+  // client's or formulas' own (ABORTED, NO_API_KEY, TIMEOUT…) would speak for the client: a 503 naming ABORTED
+  // was a cancellation (review 2026-11-27). What its status means stands in.
+  const apiCode = isApiErrorCode(bodyCode) ? bodyCode : codeForStatus(status);
+  const code: ErrorCode = apiCode ?? 'UNEXPECTED_RESPONSE';
+  const known = apiCode ? API_ERROR_CODES[apiCode] : undefined;
   const detail = serverText(serverMessage ?? known?.message ?? `HTTP ${status}`, apiKey);
   // When the rate window has room again, or the outage should end: the row says whether its answer's header counts.
   const rule = errorRule(code, status);
@@ -67,6 +70,11 @@ export function errorFromResponse(
     // "Daily credit limit exceeded", "Monthly credit limit exceeded" (docs/emulator.md); a depth refusal names no credits.
     creditLimit: code === 'PLAN_LIMIT_EXCEEDED' && /credit/i.test(detail),
   });
+}
+
+/** Whether a server's code is one the service sends (own keys only: "constructor" is none). */
+function isApiErrorCode(code: string | null): code is ApiErrorCode {
+  return code !== null && Object.hasOwn(API_ERROR_CODES, code);
 }
 
 /** Retry-After: delta seconds or an HTTP date. */
