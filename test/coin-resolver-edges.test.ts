@@ -11,16 +11,20 @@ import assert from 'node:assert/strict';
 import { ENDPOINTS } from '../src/api/endpoints';
 import type { CurrencyMapItem, MarketItem } from '../src/api/records';
 import { MemoryKvStore } from '../src/client/index';
+import { ApiError, abortedError } from '../src/client/api-error';
 import { BAD_ANSWER_SHARED_MS } from '../src/client/bad-answer';
 import { CoinMap, RankBook } from '../src/client/coin-map';
 import type { CoinRef } from '../src/client/coin-ref';
 import { CoinResolver } from '../src/client/coin-resolver';
-import type { Requester } from '../src/client/types';
+import type { KvStore } from '../src/client/kv-store';
+import { CoinMapStore, MAP_PERSIST_FLOOR } from '../src/client/map-store';
+import type { Answer, Requester } from '../src/client/types';
 import { rig, serverMarket, type Rig } from './client-harness';
 
 const MAP = ENDPOINTS.currencyMap.path;
 const MARKETS = ENDPOINTS.markets.path;
 const RANKS_KEY = 'crypto-addin:coin-ranks:v1';
+const DAY = 24 * 3_600_000;
 const PROFILES = /^\/v3\/currencies\/\d+(\?|$)/;
 
 let r: Rig;
@@ -128,5 +132,41 @@ describe('letter case', () => {
     const d = r.client();
     assert.equal((await d.quote('NEO')).id, tickerCoin.id);
     assert.equal((await d.resolveCoin('neo')).id, slugCoin.id);
+  });
+});
+
+describe('the map load a resolution waits on', () => {
+  test('a memoised resolution whose map load was given up (and replaced) is not handed to a live cell: it resolves anew', async () => {
+    const mapCoins: CoinRef[] = Array.from({ length: MAP_PERSIST_FLOOR }, (_, i) => ({ id: i + 1, slug: `c${i + 1}`, symbol: `C${i + 1}`, name: `Coin ${i + 1}` }));
+    // Storage that answers when told (OfficeRuntime.storage on a cold start), empty: the load waits on it, not on any signal.
+    let release!: () => void;
+    const storage = new Promise<void>((r) => (release = r));
+    const kv: KvStore = { get: async () => (await storage, null), set: async () => undefined, remove: async () => undefined };
+    let mapRequests = 0;
+    const requester: Requester = {
+      now: () => 0,
+      request: async (_cr, f): Promise<Answer> => {
+        if (f.signal?.aborted) throw abortedError('currencyMap');
+        mapRequests++;
+        return { entry: { data: mapCoins, fetchedAt: 0, timestamp: null }, stale: false, fromCache: false };
+      },
+    };
+    const maps = new CoinMapStore({ requester, kv, ttlMs: () => DAY });
+    const resolver = new CoinResolver({ maps, ranks: maps.ranks, requester });
+
+    // Recalculation 1: the only cell, for "c1", runs out of time while the map waits on storage: load 1 is given up.
+    const a = new AbortController();
+    const first = resolver.resolve('c1', { signal: a.signal });
+    a.abort();
+    await assert.rejects(first, (e) => e instanceof ApiError && e.code === 'ABORTED', 'its own cancellation');
+
+    // Recalculation 2: "c2" starts load 2, then a cell for "c1" finds the memo entry waiting on load 1.
+    const b = new AbortController();
+    const c2 = resolver.resolve('c2', { signal: b.signal });
+    const c1 = resolver.resolve('c1', { signal: b.signal });
+    release();
+    assert.equal((await c2).slug, 'c2');
+    assert.equal((await c1).slug, 'c1', 'a cell never cancelled gets its coin, not load 1\'s ABORTED');
+    assert.equal(mapRequests, 1, 'load 1 sent nothing; load 2 served both');
   });
 });

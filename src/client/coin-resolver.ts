@@ -39,8 +39,8 @@ export interface ResolverDeps {
   maps: {
     /** The map, the caller counted among its waiters (not rejected by the caller's signal: the memo shares it). */
     shared(o: CallOptions): Promise<CoinMap>;
-    /** Count a caller waiting on the load in flight; false if that load was given up. */
-    keep(signal: AbortSignal | undefined): boolean;
+    /** Count a caller waiting on `load` (a promise shared() gave) while it is in flight; false if it was given up. */
+    keep(signal: AbortSignal | undefined, load: Promise<CoinMap>): boolean;
     readonly current: CoinMap | null;
   };
   ranks: RankBook;
@@ -62,7 +62,8 @@ type Kind = 'id' | 'slug' | 'symbol' | 'name' | 'any';
 
 export class CoinResolver {
   readonly #deps: ResolverDeps;
-  readonly #memo = new Map<string, Promise<CoinRef>>();
+  /** Resolutions by input, each with the map load it waits on (shared()'s). */
+  readonly #memo = new Map<string, { ref: Promise<CoinRef>; load: Promise<CoinMap> }>();
   /** What the memo's settled resolutions gave, by the input as typed: known() answers from it at once. */
   readonly #resolved = new Map<string | number, CoinRef>();
   /** The map the memo's resolutions were read from (null: none yet): another map, another memo. */
@@ -126,9 +127,10 @@ export class CoinResolver {
     // keys (review 2026-11-27: the first of them decided both); no lower-cased key has an upper-case letter.
     const memoKey = kind === 'any' ? (tickerStyle(kind, text) ? text : text.toLowerCase()) : `${kind}:${text.toLowerCase()}`;
     const known = this.#memo.get(memoKey);
-    // A caller of a resolution in flight waits on the map's load too (a load every waiter has
-    // left is being given up: ask anew).
-    if (known && this.#deps.maps.keep(o.signal)) return known;
+    // A caller of a resolution in flight waits on its map load too. A load every waiter has left is being
+    // given up, even once another has replaced it (review 2026-11-27: it ends ABORTED, and a live cell with
+    // it): ask anew.
+    if (known && this.#deps.maps.keep(o.signal, known.load)) return known.ref;
     // The memo serves every caller: a cell that is cancelled, or runs out of time, must not fail
     // the others. The map's load counts its waiters (map-store.ts shared()); the rest of the work
     // carries no one caller's signal, and each caller leaves on its own.
@@ -136,19 +138,20 @@ export class CoinResolver {
     // A then() rather than an async frame, and the failure handled in it rather than by a
     // catch() of its own: every distinct input waits here for the map at once.
     const original = String(input).trim();
-    const p: Promise<CoinRef> = this.#deps.maps.shared(o).then(
+    const load = this.#deps.maps.shared(o);
+    const p: Promise<CoinRef> = load.then(
       (map) => this.#settle(map, kind, text, original, shared, memoKey, input, p),
       (e: unknown) => {
         // A coin given by its id needs no map: without one it is asked for by id (the quote brings its
         // name), and not remembered, so the map's names return when the map does.
         if (typeof input === 'number' && text !== '' && !hasCode(e, 'ABORTED')) {
-          if (this.#memo.get(memoKey) === p) this.#memo.delete(memoKey);
+          if (this.#memo.get(memoKey)?.ref === p) this.#memo.delete(memoKey);
           return { id: input, slug: text, symbol: null, name: `coin ${text}` };
         }
         return this.#forget(memoKey, p, e);
       },
     );
-    this.#memo.set(memoKey, p);
+    this.#memo.set(memoKey, { ref: p, load });
     return p;
   }
 
@@ -165,12 +168,12 @@ export class CoinResolver {
   }
 
   #remember(memoKey: string, p: Promise<CoinRef>, input: string | number, ref: CoinRef): CoinRef {
-    if (this.#memo.get(memoKey) === p) this.#resolved.set(input, ref);
+    if (this.#memo.get(memoKey)?.ref === p) this.#resolved.set(input, ref);
     return ref;
   }
 
   #forget(memoKey: string, p: Promise<CoinRef>, e: unknown): never {
-    if (this.#memo.get(memoKey) === p) this.#memo.delete(memoKey);
+    if (this.#memo.get(memoKey)?.ref === p) this.#memo.delete(memoKey);
     throw e;
   }
 

@@ -78,6 +78,8 @@ export class CoinMapStore {
   #loading: Promise<CoinMap> | null = null;
   /** Who waits on #loading. */
   #loadWork = new SharedWork();
+  /** Loads every waiter left, replaced while still in flight: they end ABORTED, so no one is to wait on them. */
+  readonly #givenUp = new WeakSet<Promise<CoinMap>>();
   /** Loads started so far: the number of the one in flight. */
   #loads = 0;
   #storageRead: Promise<void> | null = null;
@@ -115,6 +117,7 @@ export class CoinMapStore {
     const now = this.#o.requester.now();
     if (this.#map?.isFresh(now, this.#o.ttlMs())) return Promise.resolve(this.#map);
     if (!this.#loading || this.#loadWork.abandoned) {
+      if (this.#loading) this.#givenUp.add(this.#loading);
       const work = (this.#loadWork = new SharedWork());
       const loading: Promise<CoinMap> = this.#fetch(o.caller, work.signal, ++this.#loads).finally(() => {
         if (this.#loading === loading) this.#loading = null;
@@ -125,9 +128,12 @@ export class CoinMapStore {
     return this.#loading;
   }
 
-  /** Count a caller waiting on the map's load in flight, if any; false if that load has been given up (start anew). */
-  keep(signal: AbortSignal | undefined): boolean {
-    if (!this.#loading) return true;
+  /**
+   * Count a caller waiting on `load` (a promise shared() gave); false if that load has been given up (start anew).
+   * Not the load in flight now: the caller's promise waits on its own (review 2026-11-27, a given-up load replaced).
+   */
+  keep(signal: AbortSignal | undefined, load: Promise<CoinMap>): boolean {
+    if (load !== this.#loading) return !this.#givenUp.has(load); // settled (nothing to wait on), or given up
     this.#loadWork.join(signal);
     return !this.#loadWork.abandoned;
   }
