@@ -15,8 +15,9 @@ import { ApiError, abortedError } from '../src/client/api-error';
 import { BAD_ANSWER_SHARED_MS } from '../src/client/bad-answer';
 import { CoinMap, RankBook } from '../src/client/coin-map';
 import type { CoinRef } from '../src/client/coin-ref';
-import { CoinResolver } from '../src/client/coin-resolver';
+import { CoinResolver, type ResolverDeps } from '../src/client/coin-resolver';
 import type { KvStore } from '../src/client/kv-store';
+import type { ListQuote } from '../src/client/list-quotes';
 import { CoinMapStore, MAP_PERSIST_FLOOR } from '../src/client/map-store';
 import type { Answer, Requester } from '../src/client/types';
 import { rig, serverMarket, type Rig } from './client-harness';
@@ -168,5 +169,74 @@ describe('the map load a resolution waits on', () => {
     assert.equal((await c2).slug, 'c2');
     assert.equal((await c1).slug, 'c1', 'a cell never cancelled gets its coin, not load 1\'s ABORTED');
     assert.equal(mapRequests, 1, 'load 1 sent nothing; load 2 served both');
+  });
+});
+
+describe('a candidate whose rank a request failed to bring', () => {
+  // Neither is on the first pages (ranks past 1,000): their profiles or the list of currencies settle it.
+  const A: CoinRef = { id: 900, slug: 'twin-a', symbol: 'TWIN', name: 'Twin A' }; // rank 1500
+  const B: CoinRef = { id: 800, slug: 'twin-b', symbol: 'TWIN', name: 'Twin B' }; // rank 3000
+  const RANK: Record<number, number> = { [A.id]: 1500, [B.id]: 3000 };
+  const answer = (data: unknown): Answer => ({ entry: { data, fetchedAt: 0, timestamp: null }, stale: false, fromCache: false });
+
+  /** The service as the resolver sees it, the client's learners included; `fail(id)` is the error of that coin's profile, if any. */
+  function service(ranks: RankBook, fail: (id: number) => ApiError | null, markets = true): Requester & { profiles: number[] } {
+    const profiles: number[] = [];
+    return {
+      profiles,
+      now: () => 0,
+      request: async (cr) => {
+        if (cr.name === 'markets') {
+          if (!markets) throw new ApiError({ code: 'ENDPOINT_NOT_AVAILABLE', message: 'not on this plan' });
+          const offset = Number(cr.query.offset ?? 0);
+          const items = Array.from({ length: 250 }, (_, i) => ({ id: 10_000 + offset + i, rank: offset + i + 1 }));
+          ranks.learnListing(offset, 250, items);
+          return answer(items);
+        }
+        if (cr.name === 'profile' && typeof cr.id === 'number' && cr.id in RANK) {
+          profiles.push(cr.id);
+          const e = fail(cr.id);
+          if (e) throw e;
+          ranks.learnProfile({ id: cr.id, rank: RANK[cr.id], lifecycle: 'traded' });
+          return answer({ id: cr.id, rank: RANK[cr.id] });
+        }
+        throw new Error(`unexpected ${cr.name}`);
+      },
+    };
+  }
+  const resolverWith = (ranks: RankBook, requester: Requester, list?: ResolverDeps['list']) => {
+    const map = new CoinMap([A, B], 0);
+    return new CoinResolver({ maps: { keep: () => true, shared: () => Promise.resolve(map), current: null }, ranks, requester, list });
+  };
+  const blip = () => new ApiError({ code: 'NETWORK_ERROR', message: 'blip' });
+
+  test('the top candidate\'s profile fails once: the resolution fails and is not kept; asked again, it is the top one', async () => {
+    const ranks = new RankBook();
+    let down = true;
+    const s = service(ranks, (id) => (down && id === A.id ? blip() : null));
+    const r = resolverWith(ranks, s);
+    await assert.rejects(r.resolve('TWIN'), (e) => e instanceof ApiError && e.code === 'NETWORK_ERROR');
+    down = false;
+    assert.equal((await r.resolve('TWIN')).slug, 'twin-a');
+  });
+
+  test('the service says one candidate has no profile (NOT_FOUND): the other is chosen', async () => {
+    const ranks = new RankBook();
+    const s = service(ranks, (id) => (id === A.id ? new ApiError({ code: 'NOT_FOUND', message: 'no such coin', status: 404 }) : null));
+    assert.equal((await resolverWith(ranks, s).resolve('TWIN')).slug, 'twin-b');
+  });
+
+  test('without the markets list, a candidate the list of currencies could not read is settled by the profiles', async () => {
+    const ranks = new RankBook();
+    const s = service(ranks, () => null, false);
+    const list: ResolverDeps['list'] = {
+      load: async ({ id }) => {
+        if (id === A.id) return { unreadable: new ApiError({ code: 'MISSING_FIELD', message: 'The API answered without price' }) };
+        ranks.learnRanks([{ id, rank: RANK[id] }]); // the client's learner
+        return { quote: {} as ListQuote['quote'], fetchedAt: 0, stale: false };
+      },
+    };
+    assert.equal((await resolverWith(ranks, s, list).resolve('TWIN')).slug, 'twin-a');
+    assert.ok(s.profiles.includes(A.id), 'A\'s rank from its profile');
   });
 });

@@ -25,6 +25,7 @@ import { joinOr } from '../api/words';
 import { ApiError, abortedError, hasCode, routeUnavailable } from './api-error';
 import { askPastBadAnswer } from './bad-answer';
 import { canonicalRequest } from './canonical-request';
+import { errorRule } from './error-rules';
 import { abortable } from './cancellation';
 import { LIST_IDS, type ListKey, type ListResult } from './list-quotes';
 import { describeCoin, type Ambiguity, type CoinRef } from './coin-ref';
@@ -254,8 +255,13 @@ export class CoinResolver {
       if (!settled) {
         const unknown = cands.filter((c) => ranks.rank(c.id) === undefined).slice(0, AMBIGUITY_PROFILE_CAP);
         const results = await Promise.allSettled(unknown.map((c) => this.#deps.requester.request(canonicalRequest('profile', c.id, {}), o)));
-        const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-        if (failed && results.every((r) => r.status === 'rejected')) throw failed.reason;
+        const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+        // review 2026-11-27: a candidate whose rank a failed request kept from us may be the top one; chosen without
+        // it, the wrong coin was remembered for the session. Unsettled, it is asked again. Only the service's word
+        // that a coin has no profile (scope item) leaves that coin unranked, unless it says so of every candidate.
+        const transient = failed.find((r) => !(r.reason instanceof ApiError && errorRule(r.reason.code, r.reason.status).scope === 'item'));
+        if (transient) throw transient.reason;
+        if (failed.length > 0 && failed.length === results.length) throw failed[0].reason;
       }
     }
     const score = (c: CoinRef): number => {
@@ -271,15 +277,16 @@ export class CoinResolver {
   /**
    * Ask the list of currencies for the candidates, with the prices asked at the
    * moment (list-quotes.ts; the client learns their ranks from the answer):
-   * whether it listed any it could read.
+   * whether it listed any it could read, and none it could not.
    */
   async #ranksFromList(cands: readonly CoinRef[], o: ResolveOptions): Promise<boolean> {
     const list = this.#deps.list;
     if (!list) return false;
     try {
       const found = await Promise.all(cands.slice(0, LIST_IDS).map((c) => list.load({ id: c.id, caller: o.caller, signal: o.signal })));
-      // A candidate whose item could not be read taught no rank: as if not listed.
-      return found.some((q) => q !== null && 'quote' in q);
+      // A candidate whose item could not be read taught no rank, and may be the top one: their profiles settle it
+      // (review 2026-11-27: the others won without it).
+      return found.some((q) => q !== null && 'quote' in q) && !found.some((q) => q !== null && 'unreadable' in q);
     } catch (e) {
       if (routeUnavailable(e)) return false; // profiles, then
       throw e;
