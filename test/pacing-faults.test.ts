@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ENDPOINTS } from '../src/api/endpoints';
+import { Pacer } from '../src/client/pacer';
 import { startHostileServer } from '../harness/hostile-server';
 import { rig } from './client-harness';
 
@@ -91,4 +92,24 @@ test("a server cannot name the client's or formulas' own codes: what its status 
     await hostile.close();
     await r.close();
   }
+});
+
+test('a clock set back does not stretch the pacer: the window and the hold wait as long as they did', async () => {
+  let t = 1_800_000_000_000;
+  const sleep = async () => assert.fail('no slot taken here waits');
+  const full = new Pacer({ rpm: 10, now: () => t, sleep });
+  for (let i = 0; i < 10; i++) await full.acquire();
+  assert.equal(full.delayMs(), 61_000, 'a full window: a window (60 s and the margin) to wait');
+  t -= 3_600_000; // the system clock corrected back an hour
+  assert.equal(full.delayMs(), 61_000, 'the clock went back: still a window, not an hour more');
+  t += 61_000;
+  assert.equal(full.delayMs(), 0, 'a window later the slots are free');
+  assert.equal(full.recentSends().length, 0);
+
+  const held = new Pacer({ rpm: 10, now: () => t, sleep });
+  held.holdUntil(t + 30_000); // a 429's Retry-After
+  t -= 3_600_000;
+  assert.equal(held.delayMs(), 30_000, 'the hold lasts as given');
+  t += 30_000;
+  assert.equal(held.delayMs(), 0);
 });

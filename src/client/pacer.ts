@@ -5,7 +5,7 @@
  * later than we sent it, never counts more). Every HTTP request takes a slot,
  * /v3/status and retries included; /v3/status goes first. A 429 holds the whole pacer until its
  * Retry-After, at most MAX_HOLD_MS. Waiters are served in order; an aborted waiter leaves the queue
- * at once with ABORTED.
+ * at once with ABORTED. A clock set back takes the send times and the hold back with it (#clock).
  */
 import { abortedError } from './api-error';
 import { onAbort } from './cancellation';
@@ -45,6 +45,7 @@ export interface PacerOptions {
 
 export class Pacer {
   #rpm: number;
+  /** Read through #clock(). */
   readonly #now: () => number;
   readonly #sleep: Sleep;
   readonly #windowMs: number;
@@ -59,6 +60,8 @@ export class Pacer {
   #reserved = 0;
   #pumping = false;
   #wake: AbortController | null = null;
+  /** The latest clock reading (#clock). */
+  #seen = -Infinity;
 
   constructor(o: PacerOptions) {
     this.#rpm = Math.max(1, Math.floor(o.rpm));
@@ -80,7 +83,7 @@ export class Pacer {
 
   /** Hold every request until `at` (client clock), e.g. after a 429 with Retry-After; never longer than the cap from now. */
   holdUntil(at: number): void {
-    const capped = Math.min(at, this.#now() + this.#maxHoldMs);
+    const capped = Math.min(at, this.#clock() + this.#maxHoldMs);
     if (capped > this.#holdUntil) this.#holdUntil = capped;
   }
 
@@ -119,7 +122,7 @@ export class Pacer {
 
   /** Send times in the current window (for diagnostics and tests). */
   recentSends(): number[] {
-    this.#prune(this.#now());
+    this.#prune(this.#clock());
     return [...this.#sent];
   }
 
@@ -129,9 +132,9 @@ export class Pacer {
    */
   acquire(signal?: AbortSignal, first = false): Promise<number> {
     if (signal?.aborted) return Promise.reject(abortedError());
-    if (first && this.#reserved > 0 && this.#holdUntil <= this.#now()) {
+    if (first && this.#reserved > 0 && this.#holdUntil <= this.#clock()) {
       this.#reserved--;
-      return Promise.resolve(this.#now());
+      return Promise.resolve(this.#clock());
     }
     return new Promise<number>((resolve, reject) => {
       const w: Waiter = { resolve, reject, signal };
@@ -151,7 +154,7 @@ export class Pacer {
 
   /** How long the next request must wait, 0 when a slot is free now. */
   delayMs(): number {
-    const now = this.#now();
+    const now = this.#clock();
     this.#prune(now);
     let wait = Math.max(0, this.#holdUntil - now);
     if (this.#sent.length >= this.#rpm) {
@@ -159,6 +162,23 @@ export class Pacer {
       wait = Math.max(wait, oldestThatMustLeave + this.#windowMs - now);
     }
     return wait;
+  }
+
+  /**
+   * The client clock, with the send times and the hold moved back as far as it went back: they are
+   * wall-clock times, and a clock set back an hour made every request wait the hour (review
+   * 2026-11-27). Each wait stays what it was at the last reading, so never longer than the window or
+   * the hold as given; a slot moved so is no longer found by refund() (kept: the safe side).
+   */
+  #clock(): number {
+    const now = this.#now();
+    const back = this.#seen - now;
+    if (back > 0) {
+      for (let i = 0; i < this.#sent.length; i++) this.#sent[i] -= back;
+      this.#holdUntil -= back;
+    }
+    this.#seen = now;
+    return now;
   }
 
   #prune(now: number): void {
@@ -189,7 +209,7 @@ export class Pacer {
         }
         const w = this.#queue.shift()!;
         w.stopWatching?.();
-        const at = this.#now();
+        const at = this.#clock();
         this.#sent.push(at);
         w.resolve(at);
       }
