@@ -77,7 +77,7 @@ export class MarketClient {
     this.#cache = new ResponseCache(o.maxCacheEntries);
     this.#pacer = new Pacer({ rpm: DEFAULT_RATE_LIMIT_PER_MINUTE, now: o.now, sleep: o.sleep, maxHoldMs: o.maxRateLimitWaitMs });
     this.#gate = new PlanGate({ readStatus: () => this.status(), pacer: this.#pacer, meter: this.meter, now: o.now, spendKnown: () => this.#spend.ready });
-    this.#sender = new Sender({ options: o, meter: this.meter, pacer: this.#pacer, gate: this.#gate });
+    this.#sender = new Sender({ options: o, meter: this.meter, pacer: this.#pacer, gate: this.#gate, generation: () => this.#cache.generation });
     const kv = opts.storage ?? new MemoryKvStore();
     this.#spend = new DailySpend(kv, this.meter);
     // Quotes of a cold start: the first markets page beside the map, their batch as the map arrives (cold-start.ts).
@@ -277,7 +277,7 @@ export class MarketClient {
     }
     if (admit) await admit();
     const generation = this.#cache.generation;
-    const result = await this.#sender.send(cr, caller, apiKey, signal);
+    const result = await this.#sender.send(cr, caller, { apiKey, generation }, signal);
     const entry: CacheEntry = { data: result.data, meta: result.meta, fetchedAt: this.#o.now(), timestamp: result.timestamp };
     if (result.rejected) entry.rejected = result.rejected;
     if (store) this.#cache.set(cr.key, entry, generation);

@@ -201,17 +201,25 @@ export class PlanGate {
     if (this.#keyRefusal) return Promise.reject(this.#keyRefusal);
     if (this.#plan) return Promise.resolve();
     if (this.#failedAt !== null && within(this.#o.now(), this.#failedAt, STATUS_RETRY_MS)) return Promise.resolve();
-    this.#loading ??= this.#o.readStatus().then(
-      () => {
-        this.#loading = null;
-      },
-      (e: unknown) => {
-        this.#loading = null;
-        this.failed(e);
-        if (e instanceof ApiError && errorRule(e.code, e.status).fixKey) throw e;
-        this.#failedAt = this.#o.now(); // go ahead at the default rate
-      },
-    );
+    if (!this.#loading) {
+      // What the read's answer says is the key's it was asked for: after reset() (a new key) the old read's
+      // failure neither refuses the new key nor ends or delays the new key's read (review 2026-11-27).
+      const loading: Promise<void> = this.#o.readStatus().then(
+        () => {
+          if (this.#loading === loading) this.#loading = null;
+        },
+        (e: unknown) => {
+          const current = this.#loading === loading;
+          if (current) {
+            this.#loading = null;
+            this.failed(e);
+          }
+          if (e instanceof ApiError && errorRule(e.code, e.status).fixKey) throw e;
+          if (current) this.#failedAt = this.#o.now(); // go ahead at the default rate
+        },
+      );
+      this.#loading = loading;
+    }
     return abortable(this.#loading, signal);
   }
 

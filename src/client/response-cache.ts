@@ -29,7 +29,7 @@ interface InFlight {
 export class ResponseCache {
   readonly #entries: LRUCache<string, CacheEntry>;
   readonly #inFlight = new Map<string, InFlight>();
-  /** Bumped by clear(): answers to requests started before it are not stored. */
+  /** Bumped by clear(): answers to requests started before it are not stored, nor joined. */
   #generation = 0;
 
   constructor(maxEntries: number) {
@@ -52,6 +52,9 @@ export class ResponseCache {
   clear(): void {
     this.#generation++;
     this.#entries.clear();
+    // Calls in flight keep their waiters but take no new ones: a request asked after a key change joined the old
+    // key's call and got its answer, a 401 included (review 2026-11-27).
+    this.#inFlight.clear();
   }
 
   get size(): number {

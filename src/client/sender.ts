@@ -36,6 +36,14 @@ export interface SenderParts {
   meter: CreditMeter;
   pacer: Pacer;
   gate: PlanGate;
+  /** The response cache's generation now: a key change (or Refresh all data) moves it on. */
+  generation(): number;
+}
+
+/** The key a request goes with, and the response cache's generation it was read in. */
+export interface RequestKey {
+  apiKey: string;
+  generation: number;
 }
 
 export class Sender {
@@ -53,19 +61,23 @@ export class Sender {
   }
 
   /** One request with retries, metered, within its deadline; an endpoint the service refused is told to the gate. */
-  async send(cr: CanonicalRequest, caller: string | undefined, apiKey: string, signal: AbortSignal): Promise<AttemptResult> {
+  async send(cr: CanonicalRequest, caller: string | undefined, key: RequestKey, signal: AbortSignal): Promise<AttemptResult> {
     const bound = this.#bounded(signal);
     try {
-      return await this.#attempts(cr, caller, apiKey, bound.signal);
+      return await this.#attempts(cr, caller, key.apiKey, bound.signal);
     } catch (e) {
       if (bound.expired()) {
         const last = this.lastFailure(caller);
         const why = last ? `; last failure: ${last.message.replace(/\.$/, '')}` : '';
         throw new ApiError({ code: 'TIMEOUT', message: `${cr.name}: no answer within ${Math.ceil(this.#o.options.requestDeadlineMs / 1000)} s, retries included${why}.`, endpoint: cr.name });
       }
-      // Refused, or no such route (404 "Cannot GET"; a request for one id may be a coin that does not exist).
-      if (hasCode(e, 'ENDPOINT_NOT_AVAILABLE') || (e instanceof ApiError && routeUnavailable(e) && cr.id === undefined)) this.#o.gate.refused(cr.name, e);
-      this.#o.gate.failed(e);
+      // An answer for the key of an older generation says nothing of today's key: an old key's 401, landing
+      // after the user saved a valid one, locked the new key out (review 2026-11-27, as the learners: e5ce07c).
+      if (key.generation === this.#o.generation()) {
+        // Refused, or no such route (404 "Cannot GET"; a request for one id may be a coin that does not exist).
+        if (hasCode(e, 'ENDPOINT_NOT_AVAILABLE') || (e instanceof ApiError && routeUnavailable(e) && cr.id === undefined)) this.#o.gate.refused(cr.name, e);
+        this.#o.gate.failed(e);
+      }
       throw e;
     } finally {
       bound.done();
