@@ -110,3 +110,107 @@ test("a request asked after the key change does not join the old key's request s
   assert.equal(r.hits(GLOBAL).length, before + 1);
   assert.equal(r.hits(GLOBAL).at(-1)?.key, SECRET_PRO);
 });
+
+// ------------------------------------------------ requests still waiting when the key changes
+
+/** Records the key of every request sent (to `inner`) once `w.on` is set, and counts the profiles sent. */
+function watchedFetch(inner: typeof globalThis.fetch = globalThis.fetch) {
+  const w = { on: false, keys: [] as (string | null)[], profiles: 0 };
+  const fetch: typeof globalThis.fetch = (input, init) => {
+    if (w.on) w.keys.push(new Headers(init?.headers).get('x-api-key'));
+    if (new URL(String(input)).pathname.startsWith('/v3/currencies/')) w.profiles++;
+    return inner(input, init);
+  };
+  return { w, fetch };
+}
+
+/** A client on its own emulator at the plans' own rates (Sandbox: 10 a minute), whose pacer waits until `wake()`. */
+async function pacedClient(keys: MemoryKeyStore, fetch: typeof globalThis.fetch) {
+  const own = await rig();
+  let wake!: () => void;
+  const woken = new Promise<void>((resolve) => (wake = resolve));
+  const c = own.client({
+    keyStore: keys,
+    fetch,
+    // The pacer's wait for the window to free a slot ends when the test says (and the clock moves on by it).
+    sleep: async (ms, signal) => {
+      await new Promise<void>((resolve, reject) => {
+        signal?.addEventListener('abort', () => reject(new Error('woken')));
+        void woken.then(() => resolve());
+      });
+      own.em.clock.advance(ms);
+    },
+  });
+  return { c, wake, close: () => own.close() };
+}
+
+/** Until `cond` holds, on the event loop's turns (bounded: a failure names what was awaited). */
+async function until(what: string, cond: () => boolean): Promise<void> {
+  for (let i = 0; i < 5_000 && !cond(); i++) await new Promise((resolve) => setTimeout(resolve, 1));
+  assert.ok(cond(), `timed out waiting for ${what}`);
+}
+
+test('a request waiting for the plan when the key is removed is not sent with the removed key', async () => {
+  const keys = new MemoryKeyStore(SECRET_PRO);
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let statusAsked!: () => void;
+  const asked = new Promise<void>((resolve) => (statusAsked = resolve));
+  const { w, fetch } = watchedFetch(async (input, init) => {
+    if (new URL(String(input)).pathname === '/v3/status') {
+      statusAsked();
+      await held;
+    }
+    return globalThis.fetch(input, init);
+  });
+  const c = r.client({ keyStore: keys, fetch });
+  const p = c.get('contracts', { id: 1 }).catch((e: unknown) => e); // a Basic endpoint: waits for the plan
+  await asked;
+  keys.setKey(null); // "Remove key"
+  c.onKeyChanged();
+  w.on = true;
+  release();
+  assert.equal(((await p) as { code?: string }).code, 'NO_API_KEY');
+  assert.deepEqual(w.keys, [], 'nothing was sent after the key was removed');
+});
+
+for (const [change, next, code] of [['removed', null, 'NO_API_KEY'], ['replaced', SECRET_PRO, 'ABORTED']] as const) {
+  test(`requests queued under the rate limit when the key is ${change} are not sent with the old key`, async () => {
+    const keys = new MemoryKeyStore(SECRET_SANDBOX);
+    const { w, fetch } = watchedFetch();
+    const { c, wake, close } = await pacedClient(keys, fetch);
+    try {
+      assert.equal((await c.status()).rateLimitPerMinute, 10);
+      const all = Array.from({ length: 12 }, (_, i) => c.get('profile', { id: i + 1 }).then(() => 'answered', (e: { code?: string }) => e.code));
+      await until('9 sent, 3 queued', () => w.profiles === 9 && c.queuedForRate === 3);
+      keys.setKey(next);
+      c.onKeyChanged();
+      w.on = true;
+      wake();
+      const out = await Promise.all(all);
+      assert.deepEqual(out.filter((o) => o !== 'answered'), [code, code, code], 'the queued ones are not sent');
+      assert.deepEqual(w.keys, [], 'nothing was sent after the key change');
+    } finally {
+      await close();
+    }
+  });
+}
+
+test('requests queued under the rate limit at Refresh all data go, with the same key', async () => {
+  const keys = new MemoryKeyStore(SECRET_SANDBOX);
+  const { w, fetch } = watchedFetch();
+  const { c, wake, close } = await pacedClient(keys, fetch);
+  try {
+    await c.status();
+    const all = Array.from({ length: 12 }, (_, i) => c.get('profile', { id: i + 1 }).then(() => 'answered', (e: { code?: string }) => e.code));
+    await until('9 sent, 3 queued', () => w.profiles === 9 && c.queuedForRate === 3);
+    c.refreshAll();
+    w.on = true;
+    wake();
+    assert.deepEqual(await Promise.all(all), Array(12).fill('answered'));
+    assert.ok(w.keys.length >= 3, 'the three queued ones were sent');
+    assert.deepEqual(new Set(w.keys), new Set([SECRET_SANDBOX]), 'with the key they were asked with');
+  } finally {
+    await close();
+  }
+});

@@ -38,7 +38,7 @@ import { PlanGate } from './plan-gate';
 import { QuoteBatcher } from './quote-batcher';
 import type { Quote } from './quote';
 import { ResponseCache, type CacheEntry } from './response-cache';
-import { Sender } from './sender';
+import { noApiKey, Sender } from './sender';
 import { toFetched, type Answer, type AttemptFailure, type CallOptions, type Fetched, type RequestFlags, type RequestOptions, type Requester } from './types';
 import { within } from './clock';
 
@@ -77,7 +77,14 @@ export class MarketClient {
     this.#cache = new ResponseCache(o.maxCacheEntries);
     this.#pacer = new Pacer({ rpm: DEFAULT_RATE_LIMIT_PER_MINUTE, now: o.now, sleep: o.sleep, maxHoldMs: o.maxRateLimitWaitMs });
     this.#gate = new PlanGate({ readStatus: () => this.status(), pacer: this.#pacer, meter: this.meter, now: o.now, spendKnown: () => this.#spend.ready });
-    this.#sender = new Sender({ options: o, meter: this.meter, pacer: this.#pacer, gate: this.#gate, generation: () => this.#cache.generation });
+    this.#sender = new Sender({
+      options: o,
+      meter: this.meter,
+      pacer: this.#pacer,
+      gate: this.#gate,
+      generation: () => this.#cache.generation,
+      readKey: async () => normalizeKey(await o.keyStore.getKey()),
+    });
     const kv = opts.storage ?? new MemoryKvStore();
     this.#spend = new DailySpend(kv, this.meter);
     // Quotes of a cold start: the first markets page beside the map, their batch as the map arrives (cold-start.ts).
@@ -271,12 +278,11 @@ export class MarketClient {
 
   async #fetchFresh(cr: CanonicalRequest, caller: string | undefined, signal: AbortSignal, store: boolean): Promise<CacheEntry> {
     const admit = this.#gate.admission(cr, signal);
-    const apiKey = normalizeKey(await this.#o.keyStore.getKey());
-    if (!apiKey) {
-      throw new ApiError({ code: 'NO_API_KEY', message: 'No API key: add your CryptoRank API key in the task pane.', endpoint: cr.name });
-    }
-    if (admit) await admit();
+    // The key and its generation together: the sender checks both again as the request goes (Sender #keyAfterChange).
     const generation = this.#cache.generation;
+    const apiKey = normalizeKey(await this.#o.keyStore.getKey());
+    if (!apiKey) throw noApiKey(cr.name);
+    if (admit) await admit();
     const result = await this.#sender.send(cr, caller, { apiKey, generation }, signal);
     const entry: CacheEntry = { data: result.data, meta: result.meta, fetchedAt: this.#o.now(), timestamp: result.timestamp };
     if (result.rejected) entry.rejected = result.rejected;

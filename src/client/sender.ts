@@ -38,6 +38,13 @@ export interface SenderParts {
   gate: PlanGate;
   /** The response cache's generation now: a key change (or Refresh all data) moves it on. */
   generation(): number;
+  /** The key as the key store holds it now. */
+  readKey(): Promise<string | null>;
+}
+
+/** A request without a key: not sent. */
+export function noApiKey(name: EndpointName): ApiError {
+  return new ApiError({ code: 'NO_API_KEY', message: 'No API key: add your CryptoRank API key in the task pane.', endpoint: name });
 }
 
 /** The key a request goes with, and the response cache's generation it was read in. */
@@ -64,7 +71,7 @@ export class Sender {
   async send(cr: CanonicalRequest, caller: string | undefined, key: RequestKey, signal: AbortSignal): Promise<AttemptResult> {
     const bound = this.#bounded(signal);
     try {
-      return await this.#attempts(cr, caller, key.apiKey, bound.signal);
+      return await this.#attempts(cr, caller, key, bound.signal);
     } catch (e) {
       if (bound.expired()) {
         const last = this.lastFailure(caller);
@@ -103,10 +110,33 @@ export class Sender {
     };
   }
 
-  #attempts(cr: CanonicalRequest, caller: string | undefined, apiKey: string, signal: AbortSignal): Promise<AttemptResult> {
+  /**
+   * The key to send with now that the request's turn came, its generation gone (the plan, the pacer and backoff
+   * may have held it for minutes): after Refresh all data, the same key; after "Remove key" or a new key, none:
+   * the request is not sent (review 2026-11-27: queued requests went out with a key the user had removed).
+   */
+  async #keyAfterChange(cr: CanonicalRequest, apiKey: string): Promise<string> {
+    const now = await this.#o.readKey();
+    if (now === apiKey) return now;
+    if (now === null) throw noApiKey(cr.name);
+    throw new ApiError({ code: 'ABORTED', message: `${cr.name}: not sent, the API key changed while it waited.`, endpoint: cr.name });
+  }
+
+  #attempts(cr: CanonicalRequest, caller: string | undefined, key: RequestKey, signal: AbortSignal): Promise<AttemptResult> {
     const o = this.#o.options;
+    /** The request's turn came after its key went (#keyAfterChange): the slot was not used. */
+    let unsent = false;
     return withRetries(
       async (sig) => {
+        let apiKey = key.apiKey;
+        if (key.generation !== this.#o.generation()) {
+          try {
+            apiKey = await this.#keyAfterChange(cr, apiKey);
+          } catch (e) {
+            unsent = true;
+            throw e;
+          }
+        }
         try {
           const r = await attempt({
             baseUrl: o.baseUrl, request: cr, apiKey, fetch: o.fetch, timeoutMs: o.timeoutMs, maxBytes: o.maxResponseBytes, signal: sig, now: o.now, keyPlan: this.#o.gate.plan?.plan,
@@ -143,6 +173,7 @@ export class Sender {
         // service's rate limit (a 500 did, so it keeps its slot once the plan's rate is known).
         // Which failure is which is the row's `pacer` column (error-rules.ts).
         refundSlot: (e, ms) => {
+          if (unsent) return true;
           const pacer = errorRule(e.code, e.status).pacer;
           return e.retryable && pacer !== 'rate-limit' && ms < FAST_FAILURE_MS && (this.#o.gate.plan === null || pacer === 'unreached');
         },
