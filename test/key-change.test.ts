@@ -9,7 +9,12 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MemoryKeyStore } from '../src/client/index';
+import { ApiError, MemoryKeyStore } from '../src/client/index';
+import { BatchFetch } from '../src/client/batch-fetch';
+import { RankBook } from '../src/client/coin-map';
+import { ListQuotes } from '../src/client/list-quotes';
+import { QuoteCache } from '../src/client/quote-cache';
+import type { Answer, Requester } from '../src/client/types';
 import { SECRET_PRO, SECRET_SANDBOX, rig, type Rig } from './client-harness';
 
 let r: Rig;
@@ -213,4 +218,36 @@ test('requests queued under the rate limit at Refresh all data go, with the same
   } finally {
     await close();
   }
+});
+
+// ------------------------------------------------ what the quote batches learn
+
+test("the old key's refusal of the markets list, landing after the key change, does not keep the new key off it", async () => {
+  // The batches' requester, as the lifecycle answers them: the old (Sandbox) key's markets page is refused once the
+  // key has changed; the new key's pages are answered.
+  const asked: string[] = [];
+  let oldKey = true;
+  const refuse: ((e: unknown) => void)[] = [];
+  const requester: Requester = {
+    now: () => 0,
+    request: (cr): Promise<Answer> => {
+      asked.push(cr.key);
+      if (cr.name === 'markets' && oldKey) return new Promise((_, reject) => refuse.push(reject));
+      if (cr.name === 'markets') return Promise.resolve({ entry: { data: [], fetchedAt: 0, timestamp: null }, stale: false, fromCache: false });
+      return Promise.reject(new ApiError({ code: 'NETWORK_ERROR', message: 'no answer' }));
+    },
+  };
+  const bf = new BatchFetch({ requester, ranks: new RankBook(), ttlMs: () => 60_000 }, new QuoteCache(100, () => 0, () => 60_000), new ListQuotes({ requester, gathering: () => false }));
+  const waiting = (ids: number[]) => new Map(ids.map((id) => [id, { settle: () => undefined }]));
+  bf.probe('EUR', undefined, new AbortController().signal); // the cold start's page, beside the map
+  const old = bf.fetch(waiting([1]), 'EUR', undefined, new AbortController().signal);
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.ok(refuse.length >= 1, "the old key's markets pages are on their way");
+  bf.clear(); // MarketClient.onKeyChanged() → QuoteBatcher.clear()
+  oldKey = false;
+  for (const reject of refuse) reject(new ApiError({ code: 'ENDPOINT_NOT_AVAILABLE', message: 'Endpoint is not available in your plan', status: 403, endpoint: 'markets' }));
+  await old;
+  asked.length = 0;
+  await bf.fetch(waiting([2, 3]), 'EUR', undefined, new AbortController().signal);
+  assert.ok(asked.some((k) => k.startsWith('markets')), `the new key's batch reads the markets list; it asked ${asked.join(', ')}`);
 });

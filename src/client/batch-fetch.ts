@@ -68,6 +68,8 @@ export class BatchFetch {
   readonly #list: ListQuotes;
   /** The service refused the markets list or has no route for it: quotes come from the list of currencies. */
   #noMarkets = false;
+  /** Moved on by clear(), as the response cache's generation: answers to older requests teach nothing. */
+  #generation = 0;
   /** Batches waiting for markets pages. */
   #readingPages = 0;
   /** The first page as probe() read it, by currency: while fresh, a batch takes it as read. */
@@ -99,13 +101,14 @@ export class BatchFetch {
    */
   probe(currency: ConvertCurrency, caller: string | undefined, signal: AbortSignal): void {
     if (this.#noMarkets) return;
+    const generation = this.#generation;
     const probing = this.#page(0, currency, caller, signal, true)
       .then(
         (r) => {
-          if (!r.stale) this.#probed.set(currency, r);
+          if (!r.stale && generation === this.#generation) this.#probed.set(currency, r);
         },
         (e: unknown) => {
-          if (routeUnavailable(e)) this.#noMarkets = true;
+          if (routeUnavailable(e) && generation === this.#generation) this.#noMarkets = true;
         },
       )
       .finally(() => {
@@ -116,6 +119,7 @@ export class BatchFetch {
 
   /** A new key or a refresh: the markets list is asked again. */
   clear(): void {
+    this.#generation++;
     this.#probed.clear();
     this.#probing.clear();
     this.#noMarkets = false;
@@ -127,6 +131,8 @@ export class BatchFetch {
     // answer says where the walk starts, or that this key has no markets list (the pages after it would be refused).
     const probing = this.#probing.get(currency);
     if (probing) await probing;
+    // A Sandbox key's refusal landing after the switch to a Pro key kept the Pro key off the markets list (review 2026-11-27).
+    const generation = this.#generation;
 
     const { ranks, requester } = this.#src;
     const missing = new Set<number>();
@@ -192,7 +198,7 @@ export class BatchFetch {
               // and what is still missing goes to profiles. Anything else fails the batch.
               const noRoute = routeUnavailable(e);
               if (noRoute || (e instanceof ApiError && errorRule(e.code, e.status).scope === 'item')) {
-                if (noRoute) this.#noMarkets = true;
+                if (noRoute && generation === this.#generation) this.#noMarkets = true;
                 pagesRead.set(p, 0);
                 cutShort = true;
               } else failure ??= e;
