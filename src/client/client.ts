@@ -282,8 +282,9 @@ export class MarketClient {
     const generation = this.#cache.generation;
     const apiKey = normalizeKey(await this.#o.keyStore.getKey());
     if (!apiKey) throw noApiKey(cr.name);
-    if (admit) await admit();
-    const result = await this.#sender.send(cr, caller, { apiKey, generation }, signal);
+    const release = admit ? await admit() : undefined;
+    // Answered (the meter has its credits) or failed: its cost is no longer held against the budget.
+    const result = await this.#sender.send(cr, caller, { apiKey, generation }, signal).finally(() => release?.());
     const entry: CacheEntry = { data: result.data, meta: result.meta, fetchedAt: this.#o.now(), timestamp: result.timestamp };
     if (result.rejected) entry.rejected = result.rejected;
     if (store) this.#cache.set(cr.key, entry, generation);

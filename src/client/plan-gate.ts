@@ -14,8 +14,9 @@
  *   hint, the service the judge (review finding F2). A path the list leaves out
  *   is not refused for that alone (the live Sandbox list leaves out routes the
  *   key is served); an unknown plan name is left to the service to judge.
- * - The daily budget: credits this client spent today (UTC) plus the request's
- *   cost (the endpoint table's creditCost) may not exceed it.
+ * - The daily budget: credits this client spent today (UTC), plus those of the
+ *   requests admitted and not yet answered, plus the request's cost (the
+ *   endpoint table's creditCost) may not exceed it.
  * - A refused key (rejected, or without an active subscription: a `fixKey`
  *   error from any answer) fails every metered request at once, without a
  *   request, until the key changes: asking /v3/status again per call made an
@@ -90,6 +91,8 @@ export class PlanGate {
   /** The paths /v3/status lists for the key: sent whatever the endpoint table's minimum plan. */
   #listed = new Set<string>();
   #budget: number | null = null;
+  /** The cost of requests admitted and not yet answered or failed: counted against the budget (#reserve). */
+  #inFlightCredits = 0;
   /** The service's refusal of the key itself (fixKey), until reset(). */
   #keyRefusal: ApiError | null = null;
 
@@ -105,22 +108,30 @@ export class PlanGate {
    * What a request must pass before it is sent, started now: the plan is asked
    * for before anything waits, so /v3/status takes the pacer's next slot ahead
    * of the burst that wants it (a Pro burst queued ahead of it waited a minute
-   * per 10). Call the returned check once the key is known. null: a free
-   * endpoint, nothing to pass.
+   * per 10). Call the returned check once the key is known; it resolves to
+   * the release of the request's credits held against the budget, to call
+   * once the request is answered or failed. null: a free endpoint, nothing to
+   * pass.
    */
-  admission(cr: CanonicalRequest, signal: AbortSignal): (() => Promise<void>) | null {
+  admission(cr: CanonicalRequest, signal: AbortSignal): (() => Promise<() => void>) | null {
     if (ENDPOINTS[cr.name].cost === 'free') return null;
     const plan = this.#ensurePlan(signal);
     plan.catch(noop); // awaited below only where the endpoint needs the plan first
     return async () => {
       if (this.#keyRefusal) throw this.#keyRefusal;
       if (this.#budget !== null) await this.#o.spendKnown?.();
-      this.#checkBudget(cr);
-      // Endpoints every plan has need not wait for /v3/status, before they are sent or
-      // after they are answered: the pacer runs at the lowest plan's rate until the
-      // plan arrives, and setRpm() then wakes whatever it holds. The round trips overlap.
-      if (ENDPOINTS[cr.name].plan !== 'Sandbox') await plan;
-      this.#checkPlan(cr);
+      const release = this.#reserve(cr);
+      try {
+        // Endpoints every plan has need not wait for /v3/status, before they are sent or
+        // after they are answered: the pacer runs at the lowest plan's rate until the
+        // plan arrives, and setRpm() then wakes whatever it holds. The round trips overlap.
+        if (ENDPOINTS[cr.name].plan !== 'Sandbox') await plan;
+        this.#checkPlan(cr);
+      } catch (e) {
+        release();
+        throw e;
+      }
+      return release;
     };
   }
 
@@ -223,10 +234,24 @@ export class PlanGate {
     return abortable(this.#loading, signal);
   }
 
-  #checkBudget(cr: CanonicalRequest): void {
-    if (this.#budget === null) return;
-    const spent = this.#o.meter.creditsToday();
+  /**
+   * Checks the budget and holds the request's cost against it until the returned release: checked against
+   * answered credits only, a recalculation's 20 concurrent requests all passed a budget of 3 (review 2026-11-27).
+   */
+  #reserve(cr: CanonicalRequest): () => void {
     const cost = creditCost(cr.name, cr.query);
+    this.#checkBudget(cr, cost);
+    this.#inFlightCredits += cost;
+    let held = true;
+    return () => {
+      if (held) this.#inFlightCredits -= cost;
+      held = false;
+    };
+  }
+
+  #checkBudget(cr: CanonicalRequest, cost: number): void {
+    if (this.#budget === null) return;
+    const spent = this.#o.meter.creditsToday() + this.#inFlightCredits;
     if (overBudget(this.#budget, spent, cost)) {
       // Reached, or not reached but too little left for this request: said as it is.
       const why = spent >= this.#budget
