@@ -83,6 +83,19 @@ describe('requests', () => {
     assert.equal(m.byCaller.C1, undefined);
     snapshots.push(m);
   });
+
+  test("lastFailure(): a caller's own failures, else the service's, never another caller's refusal of its input", async () => {
+    // Review 2026-11-27 (formulas #3): a FEARGREED cell that timed out named a HISTORICAL cell's 404 as its reason.
+    const c = r.client({ maxRetries: 0 });
+    await c.status();
+    await rejects(c.get('profile', { id: 987_654_321, caller: 'PROFILE' }), 'NOT_FOUND');
+    assert.equal(c.lastFailure('PROFILE')?.code, 'NOT_FOUND', 'its own');
+    assert.equal(c.lastFailure('FEARGREED'), null, "not another caller's 404");
+    r.em.faults.queue({ kind: '500', path: ENDPOINTS.trending.path });
+    await rejects(c.get('trending', { caller: 'TRENDING' }), 'INTERNAL_ERROR');
+    assert.equal(c.lastFailure('FEARGREED')?.code, 'INTERNAL_ERROR', "the service's failure, whoever met it");
+    assert.equal(c.lastFailure('PROFILE')?.code, 'NOT_FOUND');
+  });
 });
 
 describe('freshness', () => {

@@ -55,14 +55,17 @@ export interface RequestKey {
 
 export class Sender {
   readonly #o: SenderParts;
-  /** The latest failed attempt per caller (formula), and overall (key ''). */
+  /** The latest failed attempt per caller (formula), and the latest of the service's own (key '': retryable ones). */
   readonly #lastFailures = new Map<string, AttemptFailure>();
 
   constructor(parts: SenderParts) {
     this.#o = parts;
   }
 
-  /** The latest failed HTTP attempt (cancellations aside) for requests `caller` started, else for any. */
+  /**
+   * The latest failed HTTP attempt (cancellations aside) for requests `caller` started, else the latest of the
+   * service's (an outage, the rate limit, no connection: what any waiting request may have met).
+   */
   lastFailure(caller?: string): AttemptFailure | null {
     return (caller !== undefined ? this.#lastFailures.get(caller) : undefined) ?? this.#lastFailures.get('') ?? null;
   }
@@ -147,7 +150,9 @@ export class Sender {
           if (!hasCode(e, 'ABORTED')) {
             this.#o.meter.recordRequest(cr.name, caller, 0);
             const failure = { code: e instanceof ApiError ? e.code : 'UNEXPECTED', message: e instanceof Error ? e.message : String(e), at: o.now() };
-            this.#lastFailures.set('', failure);
+            // Another cell's refusal of its own input (a 404, a 400) is no reason this one waited: the fallback for
+            // every caller keeps the service's failures only (review 2026-11-27, formulas #3).
+            if (e instanceof ApiError && e.retryable) this.#lastFailures.set('', failure);
             if (caller !== undefined) this.#lastFailures.set(caller, failure);
           }
           throw e;
