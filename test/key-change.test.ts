@@ -56,43 +56,38 @@ async function newKeyAnswered(c: ReturnType<Rig['client']>): Promise<void> {
   assert.equal(r.hits(GLOBAL).at(-1)?.key, SECRET_PRO);
 }
 
-test("the old key's 401, landing after the new key was saved, does not lock the new key out", async () => {
+/**
+ * `ask` goes with the old (Sandbox) key, whose answer to `path` (`status`, `code`) is held until the key has
+ * changed to the Pro key; then it lands. The client, and what the old request got.
+ */
+async function oldAnswerAfterChange(path: string, status: number, code: string, message: string, ask: (c: ReturnType<Rig['client']>) => Promise<unknown>) {
   const keys = new MemoryKeyStore(SECRET_SANDBOX);
-  const h = heldOldAnswer(GLOBAL, 401, 'API_KEY_INVALID', 'API key is invalid');
+  const h = heldOldAnswer(path, status, code, message);
   const c = r.client({ keyStore: keys, fetch: h.fetch });
-  const old = c.get('globalMarket').catch((e: unknown) => e);
+  const old = ask(c).catch((e: unknown) => e);
   await h.asked;
   keys.setKey(SECRET_PRO);
   c.onKeyChanged();
   h.release();
-  assert.equal(((await old) as { code?: string }).code, 'API_KEY_INVALID', 'the old request gets its own answer');
+  return { c, old: (await old) as { code?: string } };
+}
+
+test("the old key's 401, landing after the new key was saved, does not lock the new key out", async () => {
+  const { c, old } = await oldAnswerAfterChange(GLOBAL, 401, 'API_KEY_INVALID', 'API key is invalid', (k) => k.get('globalMarket'));
+  assert.equal(old.code, 'API_KEY_INVALID', 'the old request gets its own answer');
   await newKeyAnswered(c);
 });
 
 test("the old key's refusal of an endpoint, landing after the key change, does not refuse it to the new key", async () => {
-  const keys = new MemoryKeyStore(SECRET_SANDBOX);
-  const h = heldOldAnswer(GLOBAL, 403, 'ENDPOINT_NOT_AVAILABLE', 'Endpoint is not available in your plan');
-  const c = r.client({ keyStore: keys, fetch: h.fetch });
-  const old = c.get('globalMarket').catch((e: unknown) => e);
-  await h.asked;
-  keys.setKey(SECRET_PRO);
-  c.onKeyChanged();
-  h.release();
-  assert.equal(((await old) as { code?: string }).code, 'ENDPOINT_NOT_AVAILABLE');
+  const { c, old } = await oldAnswerAfterChange(GLOBAL, 403, 'ENDPOINT_NOT_AVAILABLE', 'Endpoint is not available in your plan', (k) => k.get('globalMarket'));
+  assert.equal(old.code, 'ENDPOINT_NOT_AVAILABLE');
   await newKeyAnswered(c);
 });
 
 test("the old key's /v3/status refused, landing after the key change, does not refuse the new key", async () => {
-  const keys = new MemoryKeyStore(SECRET_SANDBOX);
-  const h = heldOldAnswer('/v3/status', 401, 'API_KEY_INVALID', 'API key is invalid');
-  const c = r.client({ keyStore: keys, fetch: h.fetch });
   // A Basic endpoint waits for the plan: it fails with the old key's read of it (the plan gate's own handler).
-  const old = c.get('contracts', { id: 1 }).catch((e: unknown) => e);
-  await h.asked;
-  keys.setKey(SECRET_PRO);
-  c.onKeyChanged();
-  h.release();
-  assert.equal(((await old) as { code?: string }).code, 'API_KEY_INVALID');
+  const { c, old } = await oldAnswerAfterChange('/v3/status', 401, 'API_KEY_INVALID', 'API key is invalid', (k) => k.get('contracts', { id: 1 }));
+  assert.equal(old.code, 'API_KEY_INVALID');
   await newKeyAnswered(c);
   assert.equal((await c.status()).plan, 'Pro');
 });
