@@ -111,6 +111,24 @@ test("a request asked after the key change does not join the old key's request s
   assert.equal(r.hits(GLOBAL).at(-1)?.key, SECRET_PRO);
 });
 
+test("a coin asked after the key change does not wait on the currency map load the old key asked for", async () => {
+  const MAP = '/v3/currencies/map';
+  const keys = new MemoryKeyStore(SECRET_SANDBOX);
+  const h = heldOldAnswer(MAP, 401, 'API_KEY_INVALID', 'API key is invalid');
+  const c = r.client({ keyStore: keys, fetch: h.fetch });
+  const old = c.resolveCoin('bitcoin').catch((e: unknown) => e);
+  await h.asked;
+  keys.setKey(SECRET_PRO);
+  c.onKeyChanged();
+  const before = r.hits(MAP).length;
+  const now = c.resolveCoin('ethereum');
+  h.release();
+  assert.equal(((await old) as { code?: string }).code, 'API_KEY_INVALID', 'the old load fails for whoever asked it');
+  assert.equal((await now).slug, 'ethereum', 'the new key loads its own map');
+  assert.equal(r.hits(MAP).length, before + 1);
+  assert.equal(r.hits(MAP).at(-1)?.key, SECRET_PRO);
+});
+
 // ------------------------------------------------ requests still waiting when the key changes
 
 /** Records the key of every request sent (to `inner`) once `w.on` is set, and counts the profiles sent. */

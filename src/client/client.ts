@@ -246,6 +246,7 @@ export class MarketClient {
   /** The key changed: drop caches and what was learned about the plan. */
   onKeyChanged(): void {
     this.#cache.clear();
+    this.#maps.detach(); // the map load in flight went with the old key (map-store.ts)
     this.#batcher.clear();
     this.#gate.reset();
     this.#pacer.clearHold(); // a 429 was about the old key's window

@@ -138,6 +138,18 @@ export class CoinMapStore {
     return !this.#loadWork.abandoned;
   }
 
+  /**
+   * A new key: the load in flight, asked with the old one, keeps its waiters but takes no new ones (nor does
+   * a memoised resolution on it: keep()). Joined after the change, a cell got the old key's refusal, or the
+   * ABORTED of a request not sent once its key had gone (review 2026-11-27). A map it brings is kept all the
+   * same: the map is the same for every key.
+   */
+  detach(): void {
+    if (!this.#loading) return;
+    this.#givenUp.add(this.#loading);
+    this.#loading = null;
+  }
+
   async #fetch(caller: string | undefined, signal: AbortSignal, load: number): Promise<CoinMap> {
     const { requester } = this.#o;
     this.#storageRead ??= this.#readStorage(requester.now());
