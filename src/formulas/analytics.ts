@@ -38,10 +38,13 @@ interface Series {
 
 const toBar = (c: Candle): A.DailyBar => ({ time: c.time, open: Number(c.open), close: Number(c.close), avg: Number(c.avg), volume: Number(c.volume) });
 
-/** One coin's candles as a series. Unreadable candles fail the coin: statistics over silently skipped days would be wrong. */
-async function seriesOf(ctx: FormulaContext, input: string | number, span: Span): Promise<Series> {
+/**
+ * One coin's candles as a series. Unreadable candles fail the coin: statistics over silently skipped days would be wrong.
+ * `now`: the one clock reading `span` was made with (dailyCandles).
+ */
+async function seriesOf(ctx: FormulaContext, input: string | number, span: Span, now: number): Promise<Series> {
   const ref = await ctx.client.resolveCoin(input);
-  const res = await dailyCandles(ctx, ref.id, span);
+  const res = await dailyCandles(ctx, ref.id, span, now);
   if (res.rejected?.length) {
     throw formulaError('MISSING_FIELD', `${res.rejected.length} daily candle(s) of ${ref.name} could not be read (${res.rejected[0].message}): statistics would skip those days`);
   }
@@ -67,10 +70,10 @@ function ownRowError(e: unknown, caller: string): FormulaError {
 }
 
 /** Loads every coin at once (the client shares repeated ones); a blank keeps its place as null. */
-function loadAll(ctx: FormulaContext, inputs: readonly Arg[], span: Span): Promise<(Series | FormulaError | null)[]> {
+function loadAll(ctx: FormulaContext, inputs: readonly Arg[], span: Span, now: number): Promise<(Series | FormulaError | null)[]> {
   return Promise.all(
     // A coin that is not one (TRUE, 10,000 characters) fails its own row too, naming the argument.
-    inputs.map((input) => (input === null ? Promise.resolve(null) : Promise.resolve().then(() => seriesOf(ctx, coinArg(input, 'coins'), span)).catch((e: unknown) => ownRowError(e, ctx.caller)))),
+    inputs.map((input) => (input === null ? Promise.resolve(null) : Promise.resolve().then(() => seriesOf(ctx, coinArg(input, 'coins'), span, now)).catch((e: unknown) => ownRowError(e, ctx.caller)))),
   );
 }
 
@@ -146,7 +149,8 @@ async function stats(
 ): Promise<Grid> {
   const inputs = flatCells(coins);
   if (inputs.every((x) => x === null)) throw invalidValue('coins is required: a coin or a range of coins');
-  const span = rangeArgs(start, end, ctx.now(), ctx.settings.dateSystem);
+  const now = ctx.now();
+  const span = rangeArgs(start, end, now, ctx.settings.dateSystem);
   const names = statsFields(fields);
   const rf = riskFreeArg(riskFree);
   const one = inputs.length === 1 && names.length === 1 && blank(headers);
@@ -155,12 +159,12 @@ async function stats(
   const benchInput = names.includes('beta') || names.includes('correlation') ? coinArg(blank(benchmark) ? 'bitcoin' : scalar(benchmark), 'benchmark') : null;
   // Everything at once: the benchmark's candles, the fiat rate and every coin's candles.
   const [bench, rate, rows] = await Promise.all([
-    benchInput === null ? null : seriesOf(ctx, benchInput, span).catch((e: unknown) => {
+    benchInput === null ? null : seriesOf(ctx, benchInput, span, now).catch((e: unknown) => {
       const err = toFormulaError(e, ctx.caller);
       throw err.apiCode === 'UNKNOWN_COIN' || err.apiCode === 'NOT_FOUND' ? formulaError(err.apiCode, `benchmark: ${err.message}`) : err;
     }),
     names.includes('vwap') && cur !== 'USD' ? fiatRate(ctx.client, cur) : null,
-    loadAll(ctx, inputs, span),
+    loadAll(ctx, inputs, span, now),
   ]);
   const c: Context = { bench, riskFree: rf, rate };
   const cell = (s: Series, f: Stat): Cell => {
@@ -196,9 +200,10 @@ async function correl(ctx: FormulaContext, coins: Arg, start: Arg, end: Arg, hea
   while (inputs.length > 0 && inputs[inputs.length - 1] === null) inputs.pop();
   if (inputs.length === 0) throw invalidValue('coins is required: a range of coins');
   if (inputs.length > MAX_CORREL_COINS) throw invalidValue(`coins: at most ${MAX_CORREL_COINS} coins (a blank between them counts: it keeps its row and column); got ${inputs.length}`);
-  const span = rangeArgs(start, end, ctx.now(), ctx.settings.dateSystem);
+  const now = ctx.now();
+  const span = rangeArgs(start, end, now, ctx.settings.dateSystem);
   const showHeaders = headersArg(headers);
-  const loaded = await loadAll(ctx, inputs, span);
+  const loaded = await loadAll(ctx, inputs, span, now);
   const good = loaded.filter((s): s is Series => s !== null && !(s instanceof FormulaError));
   const m = A.correlationMatrix(good.map((s) => s.returns));
   const at = new Map(good.map((s, k) => [s, k]));

@@ -107,9 +107,14 @@ export function candleRequest(interval: ApiInterval, span: { start: number; end:
   return { to, query: { interval, from: new Date(from).toISOString(), to: new Date(to).toISOString() } };
 }
 
-/** Daily candles of a coin over a span, oldest first: exactly OHLCV's daily request (shared through the cache). */
-export async function dailyCandles(ctx: FormulaContext, id: number, span: { start: number; end: number }): Promise<Fetched<Candle[]>> {
-  const { to, query } = candleRequest('day', span, span.start, ctx.now());
+/**
+ * Daily candles of a coin over a span, oldest first: exactly OHLCV's daily request (shared through the cache).
+ * `now`: the instant the span was read at. A second read of the clock, after the coin lookup, put a range
+ * reaching now at `span.end - 1`, a new millisecond each call: a cache key of its own every recalculation,
+ * never OHLCV's (review 2026-11-27: history #1).
+ */
+export async function dailyCandles(ctx: FormulaContext, id: number, span: { start: number; end: number }, now: number): Promise<Fetched<Candle[]>> {
+  const { to, query } = candleRequest('day', span, span.start, now);
   const res = await ctx.client.getPages('candles', { id, query });
   return { ...res, data: res.data.filter((c) => c.time <= to).sort((a, b) => a.time - b.time) };
 }
