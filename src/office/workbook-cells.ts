@@ -214,6 +214,49 @@ export async function writeFormulas(writes: readonly { sheet: string; address: s
 }
 
 /**
+ * Formulas entered again (Excel then calls their custom functions again),
+ * each only where its cell still holds that very formula: checked and written
+ * in one Excel.run. The pane found the cells a while before (a question
+ * waiting for a yes, a status read): a value typed over one since, or a row
+ * inserted or deleted that moved them, would otherwise lose the user's work
+ * to an API write Excel cannot undo (review 2026-11-27, office #1). Its sheet
+ * is found by Worksheet.id where known (the same through a rename), else by
+ * name; `changed` are the cells left alone, the sheet gone included.
+ */
+export async function reenterUnchanged<C extends CellAt & { sheetId?: string; formula: string }>(cells: readonly C[]): Promise<{ entered: C[]; changed: C[] }> {
+  if (cells.length === 0) return { entered: [], changed: [] };
+  return Excel.run(async (ctx) => {
+    const sheets = new Map<string, Excel.Worksheet>();
+    const sheetOf = (c: C) => {
+      const key = c.sheetId || c.sheet;
+      let ws = sheets.get(key);
+      if (!ws) sheets.set(key, (ws = ctx.workbook.worksheets.getItemOrNullObject(key)));
+      return ws;
+    };
+    const held = cells.map(sheetOf);
+    await ctx.sync();
+    const ranges = cells.map((c, i) => {
+      if (held[i].isNullObject) return null;
+      const r = held[i].getRange(c.address);
+      r.load('formulas');
+      return r;
+    });
+    await ctx.sync();
+    const entered: C[] = [];
+    const changed: C[] = [];
+    cells.forEach((c, i) => {
+      const r = ranges[i];
+      if (r && r.formulas[0]?.[0] === c.formula) {
+        r.formulas = [[c.formula]];
+        entered.push(c);
+      } else changed.push(c);
+    });
+    if (entered.length > 0) await ctx.sync();
+    return { entered, changed };
+  });
+}
+
+/**
  * The first cell of each range, in one Excel.run and one sync: its value and
  * its formula text (the value where it holds no formula, as Range.formulas
  * gives it).

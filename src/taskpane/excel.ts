@@ -3,7 +3,7 @@
  * Office.onReady reports no host) there is nothing to recalculate.
  */
 import type { CreditMeter } from '../client';
-import { writeFormulas, type CryptoCell } from '../office/workbook-cells';
+import { reenterUnchanged, type CryptoCell } from '../office/workbook-cells';
 
 export function isExcelHost(host: Office.HostType | null | undefined): boolean {
   return typeof Excel !== 'undefined' && typeof Office !== 'undefined' && host === Office.HostType.Excel;
@@ -22,10 +22,21 @@ export async function recalculateActiveSheet(): Promise<void> {
 /**
  * Only these CRYPTO cells (and what reads them) calculate again: each one's
  * formula is entered again, which makes Excel call its custom functions, as
- * an edit does. The caller found the cells (cryptoCells) to count or cost them first.
+ * an edit does. The caller found the cells (cryptoCells) to count or cost them first;
+ * a cell that no longer holds the formula it was found with is left alone (`changed`),
+ * and the caller's message names it (leftAlone).
  */
-export async function reenterFormulas(cells: readonly CryptoCell[]): Promise<void> {
-  await writeFormulas(cells.map((c) => ({ sheet: c.sheet, address: c.address, formula: c.formula })));
+export async function reenterFormulas(cells: readonly CryptoCell[]): Promise<{ entered: CryptoCell[]; changed: CryptoCell[] }> {
+  return reenterUnchanged(cells);
+}
+
+/** The cells re-entering left alone, for the end of the caller's message ('' when none). At most 10 named. */
+export function leftAlone(changed: readonly { sheet: string; address: string }[]): string {
+  if (changed.length === 0) return '';
+  const names = changed.slice(0, 10).map((c) => `${c.sheet}!${c.address}`);
+  const more = changed.length > names.length ? ` and ${changed.length - names.length} more` : '';
+  const one = changed.length === 1;
+  return ` Left alone, because ${one ? 'it was' : 'they were'} changed since the pane found ${one ? 'it' : 'them'} (edited, or moved by an inserted or deleted row or column): ${names.join(', ')}${more}.`;
 }
 
 /**

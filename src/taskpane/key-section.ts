@@ -8,7 +8,7 @@ import { DOCUMENT_SETTINGS, readSetting } from '../office/document';
 import type { Runtime } from '../office/runtime';
 import { cryptoCells, type CryptoCell } from '../office/workbook-cells';
 import { busy, el, isBusy, show } from './dom';
-import { reenterFormulas } from './excel';
+import { leftAlone, reenterFormulas } from './excel';
 import { formatInt, maskKey } from './format';
 import { keyCheckOutcome, type Message } from './messages';
 import type { PlanSection } from './plan-section';
@@ -117,8 +117,8 @@ export class KeySection {
     const cells = await this.#cells();
     if (cells.length === 0) return;
     try {
-      await reenterFormulas(cells);
-      show(el('key-message'), { tone: 'info', text: `Key removed from this computer. The ${cellsText(cells.length)} now show #N/A until you add a key.` });
+      const { entered, changed } = await reenterFormulas(cells);
+      show(el('key-message'), { tone: changed.length ? 'warning' : 'info', text: `Key removed from this computer. The ${cellsText(entered.length)} now show #N/A until you add a key.${leftAlone(changed)}` });
     } catch (e) {
       show(el('key-message'), { tone: 'warning', text: `${removed.text} Excel could not recalculate the cells: ${e instanceof Error ? e.message : String(e)}` });
     }
@@ -147,8 +147,8 @@ export class KeySection {
       return outcome;
     }
     try {
-      await reenterFormulas(cells);
-      return { tone: outcome.tone, text: `${outcome.text} The ${cellsText(cells.length)} are refreshing with it.` };
+      const { entered, changed } = await reenterFormulas(cells);
+      return { tone: changed.length ? 'warning' : outcome.tone, text: `${outcome.text} The ${cellsText(entered.length)} are refreshing with it.${leftAlone(changed)}` };
     } catch (e) {
       return { tone: 'warning', text: `${outcome.text} Excel could not recalculate the cells: ${e instanceof Error ? e.message : String(e)}` };
     }
@@ -159,8 +159,8 @@ export class KeySection {
     this.#pending = [];
     el('key-refresh').hidden = true;
     try {
-      await reenterFormulas(cells);
-      show(el('key-message'), { tone: 'success', text: `The ${cellsText(cells.length)} are refreshing with the new key.` });
+      const { entered, changed } = await reenterFormulas(cells);
+      show(el('key-message'), { tone: changed.length ? 'warning' : 'success', text: `The ${cellsText(entered.length)} are refreshing with the new key.${leftAlone(changed)}` });
     } catch (e) {
       show(el('key-message'), { tone: 'error', text: `Excel could not recalculate the cells: ${e instanceof Error ? e.message : String(e)}` });
     }

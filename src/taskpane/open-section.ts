@@ -9,7 +9,7 @@ import { DOCUMENT_SETTINGS, canLoadOnOpen, hasDocumentSettings, readSetting, set
 import type { Runtime } from '../office/runtime';
 import { cryptoCells } from '../office/workbook-cells';
 import { el, show } from './dom';
-import { reenterFormulas, spentUntilQuiet } from './excel';
+import { leftAlone, reenterFormulas, spentUntilQuiet } from './excel';
 import { openRefreshDecision, openRefreshDone } from './open-refresh';
 import type { PlanSection } from './plan-section';
 
@@ -92,8 +92,9 @@ export class OpenRefreshSection {
         return;
       }
       const before = rt.client.meter.snapshot().credits;
-      await reenterFormulas(cells);
-      show(message, openRefreshDone(cells.length));
+      const { entered, changed } = await reenterFormulas(cells);
+      const done = openRefreshDone(entered.length);
+      show(message, changed.length ? { tone: 'warning', text: `${done.text}${leftAlone(changed)}` } : done);
       const spent = await spentUntilQuiet(rt.client.meter, before);
       await writeSettings({ [DOCUMENT_SETTINGS.refreshCredits]: spent }).catch(() => undefined);
     } catch (e) {

@@ -7,7 +7,7 @@ import type { ConvertCurrency } from '../api/endpoints';
 import { applySettings, type Runtime } from '../office/runtime';
 import { DEFAULT_API_BASE_URL, DEMO_BUILD, OFFICIAL_API_BASE_URL, SETTINGS_RULES, saveSettings } from '../office/settings';
 import { cryptoCells, type CryptoCell } from '../office/workbook-cells';
-import { reenterFormulas } from './excel';
+import { leftAlone, reenterFormulas } from './excel';
 import { busy, el, isBusy, show } from './dom';
 import { currencyOffer } from './currency-offer';
 import { hostOf } from './format';
@@ -166,8 +166,9 @@ export class SettingsSection {
     this.#pending = [];
     el('currency-change').hidden = true;
     try {
-      await reenterFormulas(cells);
-      show(el('settings-message'), { tone: 'success', text: `${cells.length} CRYPTO ${cells.length === 1 ? 'cell is' : 'cells are'} refreshing in ${this.#rt.settings.defaultCurrency}.` });
+      const { entered, changed } = await reenterFormulas(cells);
+      const n = entered.length;
+      show(el('settings-message'), { tone: changed.length ? 'warning' : 'success', text: `${n} CRYPTO ${n === 1 ? 'cell is' : 'cells are'} refreshing in ${this.#rt.settings.defaultCurrency}.${leftAlone(changed)}` });
     } catch (e) {
       show(el('settings-message'), { tone: 'error', text: `Excel could not recalculate the cells: ${e instanceof Error ? e.message : String(e)}` });
     }
