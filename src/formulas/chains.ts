@@ -80,7 +80,8 @@ async function blockchains(ctx: FormulaContext, headers: Arg): Promise<Grid> {
     { header: 'Dominance %', cell: (c) => numberCell(c.marketCapDominance) },
     { header: 'Native coin id', cell: (c) => numberCell(c.nativeCurrencyId) },
     { header: 'Explorer', cell: (c) => textCell(explorerHome(c.explorerUrl)) },
-  ], show, 'No blockchains');
+    // An unreadable chain is its row's #N/A, not gone without a word (review 2026-11-27, lists #1).
+  ], show, 'No blockchains', res.rejected);
 }
 
 /**
@@ -163,7 +164,8 @@ async function tvl(ctx: FormulaContext, chain: Arg, start: Arg, end: Arg, header
     // USD (the spec's ChartTvl), labelled so in a workbook whose default currency is not (usd-money.ts usdHeader).
     { header: usdHeader('TVL', ctx.settings), cell: (p) => decimalCell(p.tvl) },
     { header: usdHeader('Total TVL', ctx.settings), cell: (p) => decimalCell(p.totalTvl) },
-  ], show, `No TVL data for ${ref.name} in this range`);
+    // An unreadable day is its row's #N/A, not a day that looks as if it had no data (review 2026-11-27, lists #1).
+  ], show, `No TVL data for ${ref.name} in this range`, res.rejected);
 }
 
 type TvlPeriod = (typeof ENDPOINTS.tvlChange.params.period.values)[number];
@@ -210,11 +212,16 @@ async function persons(ctx: FormulaContext, query: Arg, headers: Arg): Promise<G
   const rows = needle === null
     ? res.data
     : res.data.filter((p) => norm(p.name).includes(needle) || norm(p.slug).includes(needle));
+  // An unreadable person is a #N/A row, not gone without a word (review 2026-11-27, lists #1): after the
+  // names, since its own may not read; under a query, when the slug or name it carried may match it.
+  const unreadable = (res.rejected ?? [])
+    .filter((r) => needle === null || r.label === null || norm(r.label).includes(needle) || squash(r.label).includes(squash(needle)))
+    .map((r) => ({ ...r, index: rows.length }));
   return table([...rows].sort((a, b) => a.name.localeCompare(b.name)), [
     { header: 'Name', cell: (p) => p.name },
     { header: 'Slug', cell: (p) => p.slug },
     { header: 'Id', cell: (p) => p.id },
-  ], show, q === null ? 'No persons' : `No person matches "${q}"`);
+  ], show, q === null ? 'No persons' : `No person matches "${q}"`, unreadable);
 }
 
 export const chainFormulas: Catalog = {

@@ -154,7 +154,8 @@ async function fearGreed(ctx: FormulaContext, start: Arg, end: Arg, headers: Arg
     { header: 'Date', cell: (p) => dateCell(p.time) },
     { header: 'Value', cell: (p) => p.value },
     { header: 'Classification', cell: (p) => p.classification },
-  ], show, 'No Fear & Greed readings in this range');
+    // An unreadable day is its row's #N/A, not a day that looks as if it had no reading (review 2026-11-27, lists #1).
+  ], show, 'No Fear & Greed readings in this range', res.rejected);
 }
 
 async function altSeason(ctx: FormulaContext, start: Arg, end: Arg, headers: Arg, field: Arg): Promise<Grid> {
@@ -172,7 +173,7 @@ async function altSeason(ctx: FormulaContext, start: Arg, end: Arg, headers: Arg
     { header: 'Classification', cell: (p) => p.classification },
     // USD (the spec's ChartAltcoinIndex), headed so where the default currency is not (usd-money.ts).
     { header: usdHeader('Altcoins market cap', ctx.settings), cell: (p) => decimalCell(p.altcoinsMarketCap) },
-  ], show, 'No Altcoin Season readings in this range');
+  ], show, 'No Altcoin Season readings in this range', res.rejected);
 }
 
 type Group = (typeof DOMINANCE_GROUPS)[number];
@@ -232,13 +233,15 @@ async function dominance(ctx: FormulaContext, asset: Arg, start: Arg, end: Arg, 
   });
   const rows = byTime(res.data);
   if (!range) {
+    // The unreadable point may be the newest: the reading before it is not the current one (review 2026-11-27, lists #1).
+    if (res.rejected?.length) throw formulaError('MISSING_FIELD', `The newest ${a.toUpperCase()} dominance point may be the one that could not be read (${res.rejected[0].message})`);
     if (rows.length === 0) throw formulaError('NOT_FOUND', 'No USDT dominance reading since yesterday');
     return [[numberCell(rows[rows.length - 1].dominance)]];
   }
   return table(rows, [
     { header: 'Date', cell: (p) => dateCell(p.time) },
     { header: 'Dominance %', cell: (p) => numberCell(p.dominance) },
-  ], show, `No ${a.toUpperCase()} dominance readings in this range`);
+  ], show, `No ${a.toUpperCase()} dominance readings in this range`, res.rejected);
 }
 
 export const globalFormulas: Catalog = {

@@ -51,13 +51,17 @@ async function trending(ctx: FormulaContext, headers: Arg): Promise<Grid> {
     takesChoice(PERIODS)(scalar(headers)) ? `TRENDING takes no period (its change is over 24h); GAINERS and LOSERS take one: ${formulaCall('GAINERS', [headers])}` : null);
   const res = await ctx.client.get('trending');
   const rows = [...res.data].sort((a, b) => a.rank - b.rank);
-  return table(rows, moverColumns<TrendingItem>(ctx, 'Trending #', '24h', (t) => t.priceChangePercent24h), show, 'No trending coins right now');
+  // An unreadable item is its row's #N/A, not a coin gone without a word (review 2026-11-27, lists #1).
+  return table(rows, moverColumns<TrendingItem>(ctx, 'Trending #', '24h', (t) => t.priceChangePercent24h), show, 'No trending coins right now', res.rejected);
 }
 
 type Period = (typeof ENDPOINTS.gainersLosers.params.period.values)[number];
 // The words OHLCV and RETURNS take are read here too: GAINERS("weekly") was refused while OHLCV took "weekly" (newcomer review F19).
 const PERIODS: Record<string, Period> = { ...choicesOf(ENDPOINTS.gainersLosers.params.period.values), '1d': '24h', '1w': '7d', '1m': '30d', daily: '24h', weekly: '7d', monthly: '30d' };
 const PERIODS_SHOWN = '"24h" (default), "7d" or "30d"';
+
+/** The movers a list answered, read or not: an unreadable one holds its place, not the next coin (review 2026-11-27, lists #1). */
+const places = (list: Fetched<GainerLoser[]>) => list.data.length + (list.rejected?.length ?? 0);
 
 /**
  * `count` movers. `limit` (a guessed name, endpoints.ts) is sent only for more coins than the
@@ -71,7 +75,7 @@ async function moverList(ctx: FormulaContext, type: 'gainers' | 'losers', period
   let list = n > ENDPOINTS.gainersLosers.params.limit.default ? null : await ask();
   // An empty default list is no movers at all: a longer one would be empty too (and the
   // builder's dry run, whose answers are empty, would show two requests for one).
-  if (list && (list.data.length >= n || list.data.length === 0)) return list;
+  if (list && (places(list) >= n || places(list) === 0)) return list;
   try {
     // Refused once this session, not asked again (refused-guesses.ts).
     return await askGuessed(ctx, 'gainersLosers', 'limit', () => ask(n));
@@ -80,8 +84,8 @@ async function moverList(ctx: FormulaContext, type: 'gainers' | 'losers', period
     if (refusedGuess(e, 'limit') && !refusedName(e, 'limit')) throw invalidValue(`count ${n}: the service refused it (${(e as Error).message}); ask for fewer`);
     if (!refusedName(e, 'limit')) throw e;
     list ??= await ask();
-    if (list.data.length >= n) return list;
-    const k = list.data.length;
+    if (places(list) >= n) return list;
+    const k = places(list);
     throw formulaError('NOT_FOUND', `This service lists its top ${k} ${type} only (it refused a longer list); ask for ${k} or fewer`);
   }
 }
@@ -100,8 +104,11 @@ function movers(type: 'gainers' | 'losers') {
     const p = readPlaced(call, 0, () => choiceArg(period, 'period', PERIODS, '24h', PERIODS_SHOWN));
     const n = readPlaced(call, 1, () => intArg(count, 'count', spec.min, spec.max, spec.default));
     const show = readPlaced(call, 2, () => headersArg(headers));
-    const rows = (await moverList(ctx, type, p, n)).data.slice(0, n);
-    return table(rows, moverColumns<GainerLoser>(ctx, 'Rank', p, (g) => g.pricePercentChange), show, `No ${type} over ${p}`);
+    const list = await moverList(ctx, type, p, n);
+    // The first n places, an unreadable mover's #N/A row among them (as getPages cuts a list, client/paging.ts).
+    const unreadable = list.rejected?.filter((r) => r.index < n) ?? [];
+    const rows = list.data.slice(0, n - unreadable.length);
+    return table(rows, moverColumns<GainerLoser>(ctx, 'Rank', p, (g) => g.pricePercentChange), show, `No ${type} over ${p}`, unreadable);
   };
 }
 

@@ -1,0 +1,110 @@
+/**
+ * An unreadable list item (an id, rank or time of the wrong type: read-data rule 4) is a #N/A row
+ * at its place in every list formula, never a row gone without a word, and it holds its place: in
+ * a count of movers, in the paging decision, and in UNLOCKS' cap (review 2026-11-27, lists #1-#3).
+ * Over real HTTP against the emulator, one answer's item rewritten on its way to the client.
+ *
+ *   node --import tsx --test test/list-rejected-items.test.ts
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Session } from '../src/cli/session';
+import { calculate, type JsonCell } from '../src/cli/calculate';
+import { frozenSession } from './support/frozen-session';
+
+/** A fetch whose answers to `path` have their `data` items changed by `edit`; every request's path and query is noted in `seen`. */
+function rewriting(path: RegExp, edit: (items: Record<string, unknown>[], url: URL) => void, seen: string[]): typeof fetch {
+  return async (input, init) => {
+    const res = await fetch(input, init);
+    const url = new URL(String(input));
+    seen.push(url.pathname + url.search);
+    if (!path.test(url.pathname) || res.status !== 200) return res;
+    const body = (await res.json()) as { data: Record<string, unknown>[] };
+    if (Array.isArray(body.data)) edit(body.data, url);
+    return new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } });
+  };
+}
+
+const LISTS = /^\/v3\/(currencies\/trending|currencies\/gainers-losers|blockchains\/list|persons\/map|blockchains\/\d+\/tvl\/chart|global\/(fear-greed|altcoin-index|dominance)\/chart|currencies\/markets|token-unlocks\/upcoming)$/;
+
+/** The second item unreadable (the newest dominance point; the fourth market and unlock of the first page). */
+function spoil(items: Record<string, unknown>[], url: URL): void {
+  const first = (url.searchParams.get('offset') ?? '0') === '0';
+  if (url.pathname === '/v3/currencies/markets') {
+    if (first && items.length > 3) items[3].id = 'x';
+  } else if (url.pathname === '/v3/token-unlocks/upcoming') {
+    if (first && items.length > 3) items[3].currencyId = 'x';
+  } else if (url.pathname === '/v3/global/dominance/chart') {
+    if (items.length > 1) items[items.length - 1].time = 'x';
+  } else if (/chart$/.test(url.pathname)) {
+    if (items.length > 2) items[1].time = 'x';
+  } else if (items.length > 1) items[1].id = 'x';
+}
+
+const seen: string[] = [];
+let good: Session;
+let bad: Session;
+before(async () => {
+  [good, bad] = await Promise.all([frozenSession(), frozenSession({ client: { fetch: rewriting(LISTS, spoil, seen) } })]);
+});
+after(async () => {
+  await Promise.all([good?.close(), bad?.close()]);
+});
+
+async function grid(s: Session, f: string): Promise<JsonCell[][]> {
+  const o = await calculate(s.host, f);
+  assert.ok('value' in o, `${f}: ${JSON.stringify(o).slice(0, 300)}`);
+  return o.value;
+}
+
+const isNA = (c: JsonCell) => typeof c === 'object' && c !== null && 'error' in c && c.error === '#N/A';
+const unreadableRow = (r: JsonCell[]) => r.every(isNA);
+
+describe('an unreadable item is its #N/A row, not a row gone (lists #1)', () => {
+  for (const [f, at] of [
+    ['=CRYPTO.TRENDING()', 2],
+    ['=CRYPTO.GAINERS("24h",6)', 2],
+    ['=CRYPTO.BLOCKCHAINS()', 2],
+    ['=CRYPTO.TVL("ethereum")', 2],
+    ['=CRYPTO.FEARGREED("30D")', 2],
+    ['=CRYPTO.ALTSEASON("30D")', 2],
+    ['=CRYPTO.DOMINANCE("btc","30D")', -1],
+    // After the names, since its own may not read.
+    ['=CRYPTO.PERSONS()', -1],
+  ] as const) {
+    test(`${f}: as many rows as the answer's items, the unreadable one #N/A at its place, the others as read`, async () => {
+      const want = await grid(good, f);
+      const got = await grid(bad, f);
+      assert.equal(got.length, want.length, `${f}: ${want.length} rows became ${got.length}`);
+      const row = at < 0 ? got.length + at : at;
+      assert.ok(unreadableRow(got[row]), `${f}: row ${row} is ${JSON.stringify(got[row])}`);
+      assert.equal(got.filter(unreadableRow).length, 1);
+      const rest = got.filter((r) => !unreadableRow(r)).map((r) => JSON.stringify(r));
+      const wanted = new Set(want.map((r) => JSON.stringify(r)));
+      assert.deepEqual(rest.filter((r) => !wanted.has(r)), [], `${f}: rows not in the good table`);
+    });
+  }
+
+  test('GAINERS("24h",6): the unreadable mover holds its place; the next coin does not fill it', async () => {
+    const ids = (g: JsonCell[][]) => g.slice(1).map((r) => (isNA(r[r.length - 1]) ? '#N/A' : r[r.length - 1]));
+    const want = ids(await grid(good, '=CRYPTO.GAINERS("24h",6)'));
+    assert.deepEqual(ids(await grid(bad, '=CRYPTO.GAINERS("24h",6)')), [want[0], '#N/A', ...want.slice(2)]);
+  });
+
+  test('GAINERS("24h",20): 20 places from the default list, not asked again with a limit (the unreadable mover is counted)', async () => {
+    seen.length = 0;
+    const got = await grid(bad, '=CRYPTO.GAINERS("24h",20)');
+    assert.equal(got.length, 21);
+    assert.equal(got.filter(unreadableRow).length, 1);
+    assert.deepEqual(seen.filter((u) => u.startsWith('/v3/currencies/gainers-losers') && u.includes('limit=')), []);
+  });
+
+  test('DOMINANCE("usdt"): an unreadable newest point is #N/A saying so, not the point before it as the current reading', async () => {
+    const o = await calculate(bad.host, '=CRYPTO.DOMINANCE("usdt")');
+    assert.ok('error' in o, JSON.stringify(o));
+    assert.equal(o.error, '#N/A');
+    assert.match(o.message, /newest USDT dominance point may be the one that could not be read/);
+    const ok = await calculate(good.host, '=CRYPTO.DOMINANCE("usdt")');
+    assert.ok('value' in ok && typeof ok.value[0][0] === 'number', JSON.stringify(ok));
+  });
+});
