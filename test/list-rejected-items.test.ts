@@ -33,7 +33,7 @@ function spoil(items: Record<string, unknown>[], url: URL): void {
   if (url.pathname === '/v3/currencies/markets') {
     if (first && items.length > 3) items[3].id = 'x';
   } else if (url.pathname === '/v3/token-unlocks/upcoming') {
-    if (first && items.length > 3) items[3].currencyId = 'x';
+    if (first && items.length > 3) Object.assign(items[3], { id: 'x', currencyId: 'x' });
   } else if (url.pathname === '/v3/global/dominance/chart') {
     if (items.length > 1) items[items.length - 1].time = 'x';
   } else if (/chart$/.test(url.pathname)) {
@@ -106,5 +106,15 @@ describe('an unreadable item is its #N/A row, not a row gone (lists #1)', () => 
     assert.match(o.message, /newest USDT dominance point may be the one that could not be read/);
     const ok = await calculate(good.host, '=CRYPTO.DOMINANCE("usdt")');
     assert.ok('value' in ok && typeof ok.value[0][0] === 'number', JSON.stringify(ok));
+  });
+});
+
+describe('an unreadable item holds its place in a paged list (lists #2, #3)', () => {
+  test('MARKETS(250) with an unreadable item on its only page: one request, 250 places', async () => {
+    seen.length = 0;
+    const got = await grid(bad, '=CRYPTO.MARKETS(250)');
+    assert.equal(got.length, 251);
+    assert.equal(got.filter(unreadableRow).length, 1);
+    assert.deepEqual(seen.filter((u) => u.startsWith('/v3/currencies/markets')), ['/v3/currencies/markets?limit=250']);
   });
 });

@@ -109,7 +109,11 @@ export async function getPages<N extends EndpointName>(
   };
   /** The list's pages (offset- and page-numbered), in order: each one's query and where its answer is in `answers`. */
   const pages: { query: QueryInput; answer: number }[] = [];
-  /** Readable items the pages carried so far (before repeats are left out): whether `maxItems` is reached. */
+  /**
+   * Items the pages carried so far, read or not (before repeats are left out): whether `maxItems` is reached.
+   * An unreadable item is a row of the output (below), so it counts: MARKETS(250) with one on its page read
+   * a second page for nothing (review 2026-11-27, lists #2).
+   */
   let readSoFar = 0;
   const step = async (query: QueryInput): Promise<number | null> => {
     const a = await client.request(canonicalRequest(name, req.id, query), asked);
@@ -119,8 +123,9 @@ export async function getPages<N extends EndpointName>(
     const data = a.entry.data as unknown[];
     const until = req.takeWhile ? data.findIndex((x) => !req.takeWhile!(x)) : -1;
     if (until >= 0) stopped = true;
-    readSoFar += until >= 0 ? until : data.length;
-    return data.length + (a.entry.rejected?.length ?? 0);
+    const carried = data.length + (a.entry.rejected?.length ?? 0);
+    readSoFar += until >= 0 ? until : carried;
+    return carried;
   };
   let stopped = false;
   if (spec.paging === 'offset') {
