@@ -118,3 +118,13 @@ describe('an unreadable item holds its place in a paged list (lists #2, #3)', ()
     assert.deepEqual(seen.filter((u) => u.startsWith('/v3/currencies/markets')), ['/v3/currencies/markets?limit=250']);
   });
 });
+
+test('UNLOCKS(365) over more unlocks than the cap, one unreadable: 1,000 places and the cap note, not the one past the cap as data (lists #3)', async () => {
+  const want = await grid(good, '=CRYPTO.UNLOCKS(365)');
+  const got = await grid(bad, '=CRYPTO.UNLOCKS(365)');
+  assert.match(String(want.at(-1)![0]), /^More unlocks not shown: capped at 1,000 rows/, 'the window holds more than the cap');
+  assert.equal(got.length, want.length);
+  assert.equal(got.at(-1)![0], want.at(-1)![0]);
+  assert.ok(unreadableRow(got[4]), JSON.stringify(got[4]));
+  assert.equal(got.filter(unreadableRow).length, 1);
+});

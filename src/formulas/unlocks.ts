@@ -83,11 +83,15 @@ export async function unlocks(
       throw e;
     }) ?? await ctx.client.getPages('upcomingUnlocks', { query, maxItems });
 
-  const shown = res.data.slice(0, n ?? UNLOCKS_CAP);
+  // Cut and capped by places, read or not: an unreadable unlock is a row, so counting only readable ones
+  // showed the one-past-the-cap unlock as data and lost the cap note (review 2026-11-27, lists #3).
+  const limit = n ?? UNLOCKS_CAP;
+  const unreadable = res.rejected?.filter((r) => r.index < limit) ?? [];
+  const shown = res.data.slice(0, limit - unreadable.length);
   const slugs = await slugsOf(ctx, shown);
   const rows = shown.map((u) => ({ u, slug: slugs.get(u.id) ?? EMPTY }));
-  const grid = table(rows, UNLOCK_COLUMNS, showHeaders, `No token unlocks in the next ${days} days match these filters`, res.rejected);
-  if (n === null && res.data.length > UNLOCKS_CAP) grid.push(capNote(shown, days, sort, order));
+  const grid = table(rows, UNLOCK_COLUMNS, showHeaders, `No token unlocks in the next ${days} days match these filters`, unreadable);
+  if (n === null && res.data.length + (res.rejected?.length ?? 0) > UNLOCKS_CAP) grid.push(capNote(shown, days, sort, order));
   const moved = listMoved(res);
   if (moved) grid.push(movedNote(moved));
   return grid;
