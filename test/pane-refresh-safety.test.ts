@@ -8,13 +8,14 @@
  *   node --import tsx --test test/pane-refresh-safety.test.ts
  */
 import assert from 'node:assert/strict';
-import { afterEach, test } from 'node:test';
-import { MarketClient, MemoryKvStore } from '../src/client';
+import { afterEach, test, type TestContext } from 'node:test';
+import { CreditMeter, MarketClient, MemoryKvStore } from '../src/client';
 import { startEmulator } from '../src/emulator/server';
 import { StoredKeyStore } from '../src/office/storage';
 import { cryptoCells } from '../src/office/workbook-cells';
-import { leftAlone, reenterFormulas } from '../src/taskpane/excel';
+import { leftAlone, reenterFormulas, spentUntilQuiet } from '../src/taskpane/excel';
 import { KeySection } from '../src/taskpane/key-section';
+import { openRefreshDecision } from '../src/taskpane/open-refresh';
 
 const g = globalThis as Record<string, unknown>;
 
@@ -232,4 +233,72 @@ test('Refresh after a key save does not overwrite a cell the user changed while 
   } finally {
     await em.close();
   }
+});
+
+// ------------------------------------------------------------ 2: what a refresh spent, and the next one on open
+
+/** Node's mock clock: `ms` on, 50 ms at a time, the meter's 'change' (a microtask) let through after each step. */
+function clock(t: TestContext) {
+  t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
+  const settle = () => new Promise<void>((r) => queueMicrotask(r));
+  return async (ms: number) => {
+    for (let i = 0; i < ms; i += 50) {
+      t.mock.timers.tick(50);
+      await settle();
+    }
+  };
+}
+
+test('a refresh whose first answer comes after 2 s is measured as what it spent, not 0', async (t) => {
+  const advance = clock(t);
+  const meter = new CreditMeter();
+  let measured: number | null | undefined;
+  void spentUntilQuiet(meter, meter.snapshot().credits).then((n) => (measured = n));
+  await advance(2000);
+  assert.equal(measured, undefined, 'no answer yet: still measuring');
+  meter.recordRequest('markets', undefined, 5);
+  await advance(200);
+  meter.recordRequest('currencyMap', undefined, 1);
+  await advance(1400);
+  assert.equal(measured, undefined, 'not yet quiet 1.5 s after the last answer');
+  await advance(400);
+  assert.equal(measured, 6);
+});
+
+test('requests held for a rate-limit slot keep the measure open; no answer at all measures nothing (null), not 0', async (t) => {
+  const advance = clock(t);
+  const meter = new CreditMeter();
+  let queued = 3;
+  let measured: number | null | undefined;
+  void spentUntilQuiet(meter, 0, { busy: () => queued > 0 }).then((n) => (measured = n));
+  await advance(100);
+  meter.recordRequest('markets', undefined, 5);
+  await advance(5000);
+  assert.equal(measured, undefined, 'three requests still wait for the pacer');
+  queued = 0;
+  await advance(1000);
+  meter.recordRequest('markets', undefined, 5);
+  await advance(2000);
+  assert.equal(measured, 10);
+
+  let none: number | null | undefined;
+  void spentUntilQuiet(meter, meter.snapshot().credits, { maxMs: 10_000 }).then((n) => (none = n));
+  await advance(9000);
+  assert.equal(none, undefined);
+  await advance(1500);
+  assert.equal(none, null);
+});
+
+test('a workbook whose last refresh was measured 0 does not refresh on open with the daily budget spent', () => {
+  const formulas = ['=CRYPTO.PRICE("bitcoin")'];
+  const base = { enabled: true, hasKey: true, formulas, budget: 10, spentToday: 10, dailyRemaining: null };
+  for (const lastCredits of [0, null]) {
+    const d = openRefreshDecision({ ...base, lastCredits });
+    assert.ok(!d.refresh && d.reason === 'budget', `lastCredits ${lastCredits}: refused`);
+    assert.match(d.message!.text, /your daily budget has 0 credits left/);
+  }
+  assert.ok(!openRefreshDecision({ ...base, lastCredits: 0, budget: 0, spentToday: 0 }).refresh, 'a budget of 0');
+  assert.ok(!openRefreshDecision({ ...base, lastCredits: 0, budget: null, spentToday: 0, dailyRemaining: 0 }).refresh, 'nothing left on the plan today');
+  // A 0 measured is taken as unmeasured: the formulas' estimate, under a budget that has room for it.
+  assert.deepEqual(openRefreshDecision({ ...base, lastCredits: 0, spentToday: 0 }), { refresh: true, credits: 2, basis: 'its formulas, prices sharing pages (the first refresh measures it)' });
 });

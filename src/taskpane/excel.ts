@@ -41,19 +41,30 @@ export function leftAlone(changed: readonly { sheet: string; address: string }[]
 
 /**
  * What a refresh spent: the meter's credits from `before` until it has been
- * quiet for `quietMs` (the calls it started have settled), at most `maxMs`.
+ * quiet for `quietMs` after an answer and `busy()` (requests waiting for a
+ * rate-limit slot) says nothing is held back, at most `maxMs`; null when no
+ * answer came by then (nothing measured: the caller keeps its old figure).
+ * The quiet clock starts at the first answer, not when the formulas were
+ * entered: a refresh whose first answer took over 1.5 s (a slow link, a
+ * rate-limit wait, a retry) was measured 0, saved as the workbook's estimate,
+ * and let the next refresh on open past a spent budget (review 2026-11-27, office #2).
  */
-export function spentUntilQuiet(meter: CreditMeter, before: number, quietMs = 1_500, maxMs = 60_000): Promise<number> {
+export function spentUntilQuiet(
+  meter: CreditMeter,
+  before: number,
+  { quietMs = 1_500, maxMs = 60_000, busy = () => false }: { quietMs?: number; maxMs?: number; busy?: () => boolean } = {},
+): Promise<number | null> {
   return new Promise((resolve) => {
     const start = Date.now();
-    let last = Date.now();
+    let last: number | null = null;
     const onChange = () => (last = Date.now());
     meter.addEventListener('change', onChange);
     const tick = () => {
       const now = Date.now();
-      if (now - last >= quietMs || now - start >= maxMs) {
+      if (last !== null && busy()) last = now;
+      if ((last !== null && now - last >= quietMs) || now - start >= maxMs) {
         meter.removeEventListener('change', onChange);
-        resolve(Math.max(0, meter.snapshot().credits - before));
+        resolve(last === null ? null : Math.max(0, meter.snapshot().credits - before));
       } else setTimeout(tick, 250);
     };
     setTimeout(tick, 250);

@@ -37,8 +37,12 @@ export function openRefreshDecision(i: OpenRefreshInput): OpenRefreshDecision {
   if (!i.hasKey) {
     return { refresh: false, reason: 'no-key', message: { tone: 'warning', text: 'Not refreshed when the workbook opened: there is no API key on this computer. Cells show the values saved with the workbook.' } };
   }
-  const estimate = i.lastCredits ?? unmeasuredCredits(i.formulas);
-  const basis = i.lastCredits !== null ? 'what the last refresh of this workbook spent' : 'its formulas, prices sharing pages (the first refresh measures it)';
+  // A measured 0 is no proof of a free refresh: it may be a refresh whose answers came late, or one served from
+  // a cache this freshly started runtime need not have; taken at its word it passed a spent budget, and every
+  // cell's saved value became "Daily credit budget reached" (review 2026-11-27, office #2). So is no refresh free.
+  const measured = i.lastCredits !== null && i.lastCredits > 0 ? i.lastCredits : null;
+  const estimate = Math.max(1, measured ?? unmeasuredCredits(i.formulas));
+  const basis = measured !== null ? 'what the last refresh of this workbook spent' : 'its formulas, prices sharing pages (the first refresh measures it)';
   if (overBudget(i.budget, i.spentToday, estimate)) {
     const left = Math.max(0, i.budget - i.spentToday);
     return {

@@ -95,8 +95,8 @@ export class OpenRefreshSection {
       const { entered, changed } = await reenterFormulas(cells);
       const done = openRefreshDone(entered.length);
       show(message, changed.length ? { tone: 'warning', text: `${done.text}${leftAlone(changed)}` } : done);
-      const spent = await spentUntilQuiet(rt.client.meter, before);
-      await writeSettings({ [DOCUMENT_SETTINGS.refreshCredits]: spent }).catch(() => undefined);
+      const spent = await spentUntilQuiet(rt.client.meter, before, { busy: () => rt.client.queuedForRate > 0 });
+      if (spent !== null) await writeSettings({ [DOCUMENT_SETTINGS.refreshCredits]: spent }).catch(() => undefined);
     } catch (e) {
       show(message, openRefreshDone(0, e));
     }

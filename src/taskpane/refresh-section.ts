@@ -84,7 +84,9 @@ export class RefreshSection {
         show(el('refresh-message'), refreshDoneMessage(scope, true));
         // What a whole refresh spent is the estimate of the next one on open (open-section.ts).
         if (scope === 'workbook' && hasDocumentSettings()) {
-          void spentUntilQuiet(rt.client.meter, m.credits).then((spent) => writeSettings({ [DOCUMENT_SETTINGS.refreshCredits]: spent }).catch(() => undefined));
+          void spentUntilQuiet(rt.client.meter, m.credits, { busy: () => rt.client.queuedForRate > 0 }).then((spent) =>
+            spent === null ? undefined : writeSettings({ [DOCUMENT_SETTINGS.refreshCredits]: spent }).catch(() => undefined),
+          );
         }
       } catch (e) {
         show(el('refresh-message'), refreshDoneMessage(scope, true, e));
