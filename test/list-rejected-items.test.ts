@@ -128,3 +128,38 @@ test('UNLOCKS(365) over more unlocks than the cap, one unreadable: 1,000 places 
   assert.ok(unreadableRow(got[4]), JSON.stringify(got[4]));
   assert.equal(got.filter(unreadableRow).length, 1);
 });
+
+describe('MARKETS from the list of currencies (no markets list for the key) whose pages repeat each other (lists #4)', () => {
+  let s: Session;
+  before(async () => {
+    let first: unknown[] = [];
+    // The markets route refused; page 2 of the list repeats page 1's first 3 coins however often it is asked.
+    const fetching: typeof fetch = async (input, init) => {
+      const url = new URL(String(input));
+      if (url.pathname === '/v3/currencies/markets') {
+        const refusal = { error: { code: 'ENDPOINT_NOT_AVAILABLE', message: 'Not available on your plan' } };
+        return new Response(JSON.stringify(refusal), { status: 403, headers: { 'Content-Type': 'application/json' } });
+      }
+      const res = await fetch(input, init);
+      if (url.pathname !== '/v3/currencies/list' || res.status !== 200 || url.searchParams.has('currencyIds')) return res;
+      const body = (await res.json()) as { data: unknown[] };
+      const page = url.searchParams.get('page') ?? '1';
+      if (page === '1') first = body.data;
+      if (page === '2' && first.length > 3) body.data = [...first.slice(0, 3), ...body.data.slice(0, -3)];
+      return new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } });
+    };
+    s = await frozenSession({ key: 'demo-sandbox', client: { fetch: fetching } });
+  });
+  after(() => s?.close());
+
+  test('MARKETS(200): the last row says the list moved and coins may be missing, not that the list ends', async () => {
+    const g = await grid(s, '=CRYPTO.MARKETS(200,,,,,,,,,"id,rank,name")');
+    const ids = g.slice(1, -1).map((r) => r[0]);
+    assert.equal(ids.length, 197);
+    assert.equal(new Set(ids).size, 197, 'each coin once');
+    const last = g.at(-1)![0] as { error: string; message: string };
+    assert.equal(last.error, '#N/A');
+    assert.match(last.message, /^The list of currencies moved while its pages were read, and again when read once more: 3 coins on two pages are shown once, and as many coins may be missing/);
+    assert.doesNotMatch(last.message, /ends after/);
+  });
+});

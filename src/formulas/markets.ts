@@ -123,13 +123,13 @@ export async function markets(
  * silently (review-r3 #12). #N/A, as the list of currencies' "ends after" row: a SUM over the
  * column is then not a total that quietly lacks a coin.
  */
-function movedRow(moved: ListMoved, index: number): UnreadableRow {
+function movedRow(moved: ListMoved, index: number, list = 'The markets list'): UnreadableRow {
   const one = moved.repeated === 1;
   return {
     index,
     id: null,
     label: `place ${moved.at + 1} of the list`,
-    message: `The markets list moved while its pages were read, and again when read once more: ${moved.repeated} coin${one ? '' : 's'} ` +
+    message: `${list} moved while its pages were read, and again when read once more: ${moved.repeated} coin${one ? '' : 's'} ` +
       `on two pages ${one ? 'is' : 'are'} shown once, and as many coins may be missing; recalculate to read it again`,
   };
 }
@@ -151,7 +151,11 @@ async function marketsFromList(ctx: FormulaContext, n: number, narrowed: readonl
   const rows = byRank.slice(0, n).map((it) => convertQuote({ ...quoteFromListItem(it, page.fetchedAt), stale: page.stale }, rate));
   const unreadable: UnreadableRow[] = [...(page.rejected ?? [])].filter((r) => r.index < n);
   const reached = rows.length + unreadable.length;
-  if (reached < n) {
+  // Pages that repeated each other, read again, are rows missing from the middle, not a list that ends:
+  // said as the markets list says it (review 2026-11-27, lists #4).
+  const moved = listMoved(page);
+  if (moved) unreadable.push(movedRow(moved, reached, 'The list of currencies'));
+  else if (reached < n) {
     unreadable.push({ index: reached, id: null, label: `rows ${reached + 1} to ${n}`, message: `${why} ends after ${reached} coins` });
   }
   return table(rows, columns, showHeaders, 'No coins in the list of currencies', unreadable);
