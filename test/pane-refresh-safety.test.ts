@@ -14,6 +14,8 @@ import { startEmulator } from '../src/emulator/server';
 import { StoredKeyStore } from '../src/office/storage';
 import { cryptoCells } from '../src/office/workbook-cells';
 import { leftAlone, reenterFormulas, spentUntilQuiet } from '../src/taskpane/excel';
+import { EMPTY_RECORD, freezePlan } from '../src/taskpane/freeze';
+import { FreezeSection } from '../src/taskpane/freeze-section';
 import { KeySection } from '../src/taskpane/key-section';
 import { openRefreshDecision } from '../src/taskpane/open-refresh';
 
@@ -22,6 +24,7 @@ const g = globalThis as Record<string, unknown>;
 afterEach(() => {
   delete g.Excel;
   delete g.document;
+  delete g.Office;
 });
 
 // ------------------------------------------------------------ a small Excel
@@ -31,6 +34,8 @@ interface FakeSheet {
   id: string;
   /** "A1" → a formula ("=...") or a value. */
   cells: Map<string, unknown>;
+  /** What a formula's cell shows (Range.values), where not 0. */
+  shows?: Map<string, unknown>;
 }
 
 const colOf = (s: string) => [...s].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0);
@@ -72,7 +77,8 @@ function installExcel(sheets: FakeSheet[], writes: string[]): void {
         const r = {
           load: () => void later(r as object, () => {
             const v = find().cells.get(address);
-            return { loaded: { formulas: [[v ?? '']], values: [[typeof v === 'string' && v.startsWith('=') ? 0 : (v ?? '')]], numberFormat: [['General']] } };
+            const shown = typeof v === 'string' && v.startsWith('=') ? (find().shows?.get(address) ?? 0) : (v ?? '');
+            return { loaded: { formulas: [[v ?? '']], values: [[shown]], numberFormat: [['General']] } };
           }),
           loaded: null as null | { formulas: unknown[][]; values: unknown[][]; numberFormat: string[][] },
           get formulas() {
@@ -88,9 +94,17 @@ function installExcel(sheets: FakeSheet[], writes: string[]): void {
           get values() {
             return r.loaded?.values ?? notLoaded('values')();
           },
+          set values(v: unknown[][]) {
+            queue.push(() => {
+              const ws = find();
+              writes.push(`${ws.name}!${address} = ${String(v[0][0])}`);
+              ws.cells.set(address, v[0][0]);
+            });
+          },
           get numberFormat() {
             return r.loaded?.numberFormat ?? notLoaded('numberFormat')();
           },
+          set numberFormat(_f: string[][]) {},
           getSpillingToRangeOrNullObject: () => ({ isNullObject: true, load() {} }),
         };
         return r;
@@ -179,7 +193,8 @@ test('a cell whose sheet was deleted meanwhile is left alone; the others are re-
   assert.deepEqual(changed.map((c) => `${c.sheet}!${c.address}`), ['Other!B2']);
 });
 
-test('Refresh after a key save does not overwrite a cell the user changed while the question was open, and says so', async () => {
+/** The pane's elements by id, made on first use; `fire` runs an element's listeners. `query` answers querySelector. */
+function installDom(query: (selector: string) => unknown = () => null) {
   const els = new Map<string, Record<string, any>>();
   g.document = {
     getElementById(id: string) {
@@ -200,14 +215,19 @@ test('Refresh after a key save does not overwrite a cell the user changed while 
       }
       return els.get(id);
     },
-    querySelector: () => null,
+    querySelector: query,
   };
-  const E = (id: string) => (g.document as { getElementById(id: string): Record<string, any> }).getElementById(id);
-  // The section's handlers return nothing to await: wait for what they show, with a bound.
-  const until = async (what: string, ok: () => boolean) => {
-    for (let i = 0; i < 400 && !ok(); i++) await new Promise((r) => setTimeout(r, 25));
-    assert.ok(ok(), `timed out waiting for ${what}`);
-  };
+  return (id: string) => (g.document as { getElementById(id: string): Record<string, any> }).getElementById(id);
+}
+
+/** The sections' handlers return nothing to await: wait for what they show, with a bound. */
+async function until(what: string, ok: () => boolean): Promise<void> {
+  for (let i = 0; i < 400 && !ok(); i++) await new Promise((r) => setTimeout(r, 25));
+  assert.ok(ok(), `timed out waiting for ${what}`);
+}
+
+test('Refresh after a key save does not overwrite a cell the user changed while the question was open, and says so', async () => {
+  const E = installDom();
   const sheet = priceSheet(7);
   const writes: string[] = [];
   installExcel([sheet], writes);
@@ -301,4 +321,48 @@ test('a workbook whose last refresh was measured 0 does not refresh on open with
   assert.ok(!openRefreshDecision({ ...base, lastCredits: 0, budget: null, spentToday: 0, dailyRemaining: 0 }).refresh, 'nothing left on the plan today');
   // A 0 measured is taken as unmeasured: the formulas' estimate, under a budget that has room for it.
   assert.deepEqual(openRefreshDecision({ ...base, lastCredits: 0, spentToday: 0 }), { refresh: true, credits: 2, basis: 'its formulas, prices sharing pages (the first refresh measures it)' });
+});
+
+// ------------------------------------------------------------ 3: Convert to values during a recalculation
+
+test('a cell still calculating (#BUSY!) is not frozen as the text "#BUSY!": it stays a formula, out of the record', () => {
+  const busy = { sheet: 'Sheet1', address: 'B2', formula: '=CRYPTO.PRICE("bitcoin")', spill: null, values: [['#BUSY!']], json: null };
+  const done = { ...busy, address: 'B3', formula: '=CRYPTO.PRICE("ethereum")', values: [[3000]] };
+  const plan = freezePlan([busy, done], EMPTY_RECORD, 0);
+  assert.deepEqual(plan.writes.map((w) => [w.address, w.values]), [['B3', [[3000]]]]);
+  assert.deepEqual(plan.kept.map((k) => [k.cell.address, k.reason]), [['B2', 'busy']]);
+  assert.deepEqual(plan.record.cells.map((c) => c.address), ['B3']);
+  // Read through valuesAsJson (ExcelApi 1.16), and in a spill still calculating.
+  const json = [[{ type: 'String' }, { type: 'String' }], [{ type: 'Double' }, { type: 'Error', errorType: 'Busy' }]];
+  const typed = freezePlan([{ ...busy, spill: 'B2:C3', values: [['Date', 'Close'], [45292, '#BUSY!']], json }], EMPTY_RECORD, 0);
+  assert.deepEqual(typed.writes, []);
+  assert.equal(typed.kept[0].reason, 'busy');
+});
+
+test('Convert to values during a recalculation leaves the #BUSY! cell a formula and says so', async () => {
+  const E = installDom((selector) => (selector.includes('freeze-scope') ? { value: 'workbook' } : null));
+  const saved = new Map<string, unknown>();
+  g.Office = {
+    context: {
+      document: {
+        settings: {
+          get: (k: string) => saved.get(k),
+          set: (k: string, v: unknown) => saved.set(k, v),
+          remove: (k: string) => saved.delete(k),
+          saveAsync: (cb: (r: { status: string }) => void) => cb({ status: 'succeeded' }),
+        },
+      },
+    },
+  };
+  const sheet = priceSheet(2);
+  sheet.shows = new Map<string, unknown>([['A1', 64000], ['A2', '#BUSY!']]);
+  const writes: string[] = [];
+  installExcel([sheet], writes);
+  new FreezeSection(Promise.resolve(true));
+  E('freeze-go').fire('click');
+  await until('the message', () => E('freeze-message').textContent !== '');
+  assert.deepEqual(writes, ['Sheet1!A1 = 64000']);
+  assert.equal(sheet.cells.get('A2'), '=CRYPTO.PRICE("ethereum")', 'still a formula');
+  assert.equal(E('freeze-message').dataset.tone, 'warning');
+  assert.match(E('freeze-message').textContent, /^Converted 1 CRYPTO cell in the workbook to values;.* Left as a formula, because it was still calculating \(#BUSY!\).*: Sheet1!A2\.$/);
 });

@@ -21,6 +21,7 @@ const keptBecause: Record<KeepReason, string> = {
   'no-data-types':
     'a #VALUE! read there may be a data type (a card) that this version of Excel cannot copy as a value (that needs ExcelApi 1.16), and #VALUE! written over a card would break every formula reading its fields',
   'data-type': 'a data type there other than an entity card cannot be kept as a value',
+  busy: 'it was still calculating (#BUSY!), and #BUSY! kept as its value would never settle: convert it again once it shows its value',
 };
 const named = (c: Pick<FrozenCell, 'sheet' | 'address'>) => `${c.sheet}!${c.address}`;
 export class FreezeSection {

@@ -145,7 +145,15 @@ export interface ValueWrite {
 }
 
 /** Why a CRYPTO cell was left a formula by Convert to values. */
-export type KeepReason = 'no-data-types' | 'data-type';
+export type KeepReason = 'no-data-types' | 'data-type' | 'busy';
+
+/**
+ * What Range.values reads in a cell whose custom function has not answered yet. Written as the value it would
+ * show #BUSY! for good, under "Converted", its value before the refresh gone (review 2026-11-27, office #3):
+ * such a cell stays a formula, to convert once it has its answer.
+ */
+const BUSY_ERROR = '#BUSY!';
+const isBusyJson = (v: unknown) => typeof v === 'object' && v !== null && (v as { type?: unknown; errorType?: unknown }).type === 'Error' && (v as { errorType?: unknown }).errorType === 'Busy';
 
 /** A data type's JSON whose fields are in the value itself (Excel.EntityCellValue, type "Entity"). */
 export const isEntityJson = (v: unknown): boolean => typeof v === 'object' && v !== null && (v as { type?: unknown }).type === 'Entity';
@@ -167,6 +175,7 @@ function offsetCell(address: string, row: number, col: number): string {
  * provider; a web image) stays a formula too.
  */
 function dataTypes(c: FormulaCellNow): { entities: { address: string; value: unknown }[] } | { keep: KeepReason } {
+  if (c.values.some((row, i) => row.some((v, j) => v === BUSY_ERROR || isBusyJson(c.json?.[i]?.[j])))) return { keep: 'busy' };
   const entities: { address: string; value: unknown }[] = [];
   for (let i = 0; i < c.values.length; i++) {
     for (let j = 0; j < c.values[i].length; j++) {
@@ -183,8 +192,8 @@ function dataTypes(c: FormulaCellNow): { entities: { address: string; value: unk
 /**
  * Convert to values: each CRYPTO cell (and its spill) becomes what it shows,
  * entities included (written through valuesAsJson); its formula joins the
- * record. A cell whose card cannot be kept is left a formula (`kept`), out of
- * the record.
+ * record. A cell whose card cannot be kept, or that has no answer yet
+ * (#BUSY!), is left a formula (`kept`), out of the record.
  */
 export function freezePlan(
   cells: readonly FormulaCellNow[],
