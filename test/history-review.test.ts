@@ -6,11 +6,20 @@
  *   node --import tsx --test test/history-review.test.ts
  */
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { after, before, test } from 'node:test';
+import type { Session } from '../src/cli/session';
 import { analyticsFormulas } from '../src/formulas/analytics';
 import { historyFormulas } from '../src/formulas/history';
+import { testSession } from './support/frozen-session';
+import { formulaChecks } from './support/formula-checks';
 
 const DAY = 86_400_000;
+
+let s: Session;
+before(async () => { s = await testSession({ emulator: { rpm: 2000 } }); });
+after(async () => { await s?.close(); });
+const { num } = formulaChecks(() => s);
+const requestsTo = (path: string) => s.emulator!.usage('demo-pro').byPath[path]?.requests ?? 0;
 
 // ---------------------------------------------------------------- #1: one clock reading per call
 
@@ -41,4 +50,23 @@ test('#1 OHLCV, STATS and CORREL over "30D" on a moving clock ask one request (o
   assert.equal(asked.length, 5);
   assert.deepEqual([...new Set(asked)], [asked[0]], asked.join('\n'));
   assert.match(asked[0], /"to":"2026-03-15T12:00:00.000Z"/, 'the hour OHLCV asks');
+});
+
+// ---------------------------------------------------------------- #2: HISTORICAL serves the items it holds
+
+test('#2 HISTORICAL cells whose items of a past day are held ask nothing again, in whatever grouping', async () => {
+  const PATH = '/v3/currencies/historical';
+  await num('=CRYPTO.PRICE("bitcoin")'); // the coin map, so the cells below come within one window
+  const at = (coins: string[]) => Promise.all(coins.map((c) => num(`=CRYPTO.HISTORICAL("${c}","2024-02-29")`)));
+  const a = requestsTo(PATH);
+  const first = await at(['bitcoin', 'ethereum', 'solana']);
+  assert.equal(requestsTo(PATH) - a, 1, 'three cells at one date: one request');
+  // One of them alone (its row edited), then all three with a fourth: only the fourth is asked.
+  assert.equal(await num('=CRYPTO.HISTORICAL("ethereum","2024-02-29")'), first[1]);
+  assert.equal(requestsTo(PATH) - a, 1, 'ethereum alone: its item is held');
+  const again = await at(['bitcoin', 'ethereum', 'solana', 'cardano']);
+  assert.deepEqual(again.slice(0, 3), first);
+  assert.equal(requestsTo(PATH) - a, 2, 'only cardano is new');
+  await at(['cardano', 'solana']);
+  assert.equal(requestsTo(PATH) - a, 2, 'both held, in two requests of their own: no new one');
 });

@@ -10,7 +10,13 @@
  * - No result cache here: DataLoader's memoization is off; the response cache
  *   serves repeated requests (its canonical key includes the id list, so the
  *   same set of cells recalculated hits the cache; ids are sorted so the order
- *   of the cells does not matter).
+ *   of the cells does not matter). An item of a past day is asked again by the
+ *   request it came in (#heldIn), whatever its cells' grouping this time: that
+ *   answer is cached for a day, and a new grouping of the same cells paid a
+ *   request per grouping (review 2026-11-27: history #2). Only the coins held by
+ *   no such request are batched anew. The cache stays the one judge of freshness,
+ *   of Refresh all data and of a key change; a held request out of the cache is
+ *   asked again as it was.
  * - Every waiting cell settles: a failed request rejects each load of its
  *   group; a coin missing from the answer rejects its own load with NOT_FOUND;
  *   a 404 for a group is bisected so one coin without data at that date does
@@ -28,13 +34,14 @@
  *   it stops when every cell that asked has gone (shared-work.ts).
  */
 import DataLoader from 'dataloader';
+import { LRUCache } from 'lru-cache';
 import { ENDPOINTS, type ConvertCurrency } from '../api/endpoints';
 import type { RejectedItem } from '../api/read-data';
 import type { HistoricalItem } from '../api/records';
 import { isoDay } from '../api/utc-day';
 import { ApiError, hasCode, unreadableItemError } from './api-error';
 import { askPastBadAnswer } from './bad-answer';
-import { canonicalRequest } from './canonical-request';
+import { canonicalRequest, freshnessOf } from './canonical-request';
 import { abortable } from './cancellation';
 import { GatheringWork, liveWork, type SharedWork } from './shared-work';
 import type { Answer, CallOptions, Requester } from './types';
@@ -52,6 +59,11 @@ export interface HistoricalKey {
 export const HISTORICAL_BATCH_WINDOW_MS = 10;
 /** The endpoint's limit on currencyIds. */
 export const HISTORICAL_MAX_IDS = ENDPOINTS.historicalItem.params.currencyIds.max;
+/** How many items' requests #heldIn remembers (a bound, as every cache's). */
+const HELD_MAX = 20_000;
+
+/** An item's place in #heldIn: its date, currency and coin. */
+const heldKey = (date: number, currency: ConvertCurrency, id: number) => `${date}|${currency}|${id}`;
 
 /** A key as the loader sees it: with the work of its batch (stopped when every caller has gone). */
 type Load = HistoricalKey & { caller: string | undefined; work: SharedWork };
@@ -70,6 +82,8 @@ export class HistoricalBatcher {
   readonly #answers = new WeakMap<HistoricalItem, HistoricalAnswer>();
   /** The work of the batch being gathered: its callers are its waiters. */
   readonly #open = new GatheringWork();
+  /** The sorted id list of the request each item of a past day came in (history freshness: cached for a day). */
+  readonly #heldIn = new LRUCache<string, readonly number[]>({ max: HELD_MAX });
 
   constructor(requester: Requester) {
     this.#requester = requester;
@@ -111,8 +125,16 @@ export class HistoricalBatcher {
         const { date, currency, caller } = keys[indexes[0]];
         const work = liveWork(indexes.map((i) => keys[i].work));
         const ids = [...new Set(indexes.map((i) => keys[i].id))].sort((a, b) => a - b);
-        const chunks: number[][] = [];
-        for (let start = 0; start < ids.length; start += HISTORICAL_MAX_IDS) chunks.push(ids.slice(start, start + HISTORICAL_MAX_IDS));
+        // Items already held: their own request again (one per request, however many of its coins are here); the rest anew.
+        const held = new Map<string, readonly number[]>();
+        const rest: number[] = [];
+        for (const id of ids) {
+          const list = this.#heldIn.get(heldKey(date, currency, id));
+          if (list) held.set(list.join(','), list);
+          else rest.push(id);
+        }
+        const chunks: (readonly number[])[] = [...held.values()];
+        for (let start = 0; start < rest.length; start += HISTORICAL_MAX_IDS) chunks.push(rest.slice(start, start + HISTORICAL_MAX_IDS));
         const answers = new Map<number, HistoricalItem | Error>();
         const asked: Asked = { date, currency, caller, signal: work.signal, names: new Map(indexes.map((i) => [keys[i].id, keys[i].name])) };
         await Promise.all(chunks.map((chunk) => this.#fetchIds(asked, chunk, answers)));
@@ -132,7 +154,7 @@ export class HistoricalBatcher {
    * later), so a 404 for several ids is split in halves until the coins without
    * data are isolated: the others still get their values, at a few extra requests.
    */
-  async #fetchIds(asked: Asked, ids: number[], answers: Map<number, HistoricalItem | Error>): Promise<void> {
+  async #fetchIds(asked: Asked, ids: readonly number[], answers: Map<number, HistoricalItem | Error>): Promise<void> {
     const { date, currency, caller, signal } = asked;
     try {
       const query = { date: new Date(date).toISOString(), currencyIds: ids.join(','), convert: currency === 'USD' ? undefined : currency };
@@ -141,9 +163,13 @@ export class HistoricalBatcher {
       const a = await askPastBadAnswer(this.#requester, cr, { caller, signal }, (x) => unreadable(x, ids, asked).size > 0);
       const unread = unreadable(a, ids, asked);
       const answer: HistoricalAnswer = { fetchedAt: a.entry.fetchedAt, stale: a.stale, fromCache: a.fromCache, charged: { done: a.fromCache || a.stale } };
+      // Today's items are live (a minute): a request per grouping is what they cost anyway, so only a past day's are
+      // remembered; and not an answer with unreadable items, which is asked again past the cache (bad-answer.ts).
+      const keep = unread.size === 0 && freshnessOf(cr, this.#requester.now()) === 'history';
       for (const item of a.entry.data as HistoricalItem[]) {
         answers.set(item.id, item);
         this.#answers.set(item, answer);
+        if (keep && ids.includes(item.id)) this.#heldIn.set(heldKey(date, currency, item.id), ids);
       }
       for (const [id, e] of unread) answers.set(id, e);
     } catch (e) {
