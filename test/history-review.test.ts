@@ -10,6 +10,7 @@ import { after, before, test } from 'node:test';
 import type { Session } from '../src/cli/session';
 import { analyticsFormulas } from '../src/formulas/analytics';
 import { historyFormulas } from '../src/formulas/history';
+import { spanArg } from '../src/formulas/span-args';
 import { testSession } from './support/frozen-session';
 import { formulaChecks } from './support/formula-checks';
 
@@ -69,4 +70,19 @@ test('#2 HISTORICAL cells whose items of a past day are held ask nothing again, 
   assert.equal(requestsTo(PATH) - a, 2, 'only cardano is new');
   await at(['cardano', 'solana']);
   assert.equal(requestsTo(PATH) - a, 2, 'both held, in two requests of their own: no new one');
+});
+
+// ---------------------------------------------------------------- #3: month and year look-backs at a month end
+
+test('#3 "1M", "6M", "1Y" at a month end start on that month\'s last day, as EDATE counts', () => {
+  const startOf = (v: string, now: string) => new Date(spanArg(v, 'start', Date.parse(now), '1900')!.start).toISOString().slice(0, 10);
+  assert.equal(startOf('1M', '2026-03-31T12:00:00Z'), '2026-02-28');
+  assert.equal(startOf('1M', '2024-03-30T00:00:00Z'), '2024-02-29');
+  assert.equal(startOf('6M', '2026-08-31T12:00:00Z'), '2026-02-28');
+  assert.equal(startOf('1Y', '2024-02-29T12:00:00Z'), '2023-02-28');
+  assert.equal(startOf('13M', '2026-01-31T23:59:59Z'), '2024-12-31');
+  // Days that every month has stay as they were.
+  assert.equal(startOf('1M', '2026-03-15T12:00:00Z'), '2026-02-15');
+  assert.equal(startOf('12M', '2026-03-15T12:00:00Z'), '2025-03-15');
+  assert.equal(startOf('30D', '2026-03-31T12:00:00Z'), '2026-03-01');
 });

@@ -55,12 +55,9 @@ export function spanArg(v: Arg, name: string, now: number, dates: DateSystem): S
   }
   if ((m = s.match(/^(\d{1,4})\s*([DWMY])$/))) {
     const n = Number(m[1]);
-    const d = new Date(now);
-    if (m[2] === 'D') d.setTime(now - n * DAY_MS);
-    else if (m[2] === 'W') d.setTime(now - n * 7 * DAY_MS);
-    else if (m[2] === 'M') d.setUTCMonth(d.getUTCMonth() - n);
-    else d.setUTCFullYear(d.getUTCFullYear() - n);
-    return { start: startOfUtcDay(d.getTime()), end: now };
+    const unit = m[2];
+    const start = unit === 'D' ? now - n * DAY_MS : unit === 'W' ? now - n * 7 * DAY_MS : monthsBefore(now, unit === 'M' ? n : 12 * n);
+    return { start: startOfUtcDay(start), end: now };
   }
   if ((m = s.match(/^(\d{4})-(\d{2})-(\d{2})/))) {
     // Date.parse rolls 2024-02-30 over into March: a day the month lacks is a mistake, not a date.
@@ -78,6 +75,19 @@ export function spanArg(v: Arg, name: string, now: number, dates: DateSystem): S
     }
   }
   throw invalidValue(`${name} must be ${DATE_HELP}; got ${shown(v)}`);
+}
+
+/**
+ * The UTC day `months` months before `now`, as Excel's EDATE(now, -months) counts: the same day of the month,
+ * or that month's last day when it has fewer (support.microsoft.com/excel/edate-function; EDATE of 2026-03-31
+ * and -1 is 2026-02-28). setUTCMonth rolled 2026-02-31 over to 2026-03-03, three days short (review 2026-11-27: history #3).
+ */
+function monthsBefore(now: number, months: number): number {
+  const d = new Date(now);
+  const total = d.getUTCFullYear() * 12 + d.getUTCMonth() - months;
+  const y = Math.floor(total / 12), mo = total - y * 12;
+  const last = new Date(Date.UTC(y, mo + 1, 0)).getUTCDate();
+  return Date.UTC(y, mo, Math.min(d.getUTCDate(), last));
 }
 
 /**
