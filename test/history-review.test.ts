@@ -6,9 +6,10 @@
  *   node --import tsx --test test/history-review.test.ts
  */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import type { Session } from '../src/cli/session';
 import { analyticsFormulas } from '../src/formulas/analytics';
+import { CellError, DateCell } from '../src/formulas/cells';
 import { historyFormulas } from '../src/formulas/history';
 import { spanArg } from '../src/formulas/span-args';
 import { testSession } from './support/frozen-session';
@@ -85,4 +86,38 @@ test('#3 "1M", "6M", "1Y" at a month end start on that month\'s last day, as EDA
   assert.equal(startOf('1M', '2026-03-15T12:00:00Z'), '2026-02-15');
   assert.equal(startOf('12M', '2026-03-15T12:00:00Z'), '2025-03-15');
   assert.equal(startOf('30D', '2026-03-31T12:00:00Z'), '2026-03-01');
+});
+
+// ---------------------------------------------------------------- #4: RETURNS' unreadable periods
+
+describe('#4 RETURNS: an unreadable period is its own #N/A row at its place, not left out', () => {
+  const months = ['2024-01', '2024-02', '2024-03', '2024-04', '2024-05', '2024-06'];
+  /** The answer with 2024-03 unreadable, oldest first or newest first. */
+  function returnsCtx(newestFirst: boolean) {
+    const raw = newestFirst ? [...months].reverse() : months;
+    const data = raw.filter((m) => m !== '2024-03').map((m) => ({ date: `${m}-01T00:00:00.000Z`, closingPrice: '100', pricePercentChange: 1 }));
+    const rejected = [{ index: raw.indexOf('2024-03'), id: null, label: null, field: 'closingPrice', message: 'The API answered without closingPrice', missing: true }];
+    const client = {
+      async resolveCoin() { return { id: 1, name: 'Bitcoin', slug: 'bitcoin' }; },
+      async get() { return { data, rejected, stale: false, fetchedAt: 0, fromCache: false }; },
+      meter: { snapshot: () => ({}) },
+    };
+    return { client, settings: { defaultCurrency: 'USD', dateSystem: '1900' }, now: () => Date.parse('2026-03-15T12:00:00Z'), caller: 'RETURNS' } as any;
+  }
+  /** The Date column as ISO months, "#N/A" for an error row. */
+  const dates = (g: any[][]) => g.map((r) => (r[0] instanceof CellError ? '#N/A' : r[0] instanceof DateCell ? new Date(Math.round((r[0].serial - 25569) * DAY)).toISOString().slice(0, 7) : String(r[0])));
+
+  for (const newestFirst of [false, true]) {
+    test(`all periods, the answer ${newestFirst ? 'newest' : 'oldest'} first`, async () => {
+      const g = await historyFormulas.RETURNS(returnsCtx(newestFirst), 'bitcoin', 'monthly', 0, null, null, null);
+      assert.deepEqual(dates(g as any[][]), ['2024-01', '2024-02', '#N/A', '2024-04', '2024-05', '2024-06']);
+      assert.match((g as any[][])[2][1].message, /without closingPrice/);
+    });
+  }
+  test('a range that may hold it shows it; one that cannot leaves it out', async () => {
+    const ctx = returnsCtx(false);
+    assert.deepEqual(dates(await historyFormulas.RETURNS(ctx, 'bitcoin', 'monthly', 0, '2024-02', '2024-04') as any[][]), ['2024-02', '#N/A', '2024-04']);
+    assert.deepEqual(dates(await historyFormulas.RETURNS(ctx, 'bitcoin', 'monthly', 0, '2024-05', '2024-06') as any[][]), ['2024-05', '2024-06']);
+    assert.deepEqual(dates(await historyFormulas.RETURNS(ctx, 'bitcoin', 'monthly', 0, '2024-01', '2024-01') as any[][]), ['2024-01']);
+  });
 });

@@ -11,10 +11,10 @@ import { hasCode, isDepthLimit } from '../client/api-error';
 import {
   choiceArg, choicesOf, coinArg, currencyArg, fieldArg, flatValues, headersArg, notGiven, scalar, shown, type Arg,
 } from './args';
-import { dateArg, rangeArgs, readsAsDate } from './span-args';
+import { dateArg, rangeArgs, readsAsDate, type Span } from './span-args';
 import {
   dateCell, decimalCell, recordCells, formulaError, invalidValue, numberCell, table,
-  type Cell, type Column, type FormulaResult, type Grid,
+  type Cell, type Column, type FormulaResult, type Grid, type UnreadableRow,
 } from './cells';
 import { isIsoCurrency } from './currency';
 import { chartRange } from './global';
@@ -231,8 +231,9 @@ async function returns(ctx: FormulaContext, coin: Arg, period: Arg, headers: Arg
   // A period runs from its date to the next one's (the last, the current one, to now).
   const rows = span === null ? sorted : sorted.filter((r, i) => Date.parse(r.date) < span.end && (i + 1 < sorted.length ? Date.parse(sorted[i + 1].date) : Infinity) > span.start);
   const within = span === null ? '' : ` from ${isoDay(span.start)} to ${isoDay(span.end - 1)}`;
+  const unreadable = unreadablePeriods(res.data, res.rejected, rows, span);
   // None in the range: #N/A saying so (and when the history starts, which the answer shows), not a header row alone.
-  if (rows.length === 0) {
+  if (rows.length === 0 && unreadable.length === 0) {
     const starts = sorted.length > 0 && span !== null && Date.parse(sorted[0].date) >= span.end ? `; its history starts ${isoDay(Date.parse(sorted[0].date))}` : '';
     throw formulaError('NOT_FOUND', `No ${p} returns for ${ref.name}${within}${starts}`);
   }
@@ -240,7 +241,29 @@ async function returns(ctx: FormulaContext, coin: Arg, period: Arg, headers: Arg
     { header: 'Date', cell: (r) => dateCell(r.date) },
     { header: usdHeader('Closing price', ctx.settings), cell: (r) => decimalCell(r.closingPrice) },
     { header: 'Return %', cell: (r) => numberCell(r.pricePercentChange) },
-  ], showHeaders, `No ${p} returns for ${ref.name}${within}`);
+  ], showHeaders, `No ${p} returns for ${ref.name}${within}`, unreadable);
+}
+
+/**
+ * RETURNS' unreadable periods, each its own #N/A row as every list formula's (cells.ts table): dropped without a
+ * word, a month read as if it were not there (review 2026-11-27: history #4). Its date is unknown: it lies between
+ * its readable neighbours in the answer, so its row goes after the one earlier in time, and it is left out only
+ * when both show its period outside the range. `rows`: the readable periods kept, oldest first.
+ */
+function unreadablePeriods(data: readonly { date: string }[], rejected: readonly UnreadableRow[] | undefined, rows: readonly { date: string }[], span: Span | null): UnreadableRow[] {
+  const bad = [...(rejected ?? [])].sort((a, b) => a.index - b.index);
+  const at = (x: { date: string } | undefined) => (x === undefined ? undefined : Date.parse(x.date));
+  const rising = data.length < 2 || Date.parse(data[0].date) <= Date.parse(data[data.length - 1].date);
+  const placed = bad.flatMap((r, k) => {
+    const read = r.index - k; // readable items before it in the answer
+    const earlier = at(rising ? data[read - 1] : data[read]);
+    const later = at(rising ? data[read] : data[read - 1]);
+    // Its period starts after `earlier` and ends by `later`'s date.
+    if (span && ((later !== undefined && later <= span.start) || (earlier !== undefined && earlier >= span.end))) return [];
+    return [{ r, place: earlier === undefined ? 0 : rows.filter((x) => Date.parse(x.date) <= earlier).length }];
+  });
+  // table() inserts rows by index in order: each after those placed before it.
+  return placed.sort((a, b) => a.place - b.place).map(({ r, place }, i) => ({ ...r, index: place + i }));
 }
 
 // ---------------------------------------------------------------- SPARKLINE
