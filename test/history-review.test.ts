@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Session } from '../src/cli/session';
+import { canonicalRequest, freshnessOf } from '../src/client/canonical-request';
 import { analyticsFormulas } from '../src/formulas/analytics';
 import { CellError, DateCell } from '../src/formulas/cells';
 import { historyFormulas } from '../src/formulas/history';
@@ -20,7 +21,7 @@ const DAY = 86_400_000;
 let s: Session;
 before(async () => { s = await testSession({ emulator: { rpm: 2000 } }); });
 after(async () => { await s?.close(); });
-const { num } = formulaChecks(() => s);
+const { num, failure } = formulaChecks(() => s);
 const requestsTo = (path: string) => s.emulator!.usage('demo-pro').byPath[path]?.requests ?? 0;
 
 // ---------------------------------------------------------------- #1: one clock reading per call
@@ -120,4 +121,28 @@ describe('#4 RETURNS: an unreadable period is its own #N/A row at its place, not
     assert.deepEqual(dates(await historyFormulas.RETURNS(ctx, 'bitcoin', 'monthly', 0, '2024-05', '2024-06') as any[][]), ['2024-05', '2024-06']);
     assert.deepEqual(dates(await historyFormulas.RETURNS(ctx, 'bitcoin', 'monthly', 0, '2024-01', '2024-01') as any[][]), ['2024-01']);
   });
+});
+
+// ---------------------------------------------------------------- #5: the history-start check is reference data
+
+test('#5 the "its history starts D" check is asked once a day, not once a minute; other requests keep their freshness', async () => {
+  // The daily candles' path (/v3/currencies/{id}/historical), not HISTORICAL's items (/v3/currencies/historical).
+  const credits = () => Object.entries(s.emulator!.usage('demo-pro').byPath).filter(([p]) => p.endsWith('/historical') && p !== '/v3/currencies/historical').reduce((n, [, u]) => n + (u.credits ?? 0), 0);
+  await num('=CRYPTO.PRICE("bitcoin")');
+  const before0 = credits();
+  const e1 = await failure('=CRYPTO.HISTORICAL("sui","2021-01-04")');
+  assert.match(e1.message, /its history starts/);
+  const paid = credits() - before0;
+  assert.ok(paid >= 1, 'the check is paid once');
+  s.emulator!.clock.advance(61_000);
+  const e2 = await failure('=CRYPTO.HISTORICAL("sui","2021-01-04")');
+  assert.equal(e2.message, e1.message);
+  assert.equal(credits() - before0, paid, 'a minute later: the same answer, no credit');
+  // Only that request: a range up to now, or one hour from a day, stays live.
+  const of = (name: 'candles' | 'ohlcv', q: Record<string, string>) => freshnessOf(canonicalRequest(name, 1, q), Date.parse('2026-03-15T12:00:00Z'));
+  assert.equal(of('candles', { from: '2021-01-04', limit: '1' }), 'reference');
+  assert.equal(of('candles', { from: '2021-01-04' }), 'live');
+  assert.equal(of('candles', { from: '2021-01-04', limit: '1', interval: 'week' }), 'live');
+  assert.equal(of('ohlcv', { from: '2021-01-04', limit: '1' }), 'live');
+  assert.equal(of('candles', { from: '2021-01-04', to: '2021-02-01', limit: '1' }), 'history');
 });

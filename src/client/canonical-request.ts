@@ -72,11 +72,16 @@ export function canonicalRequest(name: EndpointName, id: number | undefined, inp
  * - `historicalItem`: history when `date` is before the start of the current UTC day, else live;
  * - other history endpoints (candles, ohlcv, charts): history when the range has
  *   an explicit `to` before the start of the current UTC day; no `to` means
- *   "up to now", which is live.
+ *   "up to now", which is live;
+ * - but one daily candle from a day on, with no `to` (formulas/reach.ts: where a coin's
+ *   history starts): reference. Its answer is a day that does not move; live, the cells
+ *   before a coin's history paid a credit for it on every recalculation a minute apart
+ *   (review 2026-11-27: history #5).
  */
 export function freshnessOf(req: CanonicalRequest, now: number): Freshness {
   const declared: Freshness = ENDPOINTS[req.name].freshness;
   if (declared !== 'history') return declared;
+  if (req.name === 'candles' && req.query.limit === '1' && req.query.to === undefined && req.query.interval === undefined) return 'reference';
   const end = req.name === 'historicalItem' ? req.query.date : req.query.to;
   if (end === undefined) return 'live';
   const endMs = Number(end);

@@ -89,7 +89,11 @@ export function isReachCheck(endpoint: string, query: Readonly<Record<string, un
   return (endpoint === 'candles' || endpoint === 'ohlcv') && query?.limit === ONE;
 }
 
-/** The first daily candle at or after `from` (one request of one candle, 1 credit): where a coin's history starts when it starts later. null: none. */
+/**
+ * The first daily candle at or after `from` (one request of one candle, 1 credit): where a coin's history starts when
+ * it starts later. null: none. Cached a day, as reference data (canonical-request.ts freshnessOf): the day it finds does
+ * not move (review 2026-11-27: history #5).
+ */
 async function firstDailyCandle(ctx: FormulaContext, id: number, from: number): Promise<number | null> {
   const res = await ctx.client.get('candles', { id, query: { from: new Date(from).toISOString(), limit: ONE } });
   return res.data[0]?.time ?? null;
