@@ -146,3 +146,24 @@ test('#5 the "its history starts D" check is asked once a day, not once a minute
   assert.equal(of('ohlcv', { from: '2021-01-04', limit: '1' }), 'live');
   assert.equal(of('candles', { from: '2021-01-04', to: '2021-02-01', limit: '1' }), 'history');
 });
+
+// ---------------------------------------------------------------- #6: STATS' vwap in another currency as one cell
+
+test('#6 STATS\' vwap in another currency as a single cell is refused, before any request; the table labels it', async () => {
+  const candles = () => s.emulator!.usage('demo-pro').byPath['/v3/currencies/{id}/historical']?.requests ?? 0;
+  const { calc } = formulaChecks(() => s);
+  await num('=CRYPTO.PRICE("bitcoin")');
+  const before0 = candles();
+  for (const cur of ['GBP', 'eur']) {
+    const out = await calc(`=CRYPTO.STATS("bitcoin","2020",,,"vwap",,,"${cur}")`);
+    assert.ok('error' in out && out.error === '#VALUE!', JSON.stringify(out));
+    assert.match(out.message, new RegExp(`single cell in USD only; got "${cur.toUpperCase()}".*today's ${cur.toUpperCase()} rate.*headers 1`));
+  }
+  assert.equal(candles(), before0, 'refused before any request');
+  // USD alone, and the labelled table, still answer.
+  assert.equal(typeof (await num('=CRYPTO.STATS("bitcoin","2020",,,"vwap")')), 'number');
+  const t = await calc('=CRYPTO.STATS("bitcoin","2020",,,"vwap",,1,"GBP")');
+  assert.ok('value' in t, JSON.stringify(t));
+  assert.deepEqual(t.value[0], ['Coin', "VWAP (GBP at today's rate)"]);
+  assert.equal(typeof t.value[1][1], 'number');
+});

@@ -156,6 +156,16 @@ async function stats(
   const one = inputs.length === 1 && names.length === 1 && blank(headers);
   const showHeaders = headersArg(headers);
   const cur = currencyArg(currency, 'USD');
+  // A lone vwap cell has no header to say "at today's rate": a past figure converted at today's rate would pass for
+  // the period's own, which every other history formula refuses (history.ts historyCurrency). So it is refused here
+  // too, before any request, with the forms that say what they give (review 2026-11-27: history #6).
+  if (one && names[0] === 'vwap' && cur !== 'USD') {
+    throw invalidValue(
+      `CRYPTO.STATS gives vwap as a single cell in USD only; got "${cur}": the candles are USD, and at today's ${cur} rate ` +
+        `a past VWAP would be off by however far the rate has moved since. Leave currency blank for USD, or give headers 1 ` +
+        `for a table whose header says "VWAP (${cur} at today's rate)"`,
+    );
+  }
   const benchInput = names.includes('beta') || names.includes('correlation') ? coinArg(blank(benchmark) ? 'bitcoin' : scalar(benchmark), 'benchmark') : null;
   // Everything at once: the benchmark's candles, the fiat rate and every coin's candles.
   const [bench, rate, rows] = await Promise.all([
