@@ -100,7 +100,7 @@ export function data(coin: any, field: DataField, currency?: AnalyticsCurrency, 
  * @param [fields] Any of return (last close / the first day's open - 1, as CRYPTO.RETURNS), cagr (compounded yearly; #N/A for a range under a year, which is not annualized), volatility (stdev of daily log returns × √365), maxDrawdown (largest fall from a peak, ≤ 0), sharpe (365 × mean daily return above the daily risk-free rate, / volatility), beta, correlation (daily log returns on the days both coins have), vwap (Σ average price × volume / Σ volume of the daily candles: an approximation). Comma-separated or a range; default all.
  * @param [riskFree] Annual risk-free rate for sharpe, as a fraction: 0.05 (or 5%) for 5 % (default 0).
  * @param [headers] 1 shows a header row (the default for a table), 0 hides it.
- * @param [currency] Currency of vwap: "USD" (default, the candles' own) or any fiat code, converted at today's rate. The fractions do not depend on it.
+ * @param [currency] Currency of vwap: "USD" (default, the candles' own) or any fiat code, converted at today's rate, in a table whose header says so (a lone vwap cell takes USD only). The fractions do not depend on it.
  * @param invocation Invocation
  * @returns A row per coin: Coin and the statistics (fractions: 0.42 is 42 %).
  * @cancelable
