@@ -137,6 +137,26 @@ test('HISTORICAL cells of one date share one request: each knows its fetch time,
   assert.equal(pa.credits + pb.credits, 1, 'one request, one credit');
 });
 
+test('two cells sharing one request in flight (TOKENOMICS table and field): one is charged its credit, the other reads it uncharged', async () => {
+  // review 2026-11-27 (supply #1): every cell waiting on a shared call was charged, so ASOF's credits added up to more than was spent.
+  await callAt('PRICE', ['arbitrum', null], 'Sheet2!Z1'); // the coin resolved first: the two cells then ask one request
+  const spent = s.client.meter.snapshot();
+  const [a, b] = await Promise.all([
+    callAt('TOKENOMICS', ['arbitrum', null], 'Sheet2!B1'),
+    callAt('TOKENOMICS', ['arbitrum', 'maxSupply'], 'Sheet2!C1'),
+  ]);
+  assert.ok(Array.isArray(a), 'a table');
+  assert.deepEqual(b, [[10_000_000_000]], 'the field');
+  const now = s.client.meter.snapshot();
+  assert.equal(now.requests - spent.requests, 1, 'one request');
+  const pa = s.host.provenance.at('Sheet2!B1')!;
+  const pb = s.host.provenance.at('Sheet2!C1')!;
+  assert.ok(now.credits - spent.credits > 0);
+  assert.equal(pa.credits + pb.credits, now.credits - spent.credits, 'the credits the cells say add up to what was spent');
+  assert.deepEqual([pa.credits, pb.credits].sort(), [0, now.credits - spent.credits].sort(), 'one cell charged, the other not');
+  assert.deepEqual([pa.freshness, pb.freshness].sort(), ['cached', 'fresh'], 'the uncharged one read it as another cell\'s answer');
+});
+
 test('the book: addresses in any case and with $, sheets quoted, the log newest first and bounded', () => {
   assert.deepEqual(parseCellAddress("'My sheet'!$B$2:C4"), { sheet: 'My sheet', top: 2, left: 2, bottom: 4, right: 3 });
   const book = new ProvenanceBook(10);

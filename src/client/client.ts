@@ -267,10 +267,13 @@ export class MarketClient {
       this.meter.recordCacheHit();
       return { entry: held, stale: false, fromCache: true };
     }
-    const { promise, shared } = this.#cache.share(cr.key, (signal) => this.#fetchFresh(cr, f.caller, signal, f.store ?? true), f.signal);
+    // One `charged` per call, handed to every caller waiting on it: its credits are counted once, not by each
+    // caller (review 2026-11-27: supply #1, two cells sharing a request each said they cost its credit).
+    const start = (signal: AbortSignal) => this.#fetchFresh(cr, f.caller, signal, f.store ?? true).then((entry) => ({ entry, charged: { done: false } }));
+    const { promise, shared } = this.#cache.share(cr.key, start, f.signal);
     if (shared) this.meter.recordSharedCall();
     try {
-      return { entry: await promise, stale: false, fromCache: false };
+      return { ...(await promise), stale: false, fromCache: false };
     } catch (e) {
       if (held && allowsLastGood(e)) return { entry: held, stale: true, fromCache: true };
       throw e;

@@ -36,6 +36,11 @@ export interface Fetched<T> {
   stale: boolean;
   fetchedAt: number;
   fromCache: boolean;
+  /**
+   * An answer fetched now: one object shared by every caller of the call in flight, so its credits are counted
+   * once (as HistoricalAnswer's). Absent from the cache or stale.
+   */
+  charged?: { done: boolean };
 }
 
 /** One answer of the lifecycle: the cached entry, and whether it is a stale stand-in or came from the cache. */
@@ -43,6 +48,8 @@ export interface Answer {
   entry: CacheEntry;
   stale: boolean;
   fromCache: boolean;
+  /** Fetched now: shared by every caller of the one call (Fetched.charged). */
+  charged?: { done: boolean };
 }
 
 export interface RequestFlags extends CallOptions {
@@ -73,5 +80,6 @@ export function toFetched<T>(a: Answer): Fetched<T> {
   const f: Fetched<T> = { data: a.entry.data as T, stale: a.stale, fetchedAt: a.entry.fetchedAt, fromCache: a.fromCache };
   if (a.entry.meta) f.meta = a.entry.meta;
   if (a.entry.rejected) f.rejected = a.entry.rejected;
+  if (a.charged) f.charged = a.charged;
   return f;
 }

@@ -75,7 +75,10 @@ class TrackingClient extends CallClient {
   }
 
   private note(endpoint: string, query: Readonly<Record<string, unknown>> | undefined, r: Fetched<unknown>): void {
-    const fromCache = r.fromCache === true;
+    // One call shared by several readers: the first is charged its credits, the others read it as from the
+    // cache (as historical() below; review 2026-11-27: supply #1).
+    const fromCache = r.fromCache === true || r.charged?.done === true;
+    if (r.charged) r.charged.done = true;
     noteFetch(this.into, {
       endpoint,
       fetchedAt: typeof r.fetchedAt === 'number' ? r.fetchedAt : this.now(),
