@@ -173,8 +173,19 @@ export const HOLDERS_SUMMARY_FIELDS = {
   blockchainId: (s: HoldersSummary) => numberCell(s.blockchainId),
 } as const satisfies Record<string, (s: HoldersSummary) => Cell>;
 
-const orderBy = <T, K extends string>(rows: readonly T[], key: (r: T) => K, order: readonly K[]) =>
-  [...rows].sort((a, b) => order.indexOf(key(a)) - order.indexOf(key(b)));
+// review 2026-11-27 (supply #2): a label the answer left out (a MISSING_FIELD getter) read inside the sort threw
+// the whole table away; read once here, its row sorts last and only its own cell is #N/A.
+const orderBy = <T, K extends string>(rows: readonly T[], key: (r: T) => K, order: readonly K[]) => {
+  const place = (r: T) => {
+    try {
+      return order.indexOf(key(r));
+    } catch (e) {
+      if (hasCode(e, 'MISSING_FIELD')) return order.length;
+      throw e;
+    }
+  };
+  return rows.map((r) => ({ r, at: place(r) })).sort((a, b) => a.at - b.at).map((x) => x.r);
+};
 
 async function holders(ctx: FormulaContext, coin: Arg, view: Arg, headers: Arg): Promise<Grid> {
   const input = coinArg(coin);
