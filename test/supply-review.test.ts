@@ -9,6 +9,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Session } from '../src/cli/session';
+import { CoinMap } from '../src/client/coin-map';
+import { CoinResolver, type ResolverDeps } from '../src/client/coin-resolver';
+import { findCoin } from '../src/formulas/coin-search';
 import { testSession } from './support/frozen-session';
 import { formulaChecks } from './support/formula-checks';
 
@@ -51,5 +54,42 @@ describe('HOLDERS: an item without its label costs only its own cell (review sup
     assert.deepEqual(last[0], { error: '#N/A', message: 'The API answered without tierDistribution.1.tier (/v3/currencies/{id}/holders/summary)' });
     assert.equal(typeof last[1], 'number');
     for (const r of g.slice(1, -1)) assert.equal(typeof r[0], 'string');
+  });
+});
+
+describe('findCoin: the builder resolves a coin as the cell does (review supply #3)', () => {
+  const coins = [
+    { id: 1, slug: 'bitcoin', symbol: 'BTC', name: 'Bitcoin' },
+    { id: 2, slug: 'eth', symbol: 'ETHX', name: 'Eth Token' },
+    { id: 3, slug: 'ethereum', symbol: 'ETH', name: 'Ethereum' },
+    { id: 4, slug: 'apecoin', symbol: 'APE', name: 'ApeCoin' },
+    { id: 5, slug: 'ape-dao', symbol: 'APED', name: 'Ape' },
+  ];
+  const ranks: Record<number, number> = { 1: 1, 2: 900, 3: 2, 4: 80, 5: 10 };
+  const rank = (id: number) => ranks[id];
+
+  test('the id:, slug:, symbol:, name: prefixes, any case and spacing', () => {
+    assert.equal(findCoin(coins, rank, 'symbol:btc')?.slug, 'bitcoin');
+    assert.equal(findCoin(coins, rank, 'ID: 3')?.slug, 'ethereum');
+    assert.equal(findCoin(coins, rank, 'slug:ETH')?.id, 2);
+    assert.equal(findCoin(coins, rank, 'name:ape')?.id, 5);
+    assert.equal(findCoin(coins, rank, 'symbol:bitcoin'), null, 'a kinded input looks only at its kind');
+    assert.equal(findCoin(coins, rank, 'id:'), null);
+  });
+
+  test('ticker-style input tries the symbol before the slug; other input the slug first', () => {
+    assert.equal(findCoin(coins, rank, 'ETH')?.slug, 'ethereum');
+    assert.equal(findCoin(coins, rank, 'eth')?.slug, 'eth');
+  });
+
+  test('a symbol before a name, even a better-ranked name', () => {
+    assert.equal(findCoin(coins, rank, 'ape')?.slug, 'apecoin');
+  });
+
+  test('the same coin as the resolver names on the same map, wherever one coin answers', () => {
+    const map = new CoinMap(coins, 0);
+    const resolver = new CoinResolver({} as ResolverDeps); // peek() reads only the map given
+    const inputs = ['symbol:btc', 'ID: 3', 'slug:ETH', 'name:ape', 'ETH', 'eth', 'ape', 'Ape', 'APE', 'BTC', 'bitcoin', '1', 4, 'nope', 'symbol:bitcoin'];
+    for (const input of inputs) assert.equal(findCoin(coins, rank, input)?.id, resolver.peek(input, map)?.id, String(input));
   });
 });

@@ -8,6 +8,7 @@
  * add-in guessing. Pure: the map and ranks come in.
  */
 import type { CoinRef } from '../client';
+import { parseInput } from '../client/coin-resolver';
 
 export interface Candidate extends CoinRef {
   rank: number | null;
@@ -70,14 +71,35 @@ export function sharedSymbolNote(list: readonly Candidate[], text: string): stri
   return `${same.length} coins use the symbol ${q}: pick one. In a formula, the symbol alone means the highest-ranked (${same[0].name}); the builder writes the slug you pick.`;
 }
 
-/** A coin as the formula names it, found in the map: by slug, id or symbol (the highest-ranked). */
+/**
+ * A coin as the formula names it, found in the map by the resolver's rules (client/coin-resolver.ts): an
+ * `id:`, `slug:`, `symbol:` or `name:` prefix, else id, slug, symbol, name, the symbol before the slug for
+ * ticker-style input ("ETH"); a symbol or name several coins share gives the highest-ranked (unranked last,
+ * then the lowest id). Review 2026-11-27 (supply #3): it refused the prefixes and had its own order, so the
+ * builder's dry run could refuse, or pick another coin than, what the cell resolves.
+ */
 export function findCoin(coins: readonly CoinRef[], rankOf: (id: number) => number | null | undefined, input: string | number): CoinRef | null {
-  const t = String(input).trim().toLowerCase();
-  if (t === '') return null;
-  const bySlug = coins.find((c) => c.slug.toLowerCase() === t || String(c.id) === t);
-  if (bySlug) return bySlug;
-  const same = coins.filter((c) => c.symbol?.toLowerCase() === t || c.name.toLowerCase() === t);
-  if (same.length === 0) return null;
+  const { kind, text } = parseInput(input);
+  if (text === '') return null;
+  if ((kind === 'id' || kind === 'any') && /^\d+$/.test(text)) {
+    const c = coins.find((x) => x.id === Number(text));
+    if (c) return c;
+  }
+  const lower = text.toLowerCase();
+  const upper = text.toUpperCase();
+  const name = text.trim().toLowerCase();
+  const is = {
+    slug: (c: CoinRef) => c.slug.toLowerCase() === lower,
+    symbol: (c: CoinRef) => c.symbol?.toUpperCase() === upper,
+    name: (c: CoinRef) => c.name.trim().toLowerCase() === name,
+  };
+  // The resolver's ticker rule (its tickerStyle, not exported): upper-case letters, no lower case, no prefix.
+  const ticker = kind === 'any' && /[A-Z]/.test(text) && !/[a-z]/.test(text);
   const r = (c: CoinRef) => rankOf(c.id) ?? Number.POSITIVE_INFINITY;
-  return [...same].sort((a, b) => r(a) - r(b) || a.id - b.id)[0];
+  for (const k of ticker ? (['symbol', 'slug', 'name'] as const) : (['slug', 'symbol', 'name'] as const)) {
+    if (kind !== k && kind !== 'any') continue;
+    const same = coins.filter(is[k]);
+    if (same.length > 0) return k === 'slug' ? same[0] : [...same].sort((a, b) => r(a) - r(b) || a.id - b.id)[0];
+  }
+  return null;
 }
