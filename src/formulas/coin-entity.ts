@@ -135,7 +135,9 @@ function buildEntity(q: MoneyQuote): EntityCell {
   formatted(F.circulatingSupply, q.circulatingSupply, COUNT_FORMAT);
   formatted(F.totalSupply, q.totalSupply, COUNT_FORMAT);
   formatted(F.maxSupply, q.maxSupply, COUNT_FORMAT);
-  props[F.traded] = { type: 'Boolean', basicValue: q.isTraded };
+  // review 2026-11-27: entities #3: an answer without isTraded is read as traded (quote.ts) so the figures stand,
+  // but the field itself is left out (#FIELD!), as DATA/QUOTE show #N/A: not a guessed TRUE.
+  if (!q.absent?.fields.has('isTraded')) props[F.traded] = { type: 'Boolean', basicValue: q.isTraded };
   text(F.currency, q.currency);
   const dates: string[] = [];
   if (finite(q.lastUpdated)) {

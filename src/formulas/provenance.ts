@@ -8,6 +8,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import { DateCell, FormattedCell, type Cell, type FormulaResult, type Grid } from './cells';
+import { EntityCell } from './entity-cell';
 
 /** One answer a formula read. */
 export interface Fetch {
@@ -89,11 +90,25 @@ export const STALE_FORMAT = 'General" (stale)"';
 /**
  * The last good value standing in after a failure, marked in the cell: its
  * numbers show "(stale)" after them (their values are unchanged, so formulas
- * reading them still work). Dates and text are left as they are.
+ * reading them still work). Dates and text are left as they are. An entity
+ * (CRYPTO.COIN) says it too: its text, and its formatted figures (A1.Price).
  */
 export function markStale(result: FormulaResult): FormulaResult {
-  const mark = (c: Cell): Cell => (typeof c === 'number' ? new FormattedCell(c, STALE_FORMAT) : c);
+  const mark = (c: Cell): Cell => (typeof c === 'number' ? new FormattedCell(c, STALE_FORMAT) : c instanceof EntityCell ? staleEntity(c) : c);
   return Array.isArray(result) ? (result as Grid).map((row) => row.map(mark)) : mark(result);
+}
+
+/**
+ * review 2026-11-27: entities #1: a stale COIN passed for fresh beside PRICE's "(stale)". A new entity (the
+ * original is shared with the last good values): "(stale)" after its text and after each formatted figure
+ * but its dates; ids and names as they are, so an entity passed back still resolves.
+ */
+function staleEntity(e: EntityCell): EntityCell {
+  const properties = { ...e.value.properties };
+  for (const [name, p] of Object.entries(properties)) {
+    if (p.type === 'FormattedNumber' && !e.dateProperties.includes(name)) properties[name] = { ...p, numberFormat: `${p.numberFormat}" (stale)"` };
+  }
+  return new EntityCell({ ...e.value, text: `${e.value.text} (stale)`, properties }, e.dateProperties);
 }
 
 // ---------------------------------------------------------------- the book

@@ -1,0 +1,58 @@
+/**
+ * Review 2026-11-27 (entities): a stale COIN entity says so as PRICE does (#1), an entity does not
+ * claim Traded TRUE when the answer had no isTraded (#3), and a LIVEPRICE failure that leaves the
+ * last price standing is handed on once per failure, for the pane's error log (#2).
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { coinEntity } from '../src/formulas/coin-entity';
+import { CalculationHost } from '../src/formulas/host';
+import { CATALOG } from '../src/formulas/catalog';
+import { EntityCell } from '../src/formulas/entity-cell';
+import { FormattedCell } from '../src/formulas/cells';
+import type { MoneyQuote } from '../src/formulas/currency';
+import { frozenSession } from './support/frozen-session';
+
+const HOUR = 3_600_000;
+
+const QUOTE: MoneyQuote = {
+  id: 1, slug: 'bitcoin', symbol: 'BTC', name: 'Bitcoin', rank: 1, currency: 'USD', price: 65000.5, marketCap: null, volume24h: null,
+  volume24hBase: null, fullyDilutedValuation: null, high24h: null, low24h: null, change24h: null, change7d: null, change30d: null,
+  change3m: null, changeYtd: null, circulatingSupply: null, totalSupply: null, maxSupply: null, isTraded: true, lastUpdated: null, stale: false,
+};
+
+test('#1 a stale COIN entity says "(stale)" in its text and its Price, as PRICE does; ids and dates stand', async () => {
+  const s = await frozenSession();
+  try {
+    const host = new CalculationHost({ client: s.client, catalog: CATALOG, settings: { defaultCurrency: 'USD', markStale: true } });
+    // COIN answers a 1x1 grid holding the entity.
+    const one = async (f: string) => { const r = await host.evaluate(f, ['bitcoin']); return Array.isArray(r) ? r[0][0] : r; };
+    const fresh = await one('COIN');
+    assert.ok(fresh instanceof EntityCell);
+    assert.doesNotMatch(fresh.text, /stale/);
+    s.client.setDailyBudget(s.client.meter.creditsToday());
+    s.emulator!.clock.advance(HOUR);
+    const price = await one('PRICE');
+    assert.ok(price instanceof FormattedCell && /stale/.test(price.numberFormat), 'PRICE is marked stale (the setup works)');
+    const stale = await one('COIN');
+    assert.ok(stale instanceof EntityCell);
+    assert.equal(stale.text, `${fresh.text} (stale)`);
+    const p = stale.value.properties;
+    assert.ok(p.Price.type === 'FormattedNumber' && p.Price.numberFormat.endsWith('" (stale)"'), JSON.stringify(p.Price));
+    assert.equal(p.Price.type === 'FormattedNumber' && p.Price.basicValue, fresh.value.properties.Price.type === 'FormattedNumber' && fresh.value.properties.Price.basicValue);
+    assert.deepEqual(p.ID, fresh.value.properties.ID);
+    assert.deepEqual(p['Last updated'], fresh.value.properties['Last updated']);
+    // The last good entity itself is not changed: a fresh answer shows no mark.
+    assert.doesNotMatch(fresh.text, /stale/);
+  } finally {
+    await s.close();
+  }
+});
+
+test('#3 an answer without isTraded leaves Traded out of the entity (#FIELD!), not TRUE', () => {
+  const without = coinEntity({ ...QUOTE, absent: { fields: new Set(['isTraded']), source: 'the markets item' } });
+  assert.equal(Object.hasOwn(without.value.properties, 'Traded'), false, JSON.stringify(without.value.properties.Traded));
+  const card = JSON.stringify(without.value.layouts?.card?.sections);
+  assert.doesNotMatch(card, /Traded/);
+  assert.deepEqual(coinEntity({ ...QUOTE }).value.properties.Traded, { type: 'Boolean', basicValue: true });
+});
