@@ -324,7 +324,7 @@ function named(map: CoinMap, kind: Kind, text: string): CoinRef | readonly CoinR
 }
 
 /** Ticker-looking input (upper case, no lower case) tries symbols before slugs: "PEPE" is the ticker. */
-function tickerStyle(kind: Kind, text: string): boolean {
+export function tickerStyle(kind: Kind, text: string): boolean {
   return kind === 'any' && /[A-Z]/.test(text) && !/[a-z]/.test(text);
 }
 

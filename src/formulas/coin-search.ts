@@ -8,7 +8,7 @@
  * add-in guessing. Pure: the map and ranks come in.
  */
 import type { CoinRef } from '../client';
-import { parseInput } from '../client/coin-resolver';
+import { parseInput, tickerStyle } from '../client/coin-resolver';
 
 export interface Candidate extends CoinRef {
   rank: number | null;
@@ -93,8 +93,7 @@ export function findCoin(coins: readonly CoinRef[], rankOf: (id: number) => numb
     symbol: (c: CoinRef) => c.symbol?.toUpperCase() === upper,
     name: (c: CoinRef) => c.name.trim().toLowerCase() === name,
   };
-  // The resolver's ticker rule (its tickerStyle, not exported): upper-case letters, no lower case, no prefix.
-  const ticker = kind === 'any' && /[A-Z]/.test(text) && !/[a-z]/.test(text);
+  const ticker = tickerStyle(kind, text); // the resolver's own rule
   const r = (c: CoinRef) => rankOf(c.id) ?? Number.POSITIVE_INFINITY;
   for (const k of ticker ? (['symbol', 'slug', 'name'] as const) : (['slug', 'symbol', 'name'] as const)) {
     if (kind !== k && kind !== 'any') continue;
