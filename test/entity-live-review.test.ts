@@ -9,7 +9,8 @@ import { coinEntity } from '../src/formulas/coin-entity';
 import { CalculationHost } from '../src/formulas/host';
 import { CATALOG } from '../src/formulas/catalog';
 import { EntityCell } from '../src/formulas/entity-cell';
-import { FormattedCell } from '../src/formulas/cells';
+import { FormattedCell, type FormulaError } from '../src/formulas/cells';
+import { PriceStream } from '../src/formulas/price-stream';
 import type { MoneyQuote } from '../src/formulas/currency';
 import { frozenSession } from './support/frozen-session';
 
@@ -55,4 +56,35 @@ test('#3 an answer without isTraded leaves Traded out of the entity (#FIELD!), n
   const card = JSON.stringify(without.value.layouts?.card?.sections);
   assert.doesNotMatch(card, /Traded/);
   assert.deepEqual(coinEntity({ ...QUOTE }).value.properties.Traded, { type: 'Boolean', basicValue: true });
+});
+
+test('#2 a LIVEPRICE poll that fails with the last price standing hands the failure on once, for the error log', async () => {
+  const s = await frozenSession();
+  try {
+    const timers: (() => void)[] = [];
+    const stream = new PriceStream({ client: s.client, now: () => s.emulator!.clock.now(), setTimer: (fn) => timers.push(fn), clearTimer: () => undefined, dailyShare: 1e6 });
+    const got: { price: number; stale: boolean; failure?: FormulaError }[] = [];
+    const off = stream.subscribe({ coin: 'bitcoin', intervalSeconds: 3600, currency: 'USD' }, (price, quote, failure) => got.push({ price, stale: quote.stale, failure }), () => assert.fail('no error expected'));
+    await stream.idle();
+    assert.equal(got.length, 1);
+    assert.equal(got[0].failure, undefined);
+    s.client.setDailyBudget(s.client.meter.creditsToday());
+    s.client.refreshAll(); // the client holds no quote to serve stale itself: the stream's stand-in
+    s.emulator!.clock.advance(HOUR);
+    timers.pop()!();
+    await stream.idle();
+    assert.equal(got.length, 2);
+    assert.equal(got[1].stale, true);
+    assert.equal(got[1].price, got[0].price);
+    assert.ok(got[1].failure, 'the failure behind the stale price is handed on');
+    assert.equal(got[1].failure.lastGood, true);
+    // The next failing poll: the same stale price, not delivered again, so not logged again.
+    s.emulator!.clock.advance(HOUR);
+    timers.pop()!();
+    await stream.idle();
+    assert.equal(got.length, 2);
+    off();
+  } finally {
+    await s.close();
+  }
 });

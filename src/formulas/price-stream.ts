@@ -52,7 +52,12 @@ export interface PriceStreamOptions {
   caller?: string;
 }
 
-export type PriceListener = (price: number, quote: MoneyQuote) => void;
+/**
+ * `failure`: the error that left this price standing stale, given once when it starts standing in (review
+ * 2026-11-27: entities #2: it was dropped, so the pane's error log never heard of a failing stream), for the
+ * cell's host to log (host.report); not again while the same stale price stands, so the log is not flooded.
+ */
+export type PriceListener = (price: number, quote: MoneyQuote, failure?: FormulaError) => void;
 export type ErrorListener = (error: FormulaError) => void;
 
 interface Listener {
@@ -264,12 +269,16 @@ export class PriceStream {
       s.lastFetch = end;
       if (this.#subs.get(s.key) !== s || signal.aborted) return; // left while we were asking
       let o = outcomes[i];
+      let failure: FormulaError | undefined;
       // A failure that lets the last good value stand in, where the client held no quote to serve
       // stale itself (Refresh all data dropped it, the cache let it go): the cell's last price, marked.
-      if ('error' in o && o.error.lastGood && s.last && 'price' in s.last) o = { price: s.last.price, quote: { ...s.last.quote, stale: true } };
+      if ('error' in o && o.error.lastGood && s.last && 'price' in s.last) {
+        failure = o.error;
+        o = { price: s.last.price, quote: { ...s.last.quote, stale: true } };
+      }
       const changed = !s.last || !sameOutcome(s.last, o);
       s.last = o;
-      if (changed) for (const l of [...s.listeners]) deliver(l, o);
+      if (changed) for (const l of [...s.listeners]) deliver(l, o, failure);
     });
   }
 }
@@ -281,9 +290,9 @@ function sameOutcome(a: Outcome, b: Outcome): boolean {
   return false;
 }
 
-function deliver(l: Listener, o: Outcome): void {
+function deliver(l: Listener, o: Outcome, failure?: FormulaError): void {
   try {
-    if ('price' in o) l.onValue(o.price, o.quote);
+    if ('price' in o) l.onValue(o.price, o.quote, failure);
     else l.onError(o.error);
   } catch {
     // a listener's failure must not stop the stream for the others
