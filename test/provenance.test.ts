@@ -157,6 +157,19 @@ test('two cells sharing one request in flight (TOKENOMICS table and field): one 
   assert.deepEqual([pa.freshness, pb.freshness].sort(), ['cached', 'fresh'], 'the uncharged one read it as another cell\'s answer');
 });
 
+test('two cells reading the same list pages in flight (MARKETS with and without headers): one is charged the list, the other reads it uncharged', async () => {
+  // review 2026-11-27 (supply #1), for lists read page by page (client/paging.ts).
+  const spent = s.client.meter.snapshot();
+  const args = (headers: number | null) => [300, null, null, null, null, null, null, null, headers, null, null];
+  await Promise.all([callAt('MARKETS', args(null), 'Sheet3!A1'), callAt('MARKETS', args(0), 'Sheet3!Z1')]);
+  const now = s.client.meter.snapshot();
+  assert.ok(now.credits > spent.credits, 'a page was fetched for them (the first may be an earlier test\'s, from the cache)');
+  const pa = s.host.provenance.at('Sheet3!A1')!;
+  const pb = s.host.provenance.at('Sheet3!Z1')!;
+  assert.equal(pa.credits + pb.credits, now.credits - spent.credits, 'the credits the cells say add up to what was spent');
+  assert.deepEqual([pa.credits, pb.credits].sort(), [0, now.credits - spent.credits].sort(), 'one cell charged, the other not');
+});
+
 test('the book: addresses in any case and with $, sheets quoted, the log newest first and bounded', () => {
   assert.deepEqual(parseCellAddress("'My sheet'!$B$2:C4"), { sheet: 'My sheet', top: 2, left: 2, bottom: 4, right: 3 });
   const book = new ProvenanceBook(10);

@@ -214,6 +214,10 @@ export async function getPages<N extends EndpointName>(
     fetchedAt: Math.min(...answers.map((a) => a.entry.fetchedAt)),
     fromCache: answers.every((a) => a.fromCache),
   };
+  // Cells reading the same pages in flight share their charge: the first is charged the list's credits, the others
+  // read it as another cell's answer (Fetched.charged; review 2026-11-27: supply #1, for lists read page by page).
+  const fresh = answers.filter((a) => !a.fromCache && !a.stale);
+  if (fresh.length > 0 && fresh.every((a) => a.charged)) out.charged = fresh[0].charged;
   // Unreadable items count toward maxItems as the rows they will be shown as.
   const kept = rejected.filter((r) => r.index < max);
   if (kept.length > 0) {
