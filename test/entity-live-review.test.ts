@@ -11,6 +11,7 @@ import { CATALOG } from '../src/formulas/catalog';
 import { EntityCell } from '../src/formulas/entity-cell';
 import { FormattedCell, type FormulaError } from '../src/formulas/cells';
 import { PriceStream } from '../src/formulas/price-stream';
+import { liveCell } from '../src/formulas/live-cell';
 import type { MoneyQuote } from '../src/formulas/currency';
 import { frozenSession } from './support/frozen-session';
 
@@ -83,6 +84,34 @@ test('#2 a LIVEPRICE poll that fails with the last price standing hands the fail
     timers.pop()!();
     await stream.idle();
     assert.equal(got.length, 2);
+    off();
+  } finally {
+    await s.close();
+  }
+});
+
+test('#2 a LIVEPRICE cell whose poll fails with the last price standing puts the failure in the pane\'s error log, once', async () => {
+  const s = await frozenSession();
+  try {
+    const timers: (() => void)[] = [];
+    const stream = new PriceStream({ client: s.client, now: () => s.emulator!.clock.now(), setTimer: (fn) => timers.push(fn), clearTimer: () => undefined, dailyShare: 1e6 });
+    const host = { report: (f: string, e: unknown) => s.host.report(f, e), settings: { markStale: true } };
+    const shown: unknown[] = [];
+    const off = liveCell(host, stream, { coin: 'bitcoin', intervalSeconds: 3600, currency: 'USD' }, 'USD', (v) => shown.push(v), (e) => shown.push(e));
+    await stream.idle();
+    const logged = s.host.errors().length;
+    s.client.setDailyBudget(s.client.meter.creditsToday());
+    s.client.refreshAll();
+    s.emulator!.clock.advance(HOUR);
+    timers.pop()!();
+    await stream.idle();
+    assert.equal(s.host.errors().length, logged + 1, 'the failure is in the log');
+    assert.match(s.host.errors()[0].message, /budget/i);
+    assert.ok(shown.at(-1) instanceof FormattedCell, 'the cell shows the last price, marked stale');
+    s.emulator!.clock.advance(HOUR);
+    timers.pop()!();
+    await stream.idle();
+    assert.equal(s.host.errors().length, logged + 1, 'not logged again on each failing poll');
     off();
   } finally {
     await s.close();

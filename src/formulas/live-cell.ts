@@ -44,7 +44,11 @@ export function liveCell(
   const mark = host.settings?.markStale === true;
   return stream.subscribe(
     args,
-    (price, quote) => onValue(quote.stale && mark ? (markStale(price) as FormattedCell) : price),
+    (price, quote, failure) => {
+      // The failure behind a price now standing stale, once: in the pane's log as every other formula's (review 2026-11-27).
+      if (failure) host.report(LIVE_CALLER, failure);
+      onValue(quote.stale && mark ? (markStale(price) as FormattedCell) : price);
+    },
     (err) => onError(host.report(LIVE_CALLER, err)),
   );
 }
