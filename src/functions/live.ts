@@ -93,10 +93,17 @@ export function livePrice(coin: any, intervalSeconds: any, currency: LiveCurrenc
       (err: FormulaError) => !canceled && invocation.setResult(excelError(err)),
     );
   };
+  // Followed from the call on, not from the first runtime's load: settings applied while it loaded told their
+  // new runtime to the cells listening then, and this one went on to the old, disposed stream, polling with the
+  // old client (review 2026-11-27: entities #4). A runtime a change brought is not replaced by the older one.
+  let moved = false;
+  stopFollowing = onRuntimeChanged((rt) => {
+    moved = true;
+    start(rt);
+  });
   void getRuntime()
     .then((rt) => {
-      start(rt);
-      if (!canceled) stopFollowing = onRuntimeChanged(start);
+      if (!moved) start(rt);
     })
     .catch(fail);
 }
