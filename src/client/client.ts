@@ -83,7 +83,7 @@ export class MarketClient {
       pacer: this.#pacer,
       gate: this.#gate,
       generation: () => this.#cache.generation,
-      readKey: async () => normalizeKey(await o.keyStore.getKey()),
+      readKey: () => this.#readKey(),
     });
     const kv = opts.storage ?? new MemoryKvStore();
     this.#spend = new DailySpend(kv, this.meter);
@@ -280,11 +280,16 @@ export class MarketClient {
     }
   }
 
+  /** The key as the key store holds it now: read as a request starts, and again at its turn after a key change (sender.ts). */
+  async #readKey(): Promise<string | null> {
+    return normalizeKey(await this.#o.keyStore.getKey());
+  }
+
   async #fetchFresh(cr: CanonicalRequest, caller: string | undefined, signal: AbortSignal, store: boolean): Promise<CacheEntry> {
     const admit = this.#gate.admission(cr, signal);
     // The key and its generation together: the sender checks both again as the request goes (Sender #keyAfterChange).
     const generation = this.#cache.generation;
-    const apiKey = normalizeKey(await this.#o.keyStore.getKey());
+    const apiKey = await this.#readKey();
     if (!apiKey) throw noApiKey(cr.name);
     const release = admit ? await admit() : undefined;
     // Answered (the meter has its credits) or failed: its cost is no longer held against the budget.
