@@ -16,7 +16,7 @@ import { choiceArg, choicesOf, fieldArg, headersArg, notGiven, notGivenText, sca
 import { rangeArgs, type Span } from './span-args';
 import { dateCell, decimalCell, formulaError, invalidValue, recordCells, numberCell, table, type Cell, type Grid } from './cells';
 import type { Catalog, FormulaContext } from './formula-context';
-import { refusedGuess, refusedName } from './guessed-params';
+import { refusedName, refusedValue } from './guessed-params';
 import { askGuessed } from './refused-guesses';
 import { readPlaced, takesChoice, takesDate, takesField, takesHeaders, type Call } from './misplaced-args';
 import { moverFormulas } from './movers';
@@ -227,9 +227,10 @@ async function dominance(ctx: FormulaContext, asset: Arg, start: Arg, end: Arg, 
   // once this session, it is not asked again (refused-guesses.ts).
   const chart = () => ctx.client.get('dominanceChart', { query: { group: a === 'btc' ? undefined : a, ...query } });
   const res = await (a === 'btc' ? chart() : askGuessed(ctx, 'dominanceChart', 'group', chart)).catch((e: unknown) => {
-    if (a === 'btc' || !refusedGuess(e, 'group')) throw e;
+    if (a === 'btc') throw e;
     // The asset refused, not the parameter: the service's words name the ones it takes (review 2026-11-27).
-    throw refusedName(e, 'group') ? noGroup() : invalidValue(`${a.toUpperCase()}: the service's dominance chart refused it (${(e as Error).message})`);
+    if (refusedValue(e, 'group')) throw invalidValue(`${a.toUpperCase()}: the service's dominance chart refused it (${(e as Error).message})`);
+    throw refusedName(e, 'group') ? noGroup() : e;
   });
   const rows = byTime(res.data);
   if (!range) {

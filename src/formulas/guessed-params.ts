@@ -20,3 +20,9 @@ export const refusedGuess = (e: unknown, param: string): boolean =>
  */
 export const refusedName = (e: unknown, param: string): boolean =>
   hasCode(e, 'VALIDATION_ERROR') && new RegExp(`\\bproperty ${param} should not exist\\b`).test(e.message);
+
+/**
+ * Whether `e` refuses a VALUE of `param` ("limit must not be greater than 50"), not its name: the user's to
+ * change, so the cell says the service's words (#VALUE!), not that the service lacks the parameter.
+ */
+export const refusedValue = (e: unknown, param: string): boolean => refusedGuess(e, param) && !refusedName(e, param);

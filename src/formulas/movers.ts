@@ -8,7 +8,7 @@ import type { GainerLoser, TrendingItem } from '../api/records';
 import { choiceArg, choicesOf, headersArg, intArg, scalar, type Arg } from './args';
 import { decimalCell, formulaError, invalidValue, numberCell, table, textCell, type Column, type Grid } from './cells';
 import type { Catalog, FormulaContext } from './formula-context';
-import { refusedGuess, refusedName } from './guessed-params';
+import { refusedName, refusedValue } from './guessed-params';
 import { askGuessed } from './refused-guesses';
 import { formulaCall, orHint, readPlaced, takesChoice, takesHeaders, takesWhole, type Call } from './misplaced-args';
 import { usdHeader } from './usd-money';
@@ -81,7 +81,7 @@ async function moverList(ctx: FormulaContext, type: 'gainers' | 'losers', period
     return await askGuessed(ctx, 'gainersLosers', 'limit', () => ask(n));
   } catch (e) {
     // The count refused, not the parameter: a smaller one may be taken (review 2026-11-27), so say the service's words.
-    if (refusedGuess(e, 'limit') && !refusedName(e, 'limit')) throw invalidValue(`count ${n}: the service refused it (${(e as Error).message}); ask for fewer`);
+    if (refusedValue(e, 'limit')) throw invalidValue(`count ${n}: the service refused it (${(e as Error).message}); ask for fewer`);
     if (!refusedName(e, 'limit')) throw e;
     list ??= await ask();
     if (places(list) >= n) return list;
