@@ -7,6 +7,7 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { customFunctionsStandIn } from './support/office-globals';
 
 const g = globalThis as Record<string, unknown>;
 after(() => {
@@ -23,14 +24,7 @@ test('a runtime that cannot start: #N/A saying so as any formula\'s unexpected e
       removeItem: () => Promise.resolve(),
     },
   };
-  g.CustomFunctions = {
-    Error: class extends Error {
-      constructor(readonly code: string, message?: string) {
-        super(message);
-      }
-    },
-    ErrorCode: { invalidValue: '#VALUE!', notAvailable: '#N/A' },
-  };
+  g.CustomFunctions = customFunctionsStandIn();
   const { livePrice } = await import('../src/functions/live');
   const result = await new Promise<unknown>((resolve) => {
     livePrice('bitcoin', 60, 'USD' as never, { setResult: resolve, onCanceled: () => undefined } as never);

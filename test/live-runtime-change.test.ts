@@ -9,6 +9,7 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { customFunctionsStandIn } from './support/office-globals';
 
 const g = globalThis as Record<string, unknown>;
 after(() => {
@@ -26,14 +27,7 @@ test('settings applied while a LIVEPRICE cell waits for its runtime: the cell mo
       removeItem: async (k: string) => void items.delete(k),
     },
   };
-  g.CustomFunctions = {
-    Error: class extends Error {
-      constructor(readonly code: string, message?: string) {
-        super(message);
-      }
-    },
-    ErrorCode: { invalidValue: '#VALUE!', notAvailable: '#N/A' },
-  };
+  g.CustomFunctions = customFunctionsStandIn();
   g.Office = { context: { requirements: { isSetSupported: () => false } } };
   const { getRuntime, applySettings } = await import('../src/office/runtime');
   const { livePrice } = await import('../src/functions/live');

@@ -12,6 +12,7 @@ import { CellError, DateCell } from '../src/formulas/cells';
 import { run, toExcel } from '../src/office/custom-functions';
 import { ERROR_RULES } from '../src/client/error-rules';
 import { DateSystemProbe, dateSystemOf, formattedNumbersSupported, workbookTraits } from '../src/office/workbook-traits';
+import { customFunctionsStandIn } from './support/office-globals';
 
 const g = globalThis as Record<string, unknown>;
 
@@ -32,14 +33,7 @@ function office(version: string, dates: '1900' | '1904', opts: { failDate?: bool
       });
     },
   };
-  g.CustomFunctions = {
-    Error: class extends Error {
-      constructor(readonly code: string, message?: string) {
-        super(message);
-      }
-    },
-    ErrorCode: { invalidValue: '#VALUE!', notAvailable: '#N/A' },
-  };
+  g.CustomFunctions = customFunctionsStandIn();
   return calls;
 }
 
