@@ -7,14 +7,10 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { customFunctionsStandIn } from './support/office-globals';
+import { customFunctionsStandIn, removeOfficeGlobals } from './support/office-globals';
 
 const g = globalThis as Record<string, unknown>;
-after(() => {
-  delete g.OfficeRuntime;
-  delete g.CustomFunctions;
-  delete g.Office;
-});
+after(removeOfficeGlobals);
 
 test('a runtime that cannot start: #N/A saying so as any formula\'s unexpected error', async () => {
   g.OfficeRuntime = {

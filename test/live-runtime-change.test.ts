@@ -9,14 +9,10 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { customFunctionsStandIn } from './support/office-globals';
+import { customFunctionsStandIn, removeOfficeGlobals } from './support/office-globals';
 
 const g = globalThis as Record<string, unknown>;
-after(() => {
-  delete g.OfficeRuntime;
-  delete g.CustomFunctions;
-  delete g.Office;
-});
+after(removeOfficeGlobals);
 
 test('settings applied while a LIVEPRICE cell waits for its runtime: the cell moves to the new stream, the old one stays stopped', async () => {
   const items = new Map<string, string>();

@@ -12,7 +12,7 @@ import { CellError, DateCell } from '../src/formulas/cells';
 import { run, toExcel } from '../src/office/custom-functions';
 import { ERROR_RULES } from '../src/client/error-rules';
 import { DateSystemProbe, dateSystemOf, formattedNumbersSupported, workbookTraits } from '../src/office/workbook-traits';
-import { customFunctionsStandIn } from './support/office-globals';
+import { customFunctionsStandIn, removeOfficeGlobals } from './support/office-globals';
 
 const g = globalThis as Record<string, unknown>;
 
@@ -37,11 +37,7 @@ function office(version: string, dates: '1900' | '1904', opts: { failDate?: bool
   return calls;
 }
 
-afterEach(() => {
-  delete g.Office;
-  delete g.Excel;
-  delete g.CustomFunctions;
-});
+afterEach(removeOfficeGlobals);
 
 const table = () => [['Date', 'Close'], [new DateCell(45292, 'yyyy-mm-dd'), 42000], [new DateCell(45293.5, 'yyyy-mm-dd hh:mm'), new CellError('#N/A', 'missing close')]];
 

@@ -14,3 +14,9 @@ export function customFunctionsStandIn() {
     ErrorCode: { invalidValue: '#VALUE!', notAvailable: '#N/A' },
   };
 }
+
+/** Takes every stood-in Office.js global away again (after a test file, or each test). */
+export function removeOfficeGlobals(): void {
+  const g = globalThis as Record<string, unknown>;
+  for (const name of ['Office', 'OfficeRuntime', 'Excel', 'CustomFunctions']) delete g[name];
+}
