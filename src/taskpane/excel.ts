@@ -2,7 +2,7 @@
  * The pane's recalculations. Outside Excel (a plain browser, where
  * Office.onReady reports no host) there is nothing to recalculate.
  */
-import type { CreditMeter } from '../client';
+import type { CreditMeter, MarketClient } from '../client';
 import { reenterUnchanged, type CryptoCell } from '../office/workbook-cells';
 
 export function isExcelHost(host: Office.HostType | null | undefined): boolean {
@@ -69,4 +69,9 @@ export function spentUntilQuiet(
     };
     setTimeout(tick, 250);
   });
+}
+
+/** What a refresh by this client spent (spentUntilQuiet), kept open while its requests wait for a rate-limit slot. */
+export function refreshSpent(client: Pick<MarketClient, 'meter' | 'queuedForRate'>, before: number): Promise<number | null> {
+  return spentUntilQuiet(client.meter, before, { busy: () => client.queuedForRate > 0 });
 }

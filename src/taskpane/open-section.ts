@@ -9,7 +9,7 @@ import { DOCUMENT_SETTINGS, canLoadOnOpen, hasDocumentSettings, readSetting, set
 import type { Runtime } from '../office/runtime';
 import { cryptoCells } from '../office/workbook-cells';
 import { el, show } from './dom';
-import { leftAlone, reenterFormulas, spentUntilQuiet } from './excel';
+import { leftAlone, reenterFormulas, refreshSpent } from './excel';
 import { openRefreshDecision, openRefreshDone } from './open-refresh';
 import type { PlanSection } from './plan-section';
 
@@ -95,7 +95,7 @@ export class OpenRefreshSection {
       const { entered, changed } = await reenterFormulas(cells);
       const done = openRefreshDone(entered.length);
       show(message, changed.length ? { tone: 'warning', text: `${done.text}${leftAlone(changed)}` } : done);
-      const spent = await spentUntilQuiet(rt.client.meter, before, { busy: () => rt.client.queuedForRate > 0 });
+      const spent = await refreshSpent(rt.client, before);
       if (spent !== null) await writeSettings({ [DOCUMENT_SETTINGS.refreshCredits]: spent }).catch(() => undefined);
     } catch (e) {
       show(message, openRefreshDone(0, e));

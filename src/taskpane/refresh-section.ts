@@ -5,7 +5,7 @@
 import { DOCUMENT_SETTINGS, hasDocumentSettings, writeSettings } from '../office/document';
 import type { Runtime } from '../office/runtime';
 import { busy, el, isBusy, show } from './dom';
-import { recalculateActiveSheet, recalculateWorkbook, spentUntilQuiet } from './excel';
+import { recalculateActiveSheet, recalculateWorkbook, refreshSpent } from './excel';
 import { formatInt } from './format';
 import { refreshDoneMessage } from './messages';
 import type { PlanSection } from './plan-section';
@@ -84,7 +84,7 @@ export class RefreshSection {
         show(el('refresh-message'), refreshDoneMessage(scope, true));
         // What a whole refresh spent is the estimate of the next one on open (open-section.ts).
         if (scope === 'workbook' && hasDocumentSettings()) {
-          void spentUntilQuiet(rt.client.meter, m.credits, { busy: () => rt.client.queuedForRate > 0 }).then((spent) =>
+          void refreshSpent(rt.client, m.credits).then((spent) =>
             spent === null ? undefined : writeSettings({ [DOCUMENT_SETTINGS.refreshCredits]: spent }).catch(() => undefined),
           );
         }
