@@ -22,6 +22,7 @@ export interface ColdStartDeps {
   noPlaceKnown(): boolean;
   /** The coin an input names on `map` when that needs nothing more (CoinResolver.peek). */
   peek(input: string | number, map: CoinMap): CoinRef | undefined;
+  /** The first markets page, asked beside the map (BatchFetch.probe). */
   probe(currency: ConvertCurrency, caller: string | undefined, signal: AbortSignal): void;
   /** The waiting coins' batch, its waiters the waiting cells' signals (QuoteBatcher.prime). */
   prime(ids: Iterable<number>, currency: ConvertCurrency, caller: string | undefined, waiting: Iterable<AbortSignal | undefined>): void;
