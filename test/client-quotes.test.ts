@@ -313,6 +313,29 @@ describe('a cold start: the first markets page beside the map', () => {
     assert.equal(credits, 1 + pages, 'the map and each page once, as without the probe: the first page is not asked twice');
   });
 
+  test('quotes of coins given by id: the pages that many ids fill go with the map, not a round trip later; credits unchanged', async () => {
+    // Each id is a different coin without the map: N of them take the first ceil(N / 250) pages of the walk anyway.
+    // The map handed over well after /v3/status, whose answer (a Pro key's rate) lets the pages past the first go.
+    const { quotes, seen, credits } = await coldFill(listing.map((m) => m.id), { mapLagMs: 400 });
+    assert.deepEqual(quotes.map((q) => q.id), listing.map((m) => m.id));
+    const pages = Math.ceil(listing.length / 250);
+    const map = seen.find((x) => x.url.startsWith(MAP))!;
+    const all = seen.filter((x) => x.url.startsWith(MARKETS));
+    assert.equal(all.length, pages, seen.map((x) => x.url).join(', '));
+    assert.ok(all.every((x) => x.asked < map.got), 'every page asked before the map was in');
+    assert.equal(credits, 1 + pages, 'the map and each page once');
+  });
+
+  test("a Sandbox key's ids: no page past the first before the map (10 requests a minute, and a live one has no markets list)", async () => {
+    for (const withoutRoutes of [undefined, ['markets'] as ['markets']]) {
+      const { seen } = await coldFill(listing.slice(0, 600).map((m) => m.id), { key: 'demo-sandbox', mapLagMs: 400, withoutRoutes });
+      const map = seen.find((x) => x.url.startsWith(MAP))!;
+      const early = seen.filter((x) => x.url.startsWith(MARKETS) && x.url !== `${MARKETS}?limit=250` && x.asked < map.got);
+      assert.deepEqual(early.map((x) => x.url), [], `${withoutRoutes ? 'no markets route' : 'Sandbox'}: ${seen.map((x) => x.url).join(', ')}`);
+      if (withoutRoutes) assert.equal(seen.filter((x) => x.url.startsWith(MARKETS)).length, 1, 'one 404 learns there is no markets list');
+    }
+  });
+
   test('one coin left after the page read beside the map costs its profile, not a page more as well', async () => {
     // 249 coins of the first page, and one from the list's end: the first page beside the map, then one coin missing.
     // Read from the fill's own server: its clock, not the rig's frozen one, orders the list.

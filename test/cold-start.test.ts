@@ -8,19 +8,23 @@ const BTC: CoinRef = { id: 1, slug: 'bitcoin', symbol: 'BTC', name: 'Bitcoin' };
 const ETH: CoinRef = { id: 2, slug: 'ethereum', symbol: 'ETH', name: 'Ethereum' };
 const MAP = new CoinMap([BTC, ETH], 0);
 
-function cold(placeKnown = false) {
+function cold(placeKnown = false, plan: { allows: boolean } = { allows: true }) {
   const calls: {
     probe: string[];
+    /** Each ahead(): how many pages past the first, in which currency, under which signal. */
+    ahead: { pages: number; currency: string; signal: AbortSignal }[];
     prime: { ids: number[]; currency: string; caller?: string }[];
     /** The waiters each prime was given. */
     waiting: (AbortSignal | undefined)[][];
     peeked: (string | number)[];
-  } = { probe: [], prime: [], waiting: [], peeked: [] };
+  } = { probe: [], ahead: [], prime: [], waiting: [], peeked: [] };
   const deps: ColdStartDeps = {
     noPlaceKnown: () => !placeKnown,
     // A stand-in for CoinResolver.peek: slugs and ids only.
     peek: (input, map) => (calls.peeked.push(input), typeof input === 'number' ? map.byId(input) : map.bySlug(input)),
     probe: (currency) => void calls.probe.push(currency),
+    pagesAllowed: () => plan.allows,
+    ahead: (pages, currency, _caller, signal) => void calls.ahead.push({ pages, currency, signal }),
     prime: (ids, currency, caller, waiting) => {
       calls.prime.push({ ids: [...ids], currency, caller });
       calls.waiting.push([...waiting]);
@@ -88,4 +92,59 @@ test('quotes that still see the arrived load under way (the tasks right after it
   c.quoteWaits(1, 'ethereum', 'USD', 'PRICE');
   assert.equal(c.mapArrived(1, MAP), false, 'nothing was held for the load that is over');
   assert.deepEqual(calls.prime.map((p) => p.ids), [[1]]);
+});
+
+test('the plan known, the pages the waiting ids fill go beside the map: N distinct ids take the first ceil(N / 250) pages', () => {
+  const plan = { allows: false };
+  const { c, calls } = cold(false, plan);
+  for (let id = 1; id <= 600; id++) c.quoteWaits(1, id, 'USD', 'PRICE');
+  for (let id = 1; id <= 600; id++) c.quoteWaits(1, id, 'USD', 'PRICE'); // the same ids from other cells: counted once
+  c.quoteWaits(1, 'id:7', 'USD', 'PRICE'); // an id written as text: the same coin as 7
+  c.quoteWaits(1, 'id:601', 'USD', 'PRICE'); // and one more coin
+  for (const x of ['bitcoin', 'BTC', 'name:Bitcoin', 0, 2.5, -3, 'id:abc', 'id:0']) c.quoteWaits(1, x, 'USD', 'PRICE'); // text, or no id: nothing
+  const load = new AbortController().signal;
+  c.mapAsked(1, load);
+  assert.deepEqual(calls.probe, ['USD']);
+  assert.deepEqual(calls.ahead, [], 'not before the plan is known');
+  assert.equal(c.wireFirst(1), undefined, 'nothing for the map to wait for');
+  plan.allows = true;
+  c.planKnown();
+  assert.deepEqual(calls.ahead, [{ pages: 2, currency: 'USD', signal: load }], '601 ids: pages 2 and 3 beside the first, under the map\'s signal');
+  assert.ok(c.wireFirst(1) instanceof Promise, "the map's waiters wake once these are on the wire");
+  assert.equal(c.wireFirst(2), undefined, 'another load');
+  c.planKnown(); // /v3/status again (CRYPTO.CREDITS forces one): once per load
+  assert.equal(calls.ahead.length, 1);
+  assert.equal(c.mapArrived(1, MAP), true);
+  assert.equal(c.wireFirst(1), undefined, 'the map is in');
+  for (let id = 1; id <= 600; id++) c.quoteWaits(2, id, 'USD', 'PRICE');
+  c.planKnown();
+  assert.equal(calls.ahead.length, 1, 'not before the map is asked: the first page goes first');
+});
+
+test('no page past the first before the map: a place known, too few ids, another load, a load given up', () => {
+  const known = cold(true);
+  for (let id = 1; id <= 600; id++) known.c.quoteWaits(1, id, 'USD', 'PRICE');
+  known.c.mapAsked(1, new AbortController().signal);
+  known.c.planKnown();
+  assert.deepEqual(known.calls.ahead, [], 'a place in the list known: the batch goes where the coins are');
+  const few = cold();
+  for (let id = 1; id <= 250; id++) few.c.quoteWaits(1, id, 'USD', 'PRICE');
+  for (let id = 251; id <= 400; id++) few.c.quoteWaits(1, id, 'EUR', 'PRICE'); // another currency's: the ordinary path
+  few.c.mapAsked(1, new AbortController().signal);
+  assert.deepEqual(few.calls.probe, ['USD']);
+  assert.deepEqual(few.calls.ahead, [], '250 ids: the first page holds as many');
+  const gone = cold();
+  for (let id = 1; id <= 600; id++) gone.c.quoteWaits(1, id, 'USD', 'PRICE');
+  const load = new AbortController();
+  load.abort(); // every waiter left while storage was read
+  gone.c.mapAsked(1, load.signal);
+  assert.deepEqual(gone.calls.ahead, []);
+});
+
+test('the plan known before the map is asked: the pages go with it at once', () => {
+  const { c, calls } = cold();
+  c.planKnown(); // nothing waits yet
+  for (let id = 1; id <= 251; id++) c.quoteWaits(3, id, 'USD', 'PRICE');
+  c.mapAsked(3, new AbortController().signal);
+  assert.deepEqual(calls.ahead.map((a) => a.pages), [1]);
 });

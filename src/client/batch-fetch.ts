@@ -8,6 +8,8 @@
  *    still missing and the last page was full, up to WALK_PAGE_CAP pages; the
  *    first page read beside the currency map (probe()) counts as read, and a
  *    batch sent as the map arrives (cold-start.ts) waits for that page first;
+ *    the pages after it asked ahead of the map (ahead()) are the walk's own
+ *    first step, which joins them in flight;
  * When the service refuses the markets list, or has no such route (a live
  * Sandbox key: 404 "Cannot GET", issue #21), that is remembered and USD quotes
  * come from `/v3/currencies/list?currencyIds=` instead, 100 coins a request,
@@ -115,6 +117,16 @@ export class BatchFetch {
         if (this.#probing.get(currency) === probing) this.#probing.delete(currency);
       });
     this.#probing.set(currency, probing);
+  }
+
+  /**
+   * Markets pages 1..`pages` (at most the first step of a walk on from the probed page), asked beside the map
+   * when the coins waiting on it are known to fill them (cold-start.ts): the batch's walk joins these requests
+   * (the response cache shares one in flight). A failure is left to the batch, which asks again.
+   */
+  ahead(pages: number, currency: ConvertCurrency, caller: string | undefined, signal: AbortSignal): void {
+    if (this.#noMarkets) return;
+    for (let p = 1; p <= Math.min(pages, WALK_PAGE_CAP - 1); p++) this.#page(p, currency, caller, signal).catch(() => undefined);
   }
 
   /** A new key or a refresh: the markets list is asked again. */

@@ -92,6 +92,9 @@ export class MarketClient {
       noPlaceKnown: () => this.#maps.ranks.empty,
       peek: (input, map) => this.#resolver.peek(input, map),
       probe: (currency, caller, signal) => this.#batcher.probe(currency, caller, signal),
+      // Pages past the first before the map only at a rate above the lowest plan's (cold-start.ts).
+      pagesAllowed: () => this.#pacer.rpm > DEFAULT_RATE_LIMIT_PER_MINUTE,
+      ahead: (pages, currency, caller, signal) => this.#batcher.ahead(pages, currency, caller, signal),
       prime: (ids, currency, caller, waiting) => this.#batcher.prime(ids, currency, caller, waiting),
     });
     this.#cold = cold;
@@ -100,6 +103,7 @@ export class MarketClient {
       kv,
       ttlMs: () => o.freshnessMs.reference,
       onNetworkLoad: (load, signal) => cold.mapAsked(load, signal),
+      beforeNetworkMap: (load) => cold.wireFirst(load),
       onNetworkMap: (load, map) => cold.mapArrived(load, map),
     });
     const ranks = this.#maps.ranks;
@@ -115,7 +119,7 @@ export class MarketClient {
     this.#historical = new HistoricalBatcher(lifecycle);
     this.#lifecycle = lifecycle;
     this.#learners = [
-      { from: 'status', learn: (s) => this.#gate.learn(s as AccountStatus) }, // plan and rate
+      { from: 'status', learn: (s) => (this.#gate.learn(s as AccountStatus), this.#cold.planKnown()) }, // plan and rate; pages ahead of the map
       { from: 'markets', learn: (items, cr) => ranks.learnMarkets(cr.query, items as MarketItem[]) }, // places in the list
       { from: 'profile', learn: (p) => ranks.learnProfile(p as Profile) }, // rank, or not listed
       { from: 'currencyList', learn: (items) => ranks.learnRanks(items as CurrencyListItem[]) }, // ranks, where the markets list is not the key's

@@ -6,6 +6,17 @@
  * - As the map is asked for, and no coin's place in the markets list is known,
  *   the batch would walk the list from its first page: that page goes beside
  *   the map (probe).
+ * - Once /v3/status has said the key's rate is above the lowest plan's, while
+ *   the map is still on its way, the pages the waiting coins given by id fill
+ *   go too (ahead): N distinct ids are N coins, and a walk for N coins reads
+ *   the first ceil(N / 250) pages in its first step whatever they are
+ *   (batch-fetch.ts), so they are asked either way, a round trip sooner. Text
+ *   counts for nothing here ("btc" and "bitcoin" are one coin). An id that
+ *   names no coin is the one way this asks a page the map would have shown
+ *   unneeded: it takes 250 such ids in one sheet. The map's waiting cells wake
+ *   only once these requests are on the wire (wireFirst): in Node a new
+ *   connection's connect and write each need a turn of the event loop, which
+ *   thousands of waking cells hold (next-task.ts).
  * - As the map arrives, the coins the waiting inputs name without ambiguity
  *   are known at once: their batch goes then (prime), while thousands of
  *   waiting cells are still resolving one promise job after another. The cells
@@ -16,6 +27,9 @@
 import type { ConvertCurrency } from '../api/endpoints';
 import type { CoinMap } from './coin-map';
 import type { CoinRef } from './coin-ref';
+import { MARKETS_PAGE_SIZE } from './coin-map';
+import { parseInput } from './coin-resolver';
+import { afterWire } from './next-task';
 
 export interface ColdStartDeps {
   /** No coin's place in the markets list is known (a batch would walk it from page 1). */
@@ -24,6 +38,14 @@ export interface ColdStartDeps {
   peek(input: string | number, map: CoinMap): CoinRef | undefined;
   /** The first markets page, asked beside the map (BatchFetch.probe). */
   probe(currency: ConvertCurrency, caller: string | undefined, signal: AbortSignal): void;
+  /**
+   * Pages past the first may go before the map: the key's rate is known and above the lowest plan's. Until
+   * /v3/status answers the plan is not known; a Sandbox key's 10 requests a minute go on what the map shows
+   * it needs, and a live one may have no markets list to spend them on (404, issue #21).
+   */
+  pagesAllowed(): boolean;
+  /** Markets pages 1..`pages` (0-based: page 0 is the probe's), asked beside the map (BatchFetch.ahead). */
+  ahead(pages: number, currency: ConvertCurrency, caller: string | undefined, signal: AbortSignal): void;
   /** The waiting coins' batch, its waiters the waiting cells' signals (QuoteBatcher.prime). */
   prime(ids: Iterable<number>, currency: ConvertCurrency, caller: string | undefined, waiting: Iterable<AbortSignal | undefined>): void;
 }
@@ -31,10 +53,34 @@ export interface ColdStartDeps {
 /** Inputs past this many are not remembered: their cells take the ordinary path. */
 const MAX_WAITING = 50_000;
 
+/** The quotes waiting on one load of the map. */
+interface Waits {
+  load: number;
+  currency: ConvertCurrency;
+  caller?: string;
+  inputs: Set<string | number>;
+  signals: Set<AbortSignal | undefined>;
+  /** The load's signal once the first page went beside the map: pages past it may follow (ahead). */
+  probed?: AbortSignal;
+  /** The pages past the first went; the map's waiters wake after this (their requests on the wire). */
+  wired?: Promise<void>;
+}
+
+/** Distinct coin ids among the inputs: a number, or "id:7" (most text has no colon: nothing to parse). */
+function distinctIds(inputs: Iterable<string | number>): number {
+  const ids = new Set<string>();
+  for (const input of inputs) {
+    if (typeof input === 'string' && !input.includes(':')) continue;
+    const { kind, text } = parseInput(input);
+    if (kind === 'id' && /^[1-9]\d*$/.test(text)) ids.add(text);
+  }
+  return ids.size;
+}
+
 export class ColdStart {
   readonly #deps: ColdStartDeps;
   /** The map's load quotes wait on, what they asked, and the waiting cells' signals (undefined: one that cannot go). */
-  #waits: { load: number; currency: ConvertCurrency; caller?: string; inputs: Set<string | number>; signals: Set<AbortSignal | undefined> } | null = null;
+  #waits: Waits | null = null;
   /** The load whose map has arrived: quotes that still see it under way (a few tasks after) are not held for it. */
   #arrived: number | null = null;
 
@@ -62,6 +108,24 @@ export class ColdStart {
     const w = this.#waits;
     if (w?.load !== load || !this.#deps.noPlaceKnown()) return;
     this.#deps.probe(w.currency, w.caller, signal);
+    w.probed = signal;
+    this.planKnown(); // known already (asked earlier this session)
+  }
+
+  /** /v3/status answered: while the map is on its way, the pages the waiting ids fill go, once per load. */
+  planKnown(): void {
+    const w = this.#waits;
+    if (!w?.probed || w.wired || w.probed.aborted || !this.#deps.pagesAllowed()) return;
+    const pages = Math.ceil(distinctIds(w.inputs) / MARKETS_PAGE_SIZE) - 1;
+    if (pages <= 0) return;
+    this.#deps.ahead(pages, w.currency, w.caller, w.probed);
+    w.wired = afterWire();
+  }
+
+  /** Load `load`'s answer is in: what its waiters must wait for before they hear (undefined: nothing). */
+  wireFirst(load: number): Promise<void> | undefined {
+    const w = this.#waits;
+    return w?.load === load ? w.wired : undefined;
   }
 
   /** Load `load` brought `map`: the waiting inputs' batch goes now; true if it went. */

@@ -112,6 +112,11 @@ export class QuoteBatcher {
     this.#fetch.probe(currency, caller, signal);
   }
 
+  /** Markets pages past the first, asked beside the map (BatchFetch.ahead). */
+  ahead(pages: number, currency: ConvertCurrency, caller: string | undefined, signal: AbortSignal): void {
+    this.#fetch.ahead(pages, currency, caller, signal);
+  }
+
   /**
    * Send a batch for these coins now, without gathering: the cold start's, as
    * the currency map arrives and before the cells waiting on it have each
