@@ -22,6 +22,7 @@ import {
   planView,
   creditsLeftText,
   creditsRemaining,
+  cellRefreshEstimate,
   spendSignature,
   usageView,
 } from '../src/taskpane/view-model';
@@ -235,6 +236,16 @@ describe('refresh estimate', () => {
     assert.equal(estimateRefresh(snapshot({ credits: CONFIRM_ABOVE_CREDITS }), null).confirm, false);
     assert.equal(estimateRefresh(snapshot({ credits: CONFIRM_ABOVE_CREDITS + 1 }), null).confirm, true);
     assert.equal(estimateRefresh(snapshot({ credits: 3 }), null, 2).confirm, true);
+  });
+  test('a saved last-refresh spend of 0 (or not a positive number) is unmeasured: the estimate counts the formulas and asks', () => {
+    // A 0 saved by an older version, or by a refresh answered from the cache, said a refresh of 40 formulas was free.
+    for (const last of [0, -3, Number.NaN, Number.POSITIVE_INFINITY]) {
+      const e = cellRefreshEstimate(snapshot(), 40, last);
+      assert.equal(e.credits, 40, `saved ${last}`);
+      assert.equal(e.confirm, true, `saved ${last}`);
+      assert.match(e.basis, /one credit a CRYPTO formula/);
+    }
+    assert.equal(cellRefreshEstimate(snapshot(), 40, 7).credits, 7, 'a measured spend is still used');
   });
   test('spend signature ignores cache hits and status reads', () => {
     const a = snapshot({ credits: 2, requests: 3, byEndpoint: { status: { requests: 1, credits: 0 } } });

@@ -184,11 +184,15 @@ export function estimateRefresh(m: MeterSnapshot, mark: RefreshMark | null, dail
 export function cellRefreshEstimate(m: MeterSnapshot, formulas: number, lastRefresh: number | null, dailyRemaining?: number | null): RefreshEstimate {
   const spent = estimateRefresh(m, null, dailyRemaining);
   if (spent.credits > 0) return spent;
-  const credits = lastRefresh ?? formulas;
+  // A saved 0 (an older version's, or a refresh answered from the cache) is no proof a refresh is free: taken at
+  // its word, a key save refreshed thousands of cells unasked. Like the refresh on open, only a positive spend
+  // counts as measured (review 2026-11-27: cellRefreshEstimate trusted a saved 0).
+  const measured = lastRefresh !== null && Number.isFinite(lastRefresh) && lastRefresh > 0 ? lastRefresh : null;
+  const credits = measured ?? formulas;
   const overDaily = typeof dailyRemaining === 'number' && credits > dailyRemaining;
   return {
     credits,
-    basis: lastRefresh !== null ? "what this workbook's last refresh spent" : 'one credit a CRYPTO formula',
+    basis: measured !== null ? "what this workbook's last refresh spent" : 'one credit a CRYPTO formula',
     confirm: credits > CONFIRM_ABOVE_CREDITS || overDaily,
   };
 }
