@@ -307,7 +307,7 @@ describe('PriceStream', () => {
       const hostCell = new Cell();
       const offs = [
         stream.subscribe(args('bitcoin'), cell.onValue, cell.onError),
-        liveCell({ ...own.host, report: (f, e) => own.host.report(f, e), settings: { markStale: true } }, stream, { coin: 'bitcoin', intervalSeconds: 3600, currency: 'USD' }, 'USD', hostCell.onValue, hostCell.onError),
+        liveCell({ ...own.host, report: (f, e, lastGood) => own.host.report(f, e, lastGood), settings: { markStale: true } }, stream, { coin: 'bitcoin', intervalSeconds: 3600, currency: 'USD' }, 'USD', hostCell.onValue, hostCell.onError),
       ];
       await stream.idle();
       const p0 = cell.last!;
@@ -376,6 +376,41 @@ describe('a LIVEPRICE cell goes through the calculation host', () => {
     assert.ok(logged.some((e) => e.code === 'UNKNOWN_COIN' && /no-such-coin-zz/.test(e.message)));
     assert.ok(logged.some((e) => e.code === 'INVALID_ARGUMENT' && /intervalSeconds/.test(e.message)));
     offs.forEach((off) => off());
+  });
+
+  test('a failed poll is logged "(showing the last good value)" when the cell keeps its last price, as PRICE\'s is, and not when it has none (review 2026-11-27)', async () => {
+    const own = await frozenSession(); // its own budget and caches
+    try {
+      const { stream, timers } = streamOn(own, { dailyShare: 1e6 });
+      const kept = new Cell(), none = new Cell();
+      const offs = [liveCell(own.host, stream, { coin: 'bitcoin', intervalSeconds: 3600, currency: 'USD' }, 'USD', kept.onValue, kept.onError)];
+      await stream.idle();
+      const before = own.host.errors().length;
+      // The budget is reached and the client's quotes dropped: the refusal allows the last good value.
+      own.client.setDailyBudget(own.client.meter.creditsToday());
+      own.client.refreshAll();
+      own.emulator!.clock.advance(HOUR);
+      timers.fire();
+      await stream.idle();
+      assert.equal(kept.errors.length, 0, 'the cell keeps its last price');
+      assert.equal(kept.values.length, 2);
+      assert.equal(kept.values[1], kept.values[0], 'the same price, standing in');
+      // A new cell under the same refusal has no last good value: it shows the error.
+      offs.push(liveCell(own.host, stream, { coin: 'ethereum', intervalSeconds: 3600, currency: 'USD' }, 'USD', none.onValue, none.onError));
+      await stream.idle();
+      assert.equal(none.values.length, 0);
+      assert.equal(none.errors.length, 1, 'no last good value: the error shows');
+      const logged = own.host.errors().slice(0, own.host.errors().length - before);
+      assert.equal(logged.length, 2, JSON.stringify(logged));
+      const [noneEntry, keptEntry] = logged; // newest first
+      assert.match(keptEntry.message, /budget/i);
+      assert.ok(keptEntry.message.endsWith(' (showing the last good value)'), keptEntry.message);
+      assert.equal(noneEntry.message, none.errors[0].message);
+      assert.ok(!noneEntry.message.includes('last good value'), noneEntry.message);
+      offs.forEach((off) => off());
+    } finally {
+      await own.close();
+    }
   });
 });
 

@@ -327,10 +327,12 @@ export class CalculationHost extends EventTarget {
   /**
    * A failure of a formula that does not run through evaluate() (LIVEPRICE's
    * stream): logged like every other formula's; the cell error to show.
+   * `servedLastGood`: the cell keeps its last good value, so the entry says so
+   * as PRICE's does (review 2026-11-27: LIVEPRICE's entries never did).
    */
-  report(formula: string, e: unknown): FormulaError {
+  report(formula: string, e: unknown, servedLastGood = false): FormulaError {
     const err = toFormulaError(e, formula);
-    this.log.failed(formula, err, false);
+    this.log.failed(formula, err, servedLastGood);
     return err;
   }
 

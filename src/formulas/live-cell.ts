@@ -12,7 +12,7 @@ import type { PriceStream } from './price-stream';
 
 /** What a LIVEPRICE cell needs of the calculation host: its error log (CalculationHost.report), and whether stale values are marked. */
 export interface LiveHost {
-  report(formula: string, e: unknown): FormulaError;
+  report(formula: string, e: unknown, servedLastGood?: boolean): FormulaError;
   readonly settings?: { markStale?: boolean };
 }
 
@@ -45,8 +45,9 @@ export function liveCell(
   return stream.subscribe(
     args,
     (price, quote, failure) => {
-      // The failure behind a price now standing stale, once: in the pane's log as every other formula's (review 2026-11-27).
-      if (failure) host.report(LIVE_CALLER, failure);
+      // The failure behind a price now standing stale, once: in the pane's log as every other formula's, saying
+      // the last good value stands in as PRICE's entries do (review 2026-11-27).
+      if (failure) host.report(LIVE_CALLER, failure, true);
       onValue(quote.stale && mark ? (markStale(price) as FormattedCell) : price);
     },
     (err) => onError(host.report(LIVE_CALLER, err)),
