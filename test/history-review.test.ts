@@ -167,3 +167,36 @@ test('#6 STATS\' vwap in another currency as a single cell is refused, before an
   assert.deepEqual(t.value[0], ['Coin', "VWAP (GBP at today's rate)"]);
   assert.equal(typeof t.value[1][1], 'number');
 });
+
+// ---------------------------------------------------------------- #5 (follow-up): unreadable candles among sorted ones
+
+describe('#5 an unreadable candle of a page answered newest first sits between the dates it was between', () => {
+  const SERIES = /^\/v3\/currencies\/\d+\/(historical|ohlcv)$/;
+  const SPOILED = new Set(['2024-03-02', '2024-03-07']);
+  /** A fetch answering each candle page newest first, the candles of the SPOILED days unreadable (a time that is no number). */
+  const newestFirstSpoiled: typeof fetch = async (input, init) => {
+    const res = await fetch(input, init);
+    if (!SERIES.test(new URL(String(input)).pathname) || res.status !== 200) return res;
+    const body = (await res.json()) as { data: { time: unknown }[] };
+    for (const c of body.data) if (SPOILED.has(new Date(Number(c.time)).toISOString().slice(0, 10))) c.time = 'x';
+    return new Response(JSON.stringify({ ...body, data: [...body.data].reverse() }), { status: 200, headers: { 'Content-Type': 'application/json' } });
+  };
+  let bad: Session;
+  before(async () => { bad = await testSession({ client: { fetch: newestFirstSpoiled } }); });
+  after(async () => { await bad?.close(); });
+  const day = (c: unknown) => (typeof c === 'number' ? new Date(Math.round((c - 25569) * DAY)).toISOString().slice(0, 10) : c !== null && typeof c === 'object' && 'error' in c ? String(c.error) : String(c));
+
+  test('OHLCV: answer [03-08, BAD 03-07, 03-06, 03-05, 03-04] reads 03-04, 03-05, 03-06, #N/A, 03-08', async () => {
+    const { grid } = formulaChecks(() => bad);
+    const g = await grid('=CRYPTO.OHLCV("bitcoin","2024-03-04","2024-03-08",,0,"date")');
+    assert.deepEqual(g.map((r) => day(r[0])), ['2024-03-04', '2024-03-05', '2024-03-06', '#N/A', '2024-03-08']);
+  });
+
+  test('several pages, each newest first with an unreadable candle: each one between its neighbours in the answer', async () => {
+    // Pages of 4: [03-04, 03-03, BAD, 03-01], [03-08, BAD, 03-06, 03-05], [03-12 .. 03-09].
+    const f = await bad.client.getPages('candles', { id: 1, query: { from: '2024-03-01', to: '2024-03-12', limit: 4 } });
+    const rows: string[] = f.data.map((c) => day(c.time / DAY + 25569));
+    for (const r of [...(f.rejected ?? [])].sort((a, b) => a.index - b.index)) rows.splice(r.index, 0, '#N/A');
+    assert.deepEqual(rows, ['2024-03-01', '#N/A', '2024-03-03', '2024-03-04', '2024-03-05', '2024-03-06', '#N/A', '2024-03-08', '2024-03-09', '2024-03-10', '2024-03-11', '2024-03-12']);
+  });
+});

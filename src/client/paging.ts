@@ -67,6 +67,38 @@ function newestTime(page: readonly Timed[]): number {
   return t;
 }
 
+/** An unreadable item of a time series, to go after every item at or before `after` (a time). */
+type PlacedByTime = { r: RejectedItem; after: number };
+
+/**
+ * A page's unreadable items, each placed between its readable neighbours in the answer as it came: after
+ * the earlier of the two (before the one it has, at a page's end). Its index in the answer is no place once
+ * the candles are sorted oldest first: a page newest first put its #N/A row beside the wrong dates
+ * (review 2026-11-27: history #5). Ties come out in time order.
+ */
+function placedByTime(page: readonly Timed[], bad: readonly RejectedItem[]): PlacedByTime[] {
+  const rising = page.length < 2 || page[0].time <= page[page.length - 1].time;
+  const placed = [...bad].sort((a, b) => a.index - b.index).map((r, k): PlacedByTime => {
+    const prev = page[r.index - k - 1]?.time; // r.index - k: the readable items before it
+    const next = page[r.index - k]?.time;
+    if (prev !== undefined && next !== undefined) return { r, after: Math.min(prev, next) };
+    const one = prev ?? next;
+    if (one === undefined) return { r, after: Number.POSITIVE_INFINITY };
+    // Its one neighbour is earlier when the page rises towards it (or falls away from it).
+    return { r, after: (prev !== undefined) === rising ? one : one - 0.5 };
+  });
+  return rising ? placed : placed.reverse();
+}
+
+/** `placed`'s items with their index among `sorted` (oldest first) and each other, as table() inserts them. */
+function indexedByTime(sorted: readonly Timed[], placed: readonly PlacedByTime[]): RejectedItem[] {
+  let j = 0;
+  return [...placed].sort((a, b) => a.after - b.after).map(({ r, after }, i) => {
+    while (j < sorted.length && sorted[j].time <= after) j++;
+    return { ...r, index: j + i };
+  });
+}
+
 /** getPages never reads more pages than this. */
 const MAX_PAGES = 200;
 
@@ -97,16 +129,6 @@ export async function getPages<N extends EndpointName>(
   const answers: Answer[] = [];
   const items: unknown[] = [];
   const rejected: RejectedItem[] = [];
-  /** Items the service answered so far, read or not: a page is full by what it carried. */
-  let answered = 0;
-  /** Keep a page's unreadable items, at their place in the whole list; the page's item count. */
-  const tally = (a: Answer): number => {
-    const data = Array.isArray(a.entry.data) ? a.entry.data.length : 0;
-    const bad = a.entry.rejected ?? [];
-    for (const r of bad) rejected.push({ ...r, index: answered + r.index });
-    answered += data + bad.length;
-    return data + bad.length;
-  };
   /** The list's pages (offset- and page-numbered), in order: each one's query and where its answer is in `answers`. */
   const pages: { query: QueryInput; answer: number }[] = [];
   /**
@@ -163,6 +185,7 @@ export async function getPages<N extends EndpointName>(
     let from = base.from;
     let newest = Number.NEGATIVE_INFINITY;
     const held = new Set<number>();
+    const unreadable: PlacedByTime[] = [];
     for (let i = 0; i < MAX_PAGES && items.length < max; i++) {
       const a = await client.request(canonicalRequest(name, req.id, { ...base, from }), asked);
       answers.push(a);
@@ -170,7 +193,7 @@ export async function getPages<N extends EndpointName>(
       const fresh = unheld(page, held);
       const carried = a.entry.rejected?.length ?? 0;
       items.push(...fresh);
-      tally({ ...a, entry: { ...a.entry, data: fresh } });
+      unreadable.push(...placedByTime(page, a.entry.rejected ?? []));
       if (page.length + carried < limit || fresh.length + carried === 0) break;
       const pageNewest = newestTime(page);
       // A page reaching no later than the one before it would ask the same `from` again.
@@ -180,6 +203,7 @@ export async function getPages<N extends EndpointName>(
       if (from > end) break;
     }
     (items as Timed[]).sort((x, y) => x.time - y.time);
+    rejected.push(...indexedByTime(items as Timed[], unreadable));
   } else {
     return once();
   }
