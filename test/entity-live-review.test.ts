@@ -95,7 +95,7 @@ test('#2 a LIVEPRICE cell whose poll fails with the last price standing puts the
   try {
     const timers: (() => void)[] = [];
     const stream = new PriceStream({ client: s.client, now: () => s.emulator!.clock.now(), setTimer: (fn) => timers.push(fn), clearTimer: () => undefined, dailyShare: 1e6 });
-    const host = { report: (f: string, e: unknown) => s.host.report(f, e), settings: { markStale: true } };
+    const host = { report: (f: string, e: unknown, servedLastGood?: boolean) => s.host.report(f, e, servedLastGood), settings: { markStale: true } };
     const shown: unknown[] = [];
     const off = liveCell(host, stream, { coin: 'bitcoin', intervalSeconds: 3600, currency: 'USD' }, 'USD', (v) => shown.push(v), (e) => shown.push(e));
     await stream.idle();
