@@ -171,9 +171,9 @@ test('#6 STATS\' vwap in another currency as a single cell is refused, before an
 // ---------------------------------------------------------------- #5 (follow-up): unreadable candles among sorted ones
 
 describe('#5 an unreadable candle of a page answered newest first sits between the dates it was between', () => {
-  const SERIES = /^\/v3\/currencies\/\d+\/(historical|ohlcv)$/;
+  const SERIES = /^\/v3\/currencies\/\d+\/(historical|ohlcv|sparkline)$/;
   const SPOILED = new Set(['2024-03-02', '2024-03-07']);
-  /** A fetch answering each candle page newest first, the candles of the SPOILED days unreadable (a time that is no number). */
+  /** A fetch answering each candle page (and sparkline) newest first, the candles of the SPOILED days unreadable (a time that is no number). */
   const newestFirstSpoiled: typeof fetch = async (input, init) => {
     const res = await fetch(input, init);
     if (!SERIES.test(new URL(String(input)).pathname) || res.status !== 200) return res;
@@ -198,5 +198,12 @@ describe('#5 an unreadable candle of a page answered newest first sits between t
     const rows: string[] = f.data.map((c) => day(c.time / DAY + 25569));
     for (const r of [...(f.rejected ?? [])].sort((a, b) => a.index - b.index)) rows.splice(r.index, 0, '#N/A');
     assert.deepEqual(rows, ['2024-03-01', '#N/A', '2024-03-03', '2024-03-04', '2024-03-05', '2024-03-06', '#N/A', '2024-03-08', '2024-03-09', '2024-03-10', '2024-03-11', '2024-03-12']);
+  });
+
+  test('SPARKLINE (review 2026-11-27): answer [03-09, 03-08, BAD 03-07, 03-06] reads 03-06, #N/A, 03-08, 03-09', async () => {
+    // Its index in the answer (2) would put the #N/A row after 03-08 once the points are sorted oldest first.
+    const { grid } = formulaChecks(() => bad);
+    const g = await grid('=CRYPTO.SPARKLINE("bitcoin",0,"2024-03-06","2024-03-09","1d")');
+    assert.deepEqual(g.map((r) => day(r[0])), ['2024-03-06', '#N/A', '2024-03-08', '2024-03-09']);
   });
 });

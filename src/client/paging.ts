@@ -99,6 +99,15 @@ function indexedByTime(sorted: readonly Timed[], placed: readonly PlacedByTime[]
   });
 }
 
+/**
+ * One answer's unreadable items (`rejected`, indexed in `page` as it came) with their index among `sorted`,
+ * its readable items oldest first, as table() inserts them: SPARKLINE sorts its points as getPages sorts
+ * candles, and a newest-first answer put its #N/A row beside the wrong times (review 2026-11-27: history #5).
+ */
+export function rejectedAmongSorted(page: readonly Timed[], rejected: readonly RejectedItem[], sorted: readonly Timed[]): RejectedItem[] {
+  return indexedByTime(sorted, placedByTime(page, rejected));
+}
+
 /** getPages never reads more pages than this. */
 const MAX_PAGES = 200;
 

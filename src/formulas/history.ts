@@ -8,6 +8,7 @@ import type { Candle, HistoricalItem, Performance } from '../api/records';
 import { HOUR_MS, isoDay } from '../api/utc-day';
 import type { Fetched } from '../client';
 import { hasCode, isDepthLimit } from '../client/api-error';
+import { rejectedAmongSorted } from '../client/paging';
 import {
   choiceArg, choicesOf, coinArg, currencyArg, fieldArg, flatValues, headersArg, notGiven, scalar, shown, type Arg,
 } from './args';
@@ -293,6 +294,8 @@ async function sparkline(ctx: FormulaContext, coin: Arg, headers: Arg, start: Ar
     throw e;
   });
   const rows = [...res.data].sort((a, b) => a.time - b.time);
+  // An unreadable point goes between the times it was between, not at its index in an answer newest first (review 2026-11-27: history #5).
+  const unreadable = rejectedAmongSorted(res.data, res.rejected ?? [], rows);
   // None in the range (before the coin's first hour): #N/A saying so, not a header row alone.
   const empty = range
     ? `No ${ref.name} sparkline points between ${isoDay(range.span.start)} and ${isoDay(range.span.end - 1)}`
@@ -303,7 +306,7 @@ async function sparkline(ctx: FormulaContext, coin: Arg, headers: Arg, start: Ar
     // USD, as the spec's sparkline point says of both (a EUR workbook must see it beside its PRICE cells).
     { header: usdHeader('Price', ctx.settings), cell: (r) => decimalCell(r.price) },
     { header: usdHeader('Volume', ctx.settings), cell: (r) => decimalCell(r.volume) },
-  ], showHeaders, empty, res.rejected);
+  ], showHeaders, empty, unreadable);
 }
 
 // ---------------------------------------------------------------- PERFORMANCE
