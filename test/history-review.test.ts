@@ -138,12 +138,12 @@ test('#5 the "its history starts D" check is asked once a day, not once a minute
   const e2 = await failure('=CRYPTO.HISTORICAL("sui","2021-01-04")');
   assert.equal(e2.message, e1.message);
   assert.equal(credits() - before0, paid, 'a minute later: the same answer, no credit');
-  // Only that request: a range up to now, or one hour from a day, stays live.
+  // Only the two reach checks (the hourly one: test/hourly-reach.test.ts): a range up to now, or one candle by week, stays live.
   const of = (name: 'candles' | 'ohlcv', q: Record<string, string>) => freshnessOf(canonicalRequest(name, 1, q), Date.parse('2026-03-15T12:00:00Z'));
   assert.equal(of('candles', { from: '2021-01-04', limit: '1' }), 'reference');
   assert.equal(of('candles', { from: '2021-01-04' }), 'live');
   assert.equal(of('candles', { from: '2021-01-04', limit: '1', interval: 'week' }), 'live');
-  assert.equal(of('ohlcv', { from: '2021-01-04', limit: '1' }), 'live');
+  assert.equal(of('ohlcv', { from: '2021-01-04', limit: '1' }), 'window');
   assert.equal(of('candles', { from: '2021-01-04', to: '2021-02-01', limit: '1' }), 'history');
 });
 

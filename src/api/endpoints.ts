@@ -118,7 +118,7 @@ export type CostRule = 'free' | 'flat' | 'markets' | 'buckets';
  * - reference: slow-moving lists (currency map, categories, blockchains map): a day;
  * - account: plan and credits: never served from cache for long.
  */
-export type Freshness = 'live' | 'history' | 'reference' | 'account';
+export type Freshness = 'live' | 'history' | 'reference' | 'account' | 'window';
 
 /** How long each class keeps by default (ms); the live figure is a user setting (office/settings.ts). */
 export const DEFAULT_FRESHNESS_MS: Readonly<Record<Freshness, number>> = {
@@ -126,6 +126,8 @@ export const DEFAULT_FRESHNESS_MS: Readonly<Record<Freshness, number>> = {
   history: 24 * 3_600_000,
   reference: 24 * 3_600_000,
   account: 15_000,
+  // Where a plan's sliding window of hours starts (canonical-request.ts freshnessOf): it moves an hour per hour.
+  window: 3_600_000,
 };
 
 export interface EndpointSpec {

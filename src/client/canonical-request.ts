@@ -76,12 +76,19 @@ export function canonicalRequest(name: EndpointName, id: number | undefined, inp
  * - but one daily candle from a day on, with no `to` (formulas/reach.ts: where a coin's
  *   history starts): reference. Its answer is a day that does not move; live, the cells
  *   before a coin's history paid a credit for it on every recalculation a minute apart
- *   (review 2026-11-27: history #5).
+ *   (review 2026-11-27: history #5);
+ * - and one hourly candle from a day on, with no `to` (reach.ts: where this key's hours start):
+ *   window, an hour. Live, a cell asking hours before the reach paid a credit for it on every
+ *   recalculation a minute apart (review 2026-11-27: hourly reach check); a day, its #N/A named the
+ *   reach of up to a day before (a day early and a day longer, hourlyReachMessage counting to now).
+ *   The plan's window moves an hour per hour: kept an hour, the day it names is at most an hour late.
  */
 export function freshnessOf(req: CanonicalRequest, now: number): Freshness {
   const declared: Freshness = ENDPOINTS[req.name].freshness;
   if (declared !== 'history') return declared;
-  if (req.name === 'candles' && req.query.limit === '1' && req.query.to === undefined && req.query.interval === undefined) return 'reference';
+  const oneFromADay = req.query.limit === '1' && req.query.to === undefined;
+  if (oneFromADay && req.name === 'candles' && req.query.interval === undefined) return 'reference';
+  if (oneFromADay && req.name === 'ohlcv') return 'window';
   const end = req.name === 'historicalItem' ? req.query.date : req.query.to;
   if (end === undefined) return 'live';
   const endMs = Number(end);

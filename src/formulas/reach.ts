@@ -99,7 +99,11 @@ async function firstDailyCandle(ctx: FormulaContext, id: number, from: number): 
   return res.data[0]?.time ?? null;
 }
 
-/** The first hourly candle the service gives from `from` on (1 credit): where its hours start for this key. null: none. */
+/**
+ * The first hourly candle the service gives from `from` on (1 credit): where its hours start for this key. null: none.
+ * Kept an hour (canonical-request.ts freshnessOf, class `window`): live, a cell asking hours before the reach paid it
+ * on every recalculation a minute apart; the reach moves an hour per hour (review 2026-11-27: hourly reach check).
+ */
 async function firstHourlyCandle(ctx: FormulaContext, id: number, from: number): Promise<number | null> {
   const res = await ctx.client.get('ohlcv', { id, query: { from: new Date(from).toISOString(), limit: ONE } });
   return res.data[0]?.time ?? null;
