@@ -1,7 +1,7 @@
 /**
  * The quotes of a cold start: cells ask for prices before the currency map is
- * in memory, so each waits on the map's load. Two requests need not wait for
- * every cell to resolve:
+ * in memory, so each waits on the map's load. Three kinds of request need not
+ * wait for every cell to resolve:
  *
  * - As the map is asked for, and no coin's place in the markets list is known,
  *   the batch would walk the list from its first page: that page goes beside
@@ -10,7 +10,8 @@
  *   the map is still on its way, the pages the waiting coins given by id fill
  *   go too (ahead): N distinct ids are N coins, and a walk for N coins reads
  *   the first ceil(N / 250) pages in its first step whatever they are
- *   (batch-fetch.ts), so they are asked either way, a round trip sooner. Text
+ *   (batch-fetch.ts), so they are asked either way, before the map is read
+ *   rather than after (status and the map come back together). Text
  *   counts for nothing here ("btc" and "bitcoin" are one coin). An id that
  *   names no coin is the one way this asks a page the map would have shown
  *   unneeded: it takes 250 such ids in one sheet. The map's waiting cells wake
@@ -25,9 +26,8 @@
  *   the ordinary path.
  */
 import type { ConvertCurrency } from '../api/endpoints';
-import type { CoinMap } from './coin-map';
+import { MARKETS_PAGE_SIZE, type CoinMap } from './coin-map';
 import type { CoinRef } from './coin-ref';
-import { MARKETS_PAGE_SIZE } from './coin-map';
 import { parseInput } from './coin-resolver';
 import { afterWire } from './next-task';
 
