@@ -31,6 +31,8 @@ export interface PaneServer {
   setApiTarget(origin: string | null): void;
   /** Requests proxied to /v3 since start. */
   readonly proxied: number;
+  /** Their paths (no query), in order: a test can tell the pane's free /v3/status reads from data requests. */
+  readonly proxiedPaths: readonly string[];
   close(): Promise<void>;
 }
 
@@ -61,6 +63,7 @@ export async function startPaneServer(opts: { apiTarget?: string | null; distDir
   const dist = opts.distDir ?? DIST_DIR;
   let target = opts.apiTarget ?? null;
   let proxied = 0;
+  const proxiedPaths: string[] = [];
   const sockets = new Set<Socket>();
 
   const server = http.createServer((req, res) => {
@@ -68,6 +71,7 @@ export async function startPaneServer(opts: { apiTarget?: string | null; distDir
     const p = decodeURIComponent(u.pathname);
     if (p === '/v3' || p.startsWith('/v3/')) {
       proxied++;
+      proxiedPaths.push(p);
       if (!target) {
         res.writeHead(502, { 'Content-Type': 'text/plain' }).end('no API target');
         return;
@@ -103,6 +107,7 @@ export async function startPaneServer(opts: { apiTarget?: string | null; distDir
     get proxied() {
       return proxied;
     },
+    proxiedPaths,
     close() {
       for (const s of sockets) s.destroy();
       return new Promise((resolve) => server.close(() => resolve()));
