@@ -67,31 +67,33 @@ function newestTime(page: readonly Timed[]): number {
   return t;
 }
 
-/** An unreadable item of a time series, to go after every item at or before `after` (a time). */
-type PlacedByTime = { r: RejectedItem; after: number };
+/**
+ * An unreadable item of a time series, by its readable neighbours in the answer as it came: the times of the
+ * one just before it in time and the one just after (undefined at the answer's ends). It goes after every item
+ * at or before `after`: the earlier neighbour's time, else just before the later one's.
+ */
+type PlacedByTime<R> = { r: R; earlier?: number; later?: number; after: number };
 
 /**
- * A page's unreadable items, each placed between its readable neighbours in the answer as it came: after
- * the earlier of the two (before the one it has, at a page's end). Its index in the answer is no place once
- * the candles are sorted oldest first: a page newest first put its #N/A row beside the wrong dates
- * (review 2026-11-27: history #5). Ties come out in time order.
+ * A page's unreadable items, each placed between its readable neighbours in the answer as it came. Its index in
+ * the answer is no place once the items are sorted oldest first: a page newest first put its #N/A row beside the
+ * wrong dates (review 2026-11-27: history #5). Ties come out in time order.
  */
-function placedByTime(page: readonly Timed[], bad: readonly RejectedItem[]): PlacedByTime[] {
+function placedByTime<R extends { index: number }>(page: readonly Timed[], bad: readonly R[]): PlacedByTime<R>[] {
   const rising = page.length < 2 || page[0].time <= page[page.length - 1].time;
-  const placed = [...bad].sort((a, b) => a.index - b.index).map((r, k): PlacedByTime => {
+  const placed = [...bad].sort((a, b) => a.index - b.index).map((r, k): PlacedByTime<R> => {
     const prev = page[r.index - k - 1]?.time; // r.index - k: the readable items before it
     const next = page[r.index - k]?.time;
-    if (prev !== undefined && next !== undefined) return { r, after: Math.min(prev, next) };
-    const one = prev ?? next;
-    if (one === undefined) return { r, after: Number.POSITIVE_INFINITY };
-    // Its one neighbour is earlier when the page rises towards it (or falls away from it).
-    return { r, after: (prev !== undefined) === rising ? one : one - 0.5 };
+    // Both: the earlier in time (an answer out of order still places it between them); one: by the page's direction.
+    const [earlier, later] = prev !== undefined && next !== undefined ? [Math.min(prev, next), Math.max(prev, next)] : rising ? [prev, next] : [next, prev];
+    const after = earlier ?? (later === undefined ? Number.POSITIVE_INFINITY : later - 0.5);
+    return { r, earlier, later, after };
   });
   return rising ? placed : placed.reverse();
 }
 
 /** `placed`'s items with their index among `sorted` (oldest first) and each other, as table() inserts them. */
-function indexedByTime(sorted: readonly Timed[], placed: readonly PlacedByTime[]): RejectedItem[] {
+function indexedByTime<R>(sorted: readonly Timed[], placed: readonly PlacedByTime<R>[]): R[] {
   let j = 0;
   return [...placed].sort((a, b) => a.after - b.after).map(({ r, after }, i) => {
     while (j < sorted.length && sorted[j].time <= after) j++;
@@ -101,11 +103,18 @@ function indexedByTime(sorted: readonly Timed[], placed: readonly PlacedByTime[]
 
 /**
  * One answer's unreadable items (`rejected`, indexed in `page` as it came) with their index among `sorted`,
- * its readable items oldest first, as table() inserts them: SPARKLINE sorts its points as getPages sorts
- * candles, and a newest-first answer put its #N/A row beside the wrong times (review 2026-11-27: history #5).
+ * its readable items oldest first, as table() inserts them: SPARKLINE and RETURNS sort their points as getPages
+ * sorts candles, and a newest-first answer put the #N/A row beside the wrong times (review 2026-11-27: history #5).
+ * `keep`: whether an item belongs, told its neighbours' times (RETURNS leaves out a period its neighbours show
+ * outside the range).
  */
-export function rejectedAmongSorted(page: readonly Timed[], rejected: readonly RejectedItem[], sorted: readonly Timed[]): RejectedItem[] {
-  return indexedByTime(sorted, placedByTime(page, rejected));
+export function rejectedAmongSorted<R extends { index: number }>(
+  page: readonly Timed[],
+  rejected: readonly R[],
+  sorted: readonly Timed[],
+  keep: (earlier: number | undefined, later: number | undefined) => boolean = () => true,
+): R[] {
+  return indexedByTime(sorted, placedByTime(page, rejected).filter((p) => keep(p.earlier, p.later)));
 }
 
 /** getPages never reads more pages than this. */
@@ -194,7 +203,7 @@ export async function getPages<N extends EndpointName>(
     let from = base.from;
     let newest = Number.NEGATIVE_INFINITY;
     const held = new Set<number>();
-    const unreadable: PlacedByTime[] = [];
+    const unreadable: PlacedByTime<RejectedItem>[] = [];
     for (let i = 0; i < MAX_PAGES && items.length < max; i++) {
       const a = await client.request(canonicalRequest(name, req.id, { ...base, from }), asked);
       answers.push(a);

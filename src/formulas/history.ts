@@ -248,23 +248,16 @@ async function returns(ctx: FormulaContext, coin: Arg, period: Arg, headers: Arg
 /**
  * RETURNS' unreadable periods, each its own #N/A row as every list formula's (cells.ts table): dropped without a
  * word, a month read as if it were not there (review 2026-11-27: history #4). Its date is unknown: it lies between
- * its readable neighbours in the answer, so its row goes after the one earlier in time, and it is left out only
- * when both show its period outside the range. `rows`: the readable periods kept, oldest first.
+ * its readable neighbours in the answer, so its row goes after the one earlier in time (as candles' and
+ * sparkline points': client/paging.ts rejectedAmongSorted), and it is left out when a neighbour shows its period
+ * outside the range. `rows`: the readable periods kept, oldest first.
  */
 function unreadablePeriods(data: readonly { date: string }[], rejected: readonly UnreadableRow[] | undefined, rows: readonly { date: string }[], span: Span | null): UnreadableRow[] {
-  const bad = [...(rejected ?? [])].sort((a, b) => a.index - b.index);
-  const at = (x: { date: string } | undefined) => (x === undefined ? undefined : Date.parse(x.date));
-  const rising = data.length < 2 || Date.parse(data[0].date) <= Date.parse(data[data.length - 1].date);
-  const placed = bad.flatMap((r, k) => {
-    const read = r.index - k; // readable items before it in the answer
-    const earlier = at(rising ? data[read - 1] : data[read]);
-    const later = at(rising ? data[read] : data[read - 1]);
-    // Its period starts after `earlier` and ends by `later`'s date.
-    if (span && ((later !== undefined && later <= span.start) || (earlier !== undefined && earlier >= span.end))) return [];
-    return [{ r, place: earlier === undefined ? 0 : rows.filter((x) => Date.parse(x.date) <= earlier).length }];
-  });
-  // table() inserts rows by index in order: each after those placed before it.
-  return placed.sort((a, b) => a.place - b.place).map(({ r, place }, i) => ({ ...r, index: place + i }));
+  const timed = (x: { date: string }) => ({ time: Date.parse(x.date) });
+  // Its period starts after `earlier` and ends by `later`'s date.
+  const inRange = (earlier: number | undefined, later: number | undefined) =>
+    !span || !((later !== undefined && later <= span.start) || (earlier !== undefined && earlier >= span.end));
+  return rejectedAmongSorted(data.map(timed), rejected ?? [], rows.map(timed), inRange);
 }
 
 // ---------------------------------------------------------------- SPARKLINE
