@@ -58,9 +58,17 @@ async function newKeyAnswered(c: ReturnType<Rig['client']>): Promise<void> {
 
 /**
  * `ask` goes with the old (Sandbox) key, whose answer to `path` (`status`, `code`) is held until the key has
- * changed to the Pro key; then it lands. The client, and what the old request got.
+ * changed to the Pro key; then it lands. `meanwhile` runs after the change, before the old answer lands. The
+ * client, what the old request got, and what `meanwhile` gave.
  */
-async function oldAnswerAfterChange(path: string, status: number, code: string, message: string, ask: (c: ReturnType<Rig['client']>) => Promise<unknown>) {
+async function oldAnswerAfterChange<M = undefined>(
+  path: string,
+  status: number,
+  code: string,
+  message: string,
+  ask: (c: ReturnType<Rig['client']>) => Promise<unknown>,
+  meanwhile: (c: ReturnType<Rig['client']>) => M = () => undefined as M,
+) {
   const keys = new MemoryKeyStore(SECRET_SANDBOX);
   const h = heldOldAnswer(path, status, code, message);
   const c = r.client({ keyStore: keys, fetch: h.fetch });
@@ -68,8 +76,9 @@ async function oldAnswerAfterChange(path: string, status: number, code: string, 
   await h.asked;
   keys.setKey(SECRET_PRO);
   c.onKeyChanged();
+  const during = meanwhile(c);
   h.release();
-  return { c, old: (await old) as { code?: string } };
+  return { c, old: (await old) as { code?: string }, during };
 }
 
 test("the old key's 401, landing after the new key was saved, does not lock the new key out", async () => {
@@ -93,39 +102,27 @@ test("the old key's /v3/status refused, landing after the key change, does not r
 });
 
 test("a request asked after the key change does not join the old key's request still on its way", async () => {
-  const keys = new MemoryKeyStore(SECRET_SANDBOX);
-  const h = heldOldAnswer(GLOBAL, 401, 'API_KEY_INVALID', 'API key is invalid');
-  const c = r.client({ keyStore: keys, fetch: h.fetch });
-  const old = c.get('globalMarket').catch((e: unknown) => e);
-  await h.asked;
-  keys.setKey(SECRET_PRO);
-  c.onKeyChanged();
-  const before = r.hits(GLOBAL).length;
-  const now = c.get('globalMarket');
-  h.release();
-  assert.equal(((await old) as { code?: string }).code, 'API_KEY_INVALID');
-  const f = await now;
+  const { c, old, during } = await oldAnswerAfterChange(GLOBAL, 401, 'API_KEY_INVALID', 'API key is invalid', (k) => k.get('globalMarket'), (k) => ({
+    before: r.hits(GLOBAL).length,
+    now: k.get('globalMarket'),
+  }));
+  assert.equal(old.code, 'API_KEY_INVALID');
+  const f = await during.now;
   assert.equal(typeof f.data.totalMarketCap, 'string');
   assert.equal(c.meter.snapshot().sharedCalls, 0, 'not a shared call');
-  assert.equal(r.hits(GLOBAL).length, before + 1);
+  assert.equal(r.hits(GLOBAL).length, during.before + 1);
   assert.equal(r.hits(GLOBAL).at(-1)?.key, SECRET_PRO);
 });
 
 test("a coin asked after the key change does not wait on the currency map load the old key asked for", async () => {
   const MAP = '/v3/currencies/map';
-  const keys = new MemoryKeyStore(SECRET_SANDBOX);
-  const h = heldOldAnswer(MAP, 401, 'API_KEY_INVALID', 'API key is invalid');
-  const c = r.client({ keyStore: keys, fetch: h.fetch });
-  const old = c.resolveCoin('bitcoin').catch((e: unknown) => e);
-  await h.asked;
-  keys.setKey(SECRET_PRO);
-  c.onKeyChanged();
-  const before = r.hits(MAP).length;
-  const now = c.resolveCoin('ethereum');
-  h.release();
-  assert.equal(((await old) as { code?: string }).code, 'API_KEY_INVALID', 'the old load fails for whoever asked it');
-  assert.equal((await now).slug, 'ethereum', 'the new key loads its own map');
-  assert.equal(r.hits(MAP).length, before + 1);
+  const { old, during } = await oldAnswerAfterChange(MAP, 401, 'API_KEY_INVALID', 'API key is invalid', (k) => k.resolveCoin('bitcoin'), (k) => ({
+    before: r.hits(MAP).length,
+    now: k.resolveCoin('ethereum'),
+  }));
+  assert.equal(old.code, 'API_KEY_INVALID', 'the old load fails for whoever asked it');
+  assert.equal((await during.now).slug, 'ethereum', 'the new key loads its own map');
+  assert.equal(r.hits(MAP).length, during.before + 1);
   assert.equal(r.hits(MAP).at(-1)?.key, SECRET_PRO);
 });
 
