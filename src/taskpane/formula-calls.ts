@@ -159,6 +159,17 @@ export function defaultCurrencyChange(formula: string, param: ParamIndex, from: 
 const SHARES_PAGES = new Set(['PRICE', 'DATA', 'QUOTE', 'COIN', 'LIVEPRICE']);
 
 /**
+ * A workbook's saved refresh spend as a measurement, else null: only a positive, finite number counts. A 0 is no
+ * proof a refresh is free: a refresh whose answers came late, or one served from a cache this freshly started
+ * runtime need not have, was saved as 0, and taken at its word it let the refresh on open past a spent budget
+ * (every saved value became "Daily credit budget reached", review 2026-11-27, office #2) and a key save refresh
+ * thousands of cells unasked (review 2026-11-27: cellRefreshEstimate trusted a saved 0).
+ */
+export function measuredCredits(saved: number | null | undefined): number | null {
+  return typeof saved === 'number' && Number.isFinite(saved) && saved > 0 ? saved : null;
+}
+
+/**
  * A refresh's credits before one was measured, from the formulas' text: the
  * calls that share pages cost the map and a page per 250 coins (600 price
  * cells cost 3 credits in the benchmark's portfolio), every other CRYPTO call

@@ -9,7 +9,7 @@
  * consent and the limits still hold. Pure.
  */
 import { creditsPhrase, overBudget } from '../client';
-import { unmeasuredCredits } from './formula-calls';
+import { measuredCredits, unmeasuredCredits } from './formula-calls';
 import type { Message } from './messages';
 
 export interface OpenRefreshInput {
@@ -37,10 +37,8 @@ export function openRefreshDecision(i: OpenRefreshInput): OpenRefreshDecision {
   if (!i.hasKey) {
     return { refresh: false, reason: 'no-key', message: { tone: 'warning', text: 'Not refreshed when the workbook opened: there is no API key on this computer. Cells show the values saved with the workbook.' } };
   }
-  // A measured 0 is no proof of a free refresh: it may be a refresh whose answers came late, or one served from
-  // a cache this freshly started runtime need not have; taken at its word it passed a spent budget, and every
-  // cell's saved value became "Daily credit budget reached" (review 2026-11-27, office #2). So is no refresh free.
-  const measured = i.lastCredits !== null && i.lastCredits > 0 ? i.lastCredits : null;
+  // A saved 0 measured nothing (measuredCredits); nor is any refresh free.
+  const measured = measuredCredits(i.lastCredits);
   const estimate = Math.max(1, measured ?? unmeasuredCredits(i.formulas));
   const basis = measured !== null ? 'what the last refresh of this workbook spent' : 'its formulas, prices sharing pages (the first refresh measures it)';
   if (overBudget(i.budget, i.spentToday, estimate)) {

@@ -7,6 +7,7 @@ import type { AccountStatus, Ambiguity, MeterSnapshot } from '../client';
 import type { ErrorLogEntry } from '../formulas/host';
 import { isPlan } from '../api/endpoints';
 import { nextUtcMidnight } from './format';
+import { measuredCredits } from './formula-calls';
 
 export interface CreditGauge {
   used: number;
@@ -184,10 +185,8 @@ export function estimateRefresh(m: MeterSnapshot, mark: RefreshMark | null, dail
 export function cellRefreshEstimate(m: MeterSnapshot, formulas: number, lastRefresh: number | null, dailyRemaining?: number | null): RefreshEstimate {
   const spent = estimateRefresh(m, null, dailyRemaining);
   if (spent.credits > 0) return spent;
-  // A saved 0 (an older version's, or a refresh answered from the cache) is no proof a refresh is free: taken at
-  // its word, a key save refreshed thousands of cells unasked. Like the refresh on open, only a positive spend
-  // counts as measured (review 2026-11-27: cellRefreshEstimate trusted a saved 0).
-  const measured = lastRefresh !== null && Number.isFinite(lastRefresh) && lastRefresh > 0 ? lastRefresh : null;
+  // A saved 0 measured nothing, as for the refresh on open (measuredCredits).
+  const measured = measuredCredits(lastRefresh);
   const credits = measured ?? formulas;
   const overDaily = typeof dailyRemaining === 'number' && credits > dailyRemaining;
   return {
