@@ -326,6 +326,63 @@ describe('a cold start: the first markets page beside the map', () => {
     assert.equal(credits, 1 + pages, 'the map and each page once');
   });
 
+  test('quotes of coins given by id: the first page and the map are read only once the pages sent ahead of them are written', async () => {
+    // When Node's fetch wrote each request to its socket (undici's diagnostics channel), and when each answer's
+    // body was first read. The three first answers come back together; the first page and the map are handed
+    // over as the pages past the first are asked: reading them then would hold the event loop turns those pages'
+    // new connections need (cold-start.ts).
+    const written = new Map<string, number>();
+    const onHeaders = (m: unknown) => void written.set((m as { request: { path: string } }).request.path, performance.now());
+    const bodyRead = new Map<string, number>();
+    let aheadAsked!: () => void;
+    const ahead = new Promise<void>((r) => (aheadAsked = r));
+    // /v3/status handed over once the first page and the map are in too, as when the three come back together.
+    const arrived: string[] = [];
+    let bothIn!: () => void;
+    const both = new Promise<void>((r) => (bothIn = r));
+    const watching: typeof fetch = async (input, init) => {
+      const u = new URL(String(input));
+      const url = u.pathname + u.search;
+      if (url.includes('offset=250')) aheadAsked();
+      const res = await fetch(input, init);
+      if (url === MAP || url === `${MARKETS}?limit=250`) {
+        arrived.push(url);
+        if (arrived.length === 2) bothIn();
+        await ahead;
+      } else if (url === STATUS) await both;
+      const source = res.body!.getReader();
+      const body = new ReadableStream<Uint8Array>(
+        {
+          async pull(ctl) {
+            if (!bodyRead.has(url)) bodyRead.set(url, performance.now());
+            const { done, value } = await source.read();
+            if (done) ctl.close();
+            else ctl.enqueue(value);
+          },
+        },
+        { highWaterMark: 0 },
+      );
+      return new Response(body, { status: res.status, headers: res.headers });
+    };
+    diagnostics.subscribe('undici:client:sendHeaders', onHeaders);
+    const em = await startEmulator({ market: await market(), latency: LATENCY });
+    try {
+      const c = new MarketClient({ baseUrl: em.url, keyStore: new MemoryKeyStore('demo-pro'), storage: new MemoryKvStore(), fetch: watching });
+      const quotes = await Promise.all(listing.map((m) => c.quote(m.id)));
+      assert.deepEqual(quotes.map((q) => q.id), listing.map((m) => m.id));
+      const pages = [...written].filter(([u]) => u.startsWith(`${MARKETS}?`) && u.includes('offset='));
+      assert.equal(pages.length, Math.ceil(listing.length / 250) - 1, pages.map(([u]) => u).join(', '));
+      const lastWritten = Math.max(...pages.map(([, at]) => at));
+      for (const url of [MAP, `${MARKETS}?limit=250`]) {
+        const at = bodyRead.get(url);
+        assert.ok(at !== undefined && at > lastWritten, `${url} read ${((at ?? NaN) - lastWritten).toFixed(1)} ms after the last page ahead was written`);
+      }
+    } finally {
+      diagnostics.unsubscribe('undici:client:sendHeaders', onHeaders);
+      await em.close();
+    }
+  });
+
   test("a Sandbox key's ids: no page past the first before the map (10 requests a minute, and a live one has no markets list)", async () => {
     for (const withoutRoutes of [undefined, ['markets'] as ['markets']]) {
       const { seen } = await coldFill(listing.slice(0, 600).map((m) => m.id), { key: 'demo-sandbox', mapLagMs: 400, withoutRoutes });

@@ -172,32 +172,6 @@ describe('the map load a resolution waits on', () => {
   });
 });
 
-describe("the map's waiters wake after what the cold start sent ahead of it is on the wire", () => {
-  test('a map from the service is not handed to its waiters, nor to the cold start, before beforeNetworkMap has settled', async () => {
-    const mapCoins: CoinRef[] = Array.from({ length: MAP_PERSIST_FLOOR }, (_, i) => ({ id: i + 1, slug: `c${i + 1}`, symbol: `C${i + 1}`, name: `Coin ${i + 1}` }));
-    const requester: Requester = {
-      now: () => 0,
-      request: async (): Promise<Answer> => ({ entry: { data: mapCoins, fetchedAt: 0, timestamp: null }, stale: false, fromCache: false }),
-    };
-    let release!: () => void;
-    const wired = new Promise<void>((r) => (release = r));
-    const events: string[] = [];
-    const maps = new CoinMapStore({
-      requester,
-      kv: new MemoryKvStore(),
-      ttlMs: () => DAY,
-      beforeNetworkMap: (load) => (events.push(`before ${load}`), load === 1 ? wired : undefined),
-      onNetworkMap: (load) => (events.push(`arrived ${load}`), false),
-    });
-    const heard = maps.load().then((m) => (events.push('heard'), m));
-    await new Promise((r) => setTimeout(r, 20));
-    assert.deepEqual(events, ['before 1'], 'the answer is in; nothing more until the pages are on the wire');
-    release();
-    assert.equal((await heard).size, mapCoins.length);
-    assert.deepEqual(events, ['before 1', 'arrived 1', 'heard']);
-  });
-});
-
 describe('a candidate whose rank a request failed to bring', () => {
   // Neither is on the first pages (ranks past 1,000): their profiles or the list of currencies settle it.
   const A: CoinRef = { id: 900, slug: 'twin-a', symbol: 'TWIN', name: 'Twin A' }; // rank 1500

@@ -1,8 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ColdStart, type ColdStartDeps } from '../src/client/cold-start';
+import { canonicalRequest } from '../src/client/canonical-request';
 import { CoinMap } from '../src/client/coin-map';
 import type { CoinRef } from '../src/client/coin-ref';
+import { attempt } from '../src/client/transport';
+import { startEmulator } from '../src/emulator/server';
 
 const BTC: CoinRef = { id: 1, slug: 'bitcoin', symbol: 'BTC', name: 'Bitcoin' };
 const ETH: CoinRef = { id: 2, slug: 'ethereum', symbol: 'ETH', name: 'Ethereum' };
@@ -94,7 +97,7 @@ test('quotes that still see the arrived load under way (the tasks right after it
   assert.deepEqual(calls.prime.map((p) => p.ids), [[1]]);
 });
 
-test('the plan known, the pages the waiting ids fill go beside the map: N distinct ids take the first ceil(N / 250) pages', () => {
+test('the plan known, the pages the waiting ids fill go beside the map: N distinct ids take the first ceil(N / 250) pages', async () => {
   const plan = { allows: false };
   const { c, calls } = cold(false, plan);
   for (let id = 1; id <= 600; id++) c.quoteWaits(1, id, 'USD', 'PRICE');
@@ -106,16 +109,18 @@ test('the plan known, the pages the waiting ids fill go beside the map: N distin
   c.mapAsked(1, load);
   assert.deepEqual(calls.probe, ['USD']);
   assert.deepEqual(calls.ahead, [], 'not before the plan is known');
-  assert.equal(c.wireFirst(1), undefined, 'nothing for the map to wait for');
+  assert.equal(c.wiring(), undefined, 'nothing sent ahead: answers are read at once');
   plan.allows = true;
   c.planKnown();
   assert.deepEqual(calls.ahead, [{ pages: 2, currency: 'USD', signal: load }], '601 ids: pages 2 and 3 beside the first, under the map\'s signal');
-  assert.ok(c.wireFirst(1) instanceof Promise, "the map's waiters wake once these are on the wire");
-  assert.equal(c.wireFirst(2), undefined, 'another load');
+  const wiring = c.wiring();
+  assert.ok(wiring instanceof Promise, 'answers are read once these are on the wire');
+  await wiring;
+  assert.equal(c.wiring(), undefined, 'on the wire: nothing more to wait for');
   c.planKnown(); // /v3/status again (CRYPTO.CREDITS forces one): once per load
   assert.equal(calls.ahead.length, 1);
+  assert.equal(c.wiring(), undefined, 'nothing sent again');
   assert.equal(c.mapArrived(1, MAP), true);
-  assert.equal(c.wireFirst(1), undefined, 'the map is in');
   for (let id = 1; id <= 600; id++) c.quoteWaits(2, id, 'USD', 'PRICE');
   c.planKnown();
   assert.equal(calls.ahead.length, 1, 'not before the map is asked: the first page goes first');
@@ -147,4 +152,47 @@ test('the plan known before the map is asked: the pages go with it at once', () 
   for (let id = 1; id <= 251; id++) c.quoteWaits(3, id, 'USD', 'PRICE');
   c.mapAsked(3, new AbortController().signal);
   assert.deepEqual(calls.ahead.map((a) => a.pages), [1]);
+});
+
+test("an answer's body is read only once what the request was told to let go first has settled (transport readAfter)", async () => {
+  // The pages a cold start sends ahead of the map need turns of the event loop to reach the wire; reading the
+  // first page and the map (about 5 ms of a 10,000-cell fill) would hold those turns (cold-start.ts).
+  const em = await startEmulator({ latency: 0 });
+  try {
+    let reads = 0;
+    // The server's body, read by the transport one chunk at a time through a counter.
+    const counting: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      const source = res.body!.getReader();
+      const body = new ReadableStream<Uint8Array>(
+        {
+          async pull(ctl) {
+            reads++;
+            const { done, value } = await source.read();
+            if (done) ctl.close();
+            else ctl.enqueue(value);
+          },
+        },
+        { highWaterMark: 0 },
+      );
+      return new Response(body, { status: res.status, headers: res.headers });
+    };
+    let release!: () => void;
+    const first = new Promise<void>((r) => (release = r));
+    let answered = false;
+    const read = attempt({
+      baseUrl: em.url, request: canonicalRequest('globalMarket', undefined, {}), apiKey: 'demo-pro', fetch: counting,
+      timeoutMs: 5_000, now: () => Date.now(), readAfter: () => (answered = true, first),
+    });
+    for (let waited = 0; !answered && waited < 5_000; waited += 10) await new Promise((r) => setTimeout(r, 10));
+    assert.ok(answered, 'the answer is in');
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(reads, 0, 'its body waits');
+    release();
+    const r = await read;
+    assert.ok(reads > 0);
+    assert.ok(r.data !== null && typeof r.data === 'object');
+  } finally {
+    await em.close();
+  }
 });

@@ -84,6 +84,8 @@ export class MarketClient {
       gate: this.#gate,
       generation: () => this.#cache.generation,
       readKey: () => this.#readKey(),
+      // The pages a cold start sends ahead of the map go on the wire before any answer is read (cold-start.ts).
+      wireFirst: () => this.#cold.wiring(),
     });
     const kv = opts.storage ?? new MemoryKvStore();
     this.#spend = new DailySpend(kv, this.meter);
@@ -103,7 +105,6 @@ export class MarketClient {
       kv,
       ttlMs: () => o.freshnessMs.reference,
       onNetworkLoad: (load, signal) => cold.mapAsked(load, signal),
-      beforeNetworkMap: (load) => cold.wireFirst(load),
       onNetworkMap: (load, map) => cold.mapArrived(load, map),
     });
     const ranks = this.#maps.ranks;

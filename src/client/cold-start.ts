@@ -14,10 +14,11 @@
  *   rather than after (status and the map come back together). Text
  *   counts for nothing here ("btc" and "bitcoin" are one coin). An id that
  *   names no coin is the one way this asks a page the map would have shown
- *   unneeded: it takes 250 such ids in one sheet. The map's waiting cells wake
- *   only once these requests are on the wire (wireFirst): in Node a new
- *   connection's connect and write each need a turn of the event loop, which
- *   thousands of waking cells hold (next-task.ts).
+ *   unneeded: it takes 250 such ids in one sheet. No answer is read until
+ *   these requests are on the wire (wiring(), transport.ts readAfter): in
+ *   Node a new connection's connect and write each need a turn of the event
+ *   loop, which reading the first page and the map (about 5 ms) and waking
+ *   thousands of cells on the map would hold (next-task.ts).
  * - As the map arrives, the coins the waiting inputs name without ambiguity
  *   are known at once: their batch goes then (prime), while thousands of
  *   waiting cells are still resolving one promise job after another. The cells
@@ -62,8 +63,8 @@ interface Waits {
   signals: Set<AbortSignal | undefined>;
   /** The load's signal once the first page went beside the map: pages past it may follow (ahead). */
   probed?: AbortSignal;
-  /** The pages past the first went; the map's waiters wake after this (their requests on the wire). */
-  wired?: Promise<void>;
+  /** The pages past the first went (once per load). */
+  wired?: true;
 }
 
 /** Distinct coin ids among the inputs: a number, or "id:7" (most text has no colon: nothing to parse). */
@@ -83,6 +84,8 @@ export class ColdStart {
   #waits: Waits | null = null;
   /** The load whose map has arrived: quotes that still see it under way (a few tasks after) are not held for it. */
   #arrived: number | null = null;
+  /** The pages just sent ahead, until they are on the wire. */
+  #wiring: Promise<void> | undefined;
 
   constructor(deps: ColdStartDeps) {
     this.#deps = deps;
@@ -119,13 +122,15 @@ export class ColdStart {
     const pages = Math.ceil(distinctIds(w.inputs) / MARKETS_PAGE_SIZE) - 1;
     if (pages <= 0) return;
     this.#deps.ahead(pages, w.currency, w.caller, w.probed);
-    w.wired = afterWire();
+    w.wired = true;
+    const wiring = (this.#wiring = afterWire().then(() => {
+      if (this.#wiring === wiring) this.#wiring = undefined;
+    }));
   }
 
-  /** Load `load`'s answer is in: what its waiters must wait for before they hear (undefined: nothing). */
-  wireFirst(load: number): Promise<void> | undefined {
-    const w = this.#waits;
-    return w?.load === load ? w.wired : undefined;
+  /** The pages just sent ahead of the map, until they are on the wire: answers are read after (undefined: none). */
+  wiring(): Promise<void> | undefined {
+    return this.#wiring;
   }
 
   /** Load `load` brought `map`: the waiting inputs' batch goes now; true if it went. */

@@ -29,8 +29,6 @@ export interface MapStoreOptions {
   ttlMs(): number;
   /** Told as load number `load` asks the service for the map (not when storage had it), with the load's signal. */
   onNetworkLoad?(load: number, signal: AbortSignal): void;
-  /** Load number `load`'s answer is in, not yet read: what to let happen first (undefined: nothing). */
-  beforeNetworkMap?(load: number): Promise<void> | undefined;
   /**
    * Told as load number `load` brings a map from the service, before anyone
    * waiting on it hears: true if it sent requests of its own (the waiters then
@@ -160,9 +158,6 @@ export class CoinMapStore {
     this.#o.onNetworkLoad?.(load, signal);
     try {
       const a = await requester.request(canonicalRequest('currencyMap', undefined, {}), { caller, signal, store: false });
-      // Requests the cold start sent ahead of the map reach the wire before its waiters wake (cold-start.ts).
-      const first = this.#o.beforeNetworkMap?.(load);
-      if (first) await first;
       const map = acceptedMap(a.entry.data as CoinRef[], a.entry.rejected?.length ?? 0, a.entry.fetchedAt, this.#map);
       this.#map = map;
       if (map.size >= MAP_PERSIST_FLOOR) {

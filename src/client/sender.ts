@@ -40,6 +40,8 @@ export interface SenderParts {
   generation(): number;
   /** The key as the key store holds it now. */
   readKey(): Promise<string | null>;
+  /** Requests just sent that an answer's reading waits for, if any (transport.ts readAfter). */
+  wireFirst?: () => Promise<void> | undefined;
 }
 
 /** A request without a key: not sent. */
@@ -142,7 +144,7 @@ export class Sender {
         }
         try {
           const r = await attempt({
-            baseUrl: o.baseUrl, request: cr, apiKey, fetch: o.fetch, timeoutMs: o.timeoutMs, maxBytes: o.maxResponseBytes, signal: sig, now: o.now, keyPlan: this.#o.gate.plan?.plan,
+            baseUrl: o.baseUrl, request: cr, apiKey, fetch: o.fetch, timeoutMs: o.timeoutMs, maxBytes: o.maxResponseBytes, signal: sig, now: o.now, keyPlan: this.#o.gate.plan?.plan, readAfter: this.#o.wireFirst,
           });
           this.#o.meter.recordRequest(cr.name, caller, creditsToCount(r.usedCredits, creditCost(cr.name, cr.query, itemsIn(r))));
           return r;

@@ -35,6 +35,11 @@ export interface Attempt {
   maxBytes?: number;
   /** The key's plan, when known: a refusal of what that plan has by the table names no plan to upgrade to. */
   keyPlan?: string;
+  /**
+   * What the answer's reading waits for, if anything: requests just handed to fetch reach the wire before
+   * this answer's body is read, parsed and checked (cold-start.ts wiring()).
+   */
+  readAfter?: () => Promise<void> | undefined;
 }
 
 /**
@@ -149,6 +154,8 @@ export async function attempt(a: Attempt): Promise<AttemptResult> {
       });
     }
     retryAfterHeader = res.headers.get('retry-after');
+    const first = a.readAfter?.();
+    if (first) await first;
     text = await readCapped(res, a.maxBytes ?? MAX_RESPONSE_BYTES, name);
   } catch (e) {
     throw failure(e);
