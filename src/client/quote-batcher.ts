@@ -46,20 +46,23 @@ interface Flight {
   work: SharedWork;
 }
 
-interface Settler {
-  promise: Promise<Quote>;
-  settle(r: Quote | Error): void;
-}
+/** A promise and the one call that settles it (an Error rejects it): a method, not a closure per coin. */
+class Settler {
+  readonly promise: Promise<Quote>;
+  #resolve!: (q: Quote) => void;
+  #reject!: (e: Error) => void;
 
-/** A promise and the one call that settles it (an Error rejects it). */
-function settler(): Settler {
-  let resolve!: (q: Quote) => void;
-  let reject!: (e: Error) => void;
-  const promise = new Promise<Quote>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, settle: (r) => (r instanceof Error ? reject(r) : resolve(r)) };
+  constructor() {
+    this.promise = new Promise<Quote>((res, rej) => {
+      this.#resolve = res;
+      this.#reject = rej;
+    });
+  }
+
+  settle(r: Quote | Error): void {
+    if (r instanceof Error) this.#reject(r);
+    else this.#resolve(r);
+  }
 }
 
 export class QuoteBatcher {
@@ -139,7 +142,7 @@ export class QuoteBatcher {
     for (const id of ids) {
       const k = quoteKey(id, currency);
       if (group.has(id) || this.#inFlight.has(k) || this.#quotes.fresh(id, currency)) continue;
-      const s = settler();
+      const s = new Settler();
       group.set(id, s);
       this.#track(k, { promise: s.promise, work });
     }
@@ -201,7 +204,7 @@ export class QuoteBatcher {
       let group = byCurrency.get(k.currency);
       if (!group) byCurrency.set(k.currency, (group = new Map()));
       let s = group.get(k.id);
-      if (!s) group.set(k.id, (s = settler()));
+      if (!s) group.set(k.id, (s = new Settler()));
       return s.promise;
     });
     for (const [currency, group] of byCurrency) {
