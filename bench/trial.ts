@@ -28,6 +28,33 @@ export function collectGarbage(): void {
   gcFn?.();
 }
 
+/**
+ * How the process must look before a cold fill is timed: at most `maxCpuShare` of one core busy (every thread:
+ * process.cpuUsage() counts the API thread and V8's helpers too) over `windowMs`, waited for at most `maxWaitMs`.
+ * The full GC forced before each fill (the memory baseline) leaves its sweeping to background threads. Timed at
+ * once, on a 2-core machine that work competed with the fill, the more the larger the harness's own heap:
+ * a 10,000-cell fill took 214 ms with 190 MB of old objects beside it and 178 ms once they were swept
+ * (docs/benchmark.md, 2026-11-27, night). A workbook's recalculation does not begin at the end of a full GC.
+ */
+export interface Quiet {
+  windowMs: number;
+  maxCpuShare: number;
+  maxWaitMs: number;
+}
+export const QUIET: Readonly<Quiet> = { windowMs: 20, maxCpuShare: 0.1, maxWaitMs: 1_000 };
+
+/** Resolves once the process has been quiet for one window (QUIET), or after QUIET.maxWaitMs: the ms waited. */
+export async function quietProcess(q: Readonly<Quiet> = QUIET): Promise<number> {
+  const start = performance.now();
+  for (;;) {
+    const before = process.cpuUsage();
+    await new Promise((r) => setTimeout(r, q.windowMs));
+    const used = process.cpuUsage(before);
+    const waited = performance.now() - start;
+    if ((used.user + used.system) / 1000 <= q.windowMs * q.maxCpuShare || waited >= q.maxWaitMs) return waited;
+  }
+}
+
 const MB = 1024 * 1024;
 
 /** Samples process.memoryUsage() every few ms: peak heapUsed and RSS. */
@@ -81,8 +108,9 @@ export async function trial(w: Workload, texts: readonly string[], api: ApiThrea
   const em = await api.start({ latency: latencySpec, withoutRoutes: w.withoutRoutes, logRequests: true });
   const session = await openSession({ key: w.key, apiUrl: em.url });
   try {
-    // cold
+    // cold, from a quiet process: the forced GC's background sweeping done (QUIET)
     collectGarbage();
+    await quietProcess();
     const mem = memorySampler();
     await em.takeHandlerMs();
     const elu = nodePerformance.eventLoopUtilization();

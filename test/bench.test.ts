@@ -1,7 +1,8 @@
 /**
  * Smoke tests of the benchmark harness (no timing assertions):
  * the minimum-credit derivation on a tiny workload, the naive client's one
- * request per cell, and `--json` printing one parseable object.
+ * request per cell, `--json` printing one parseable object, and the wait for
+ * a quiet process before a cold fill is timed.
  *
  *   node --import tsx --test test/bench.test.ts
  */
@@ -18,6 +19,8 @@ import { createNaiveClient, runNaive } from '../bench/naive-client';
 import { replay, waves, type SeenRequest } from '../bench/floor';
 import type { BenchCell } from '../bench/workloads';
 import { isErrorOutcome } from '../bench/run';
+import { quietProcess } from '../bench/trial';
+import { Worker } from 'node:worker_threads';
 import { recalculate } from '../src/cli/recalculation';
 import { openSession } from '../src/cli/session';
 
@@ -252,5 +255,30 @@ describe('recalculate (the CLI\'s, which the benchmark times)', () => {
       await session.close();
       await em.close();
     }
+  });
+});
+
+describe('a cold fill is timed from a quiet process (trial.ts quietProcess)', () => {
+  test('it waits while another thread keeps a core busy, and goes once that thread stops', async () => {
+    // A thread spinning until told to stop: the process is not quiet (process.cpuUsage counts every thread).
+    const stop = new Int32Array(new SharedArrayBuffer(4));
+    const spinner = new Worker('const { workerData } = require("node:worker_threads"); while (Atomics.load(workerData, 0) === 0) {}', { eval: true, workerData: stop });
+    try {
+      await new Promise((r) => spinner.once('online', r));
+      const quiet = quietProcess({ windowMs: 20, maxCpuShare: 0.1, maxWaitMs: 30_000 });
+      await new Promise((r) => setTimeout(r, 300));
+      Atomics.store(stop, 0, 1);
+      const waited = await quiet;
+      assert.ok(waited >= 300, `went after ${waited.toFixed(0)} ms, while the other thread was still busy`);
+      assert.ok(waited < 30_000, 'went once the process was quiet, not at the cap');
+    } finally {
+      Atomics.store(stop, 0, 1);
+      await spinner.terminate();
+    }
+  });
+
+  test('it gives up at its cap when the process never quiets', async () => {
+    const waited = await quietProcess({ windowMs: 20, maxCpuShare: -1, maxWaitMs: 100 });
+    assert.ok(waited >= 100 && waited < 1_000, `${waited.toFixed(0)} ms`);
   });
 });
