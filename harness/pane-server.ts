@@ -62,7 +62,6 @@ function serveFile(res: http.ServerResponse, dir: string, rel: string): void {
 export async function startPaneServer(opts: { apiTarget?: string | null; distDir?: string } = {}): Promise<PaneServer> {
   const dist = opts.distDir ?? DIST_DIR;
   let target = opts.apiTarget ?? null;
-  let proxied = 0;
   const proxiedPaths: string[] = [];
   const sockets = new Set<Socket>();
 
@@ -70,7 +69,6 @@ export async function startPaneServer(opts: { apiTarget?: string | null; distDir
     const u = new URL(req.url ?? '/', 'http://localhost');
     const p = decodeURIComponent(u.pathname);
     if (p === '/v3' || p.startsWith('/v3/')) {
-      proxied++;
       proxiedPaths.push(p);
       if (!target) {
         res.writeHead(502, { 'Content-Type': 'text/plain' }).end('no API target');
@@ -105,7 +103,7 @@ export async function startPaneServer(opts: { apiTarget?: string | null; distDir
       target = origin;
     },
     get proxied() {
-      return proxied;
+      return proxiedPaths.length;
     },
     proxiedPaths,
     close() {
